@@ -1,0 +1,235 @@
+/* cmd-info.c - `runeframe info SCENE [--json]`: the facts the loader resolved
+ * once (canvas, timeline, frame count) and, per named value, its kind,
+ * settle time, final value and conservative range. */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "diag.h"
+#include "numfmt.h"
+#include "scene.h"
+#include "values.h"
+
+enum { OPT_HELP = 256, OPT_JSON };
+
+static const struct option info_options[] = {
+    { "json", no_argument, NULL, OPT_JSON },
+    { "help", no_argument, NULL, OPT_HELP },
+    { NULL, 0, NULL, 0 },
+};
+
+/* getopt_long's own messages are not in the house format: report the
+ * offending option ourselves, with a suggestion for a near miss. */
+static int info_option_error(int c, char **argv)
+{
+    const char *names[sizeof info_options / sizeof info_options[0]];
+    size_t n = 0;
+    char word[64];
+    const char *arg = argv[optind - 1];
+    const char *guess;
+    size_t len;
+
+    for (const struct option *o = info_options; o->name != NULL; o++) {
+        if (c == ':' && o->val == optopt)
+            return rf_cmd_usage_error(&rf_cmd_info, "option '--%s' needs an argument", o->name);
+        if (c == '?' && o->val == optopt)
+            return rf_cmd_usage_error(&rf_cmd_info, "option '--%s' takes no argument", o->name);
+        names[n++] = o->name;
+    }
+    if (optopt > 0 && optopt < 256)
+        return rf_cmd_usage_error(&rf_cmd_info, "unknown option '-%c'", optopt);
+    while (*arg == '-')
+        arg++;
+    len = strcspn(arg, "=");
+    if (len >= sizeof word)
+        len = sizeof word - 1;
+    memcpy(word, arg, len);
+    word[len] = '\0';
+    guess = rf_did_you_mean(word, names, n);
+    if (guess != NULL)
+        return rf_cmd_usage_error(&rf_cmd_info, "unknown option '--%s' (did you mean '--%s'?)",
+                                  word, guess);
+    return rf_cmd_usage_error(&rf_cmd_info, "unknown option '--%s'", word);
+}
+
+/* "#rrggbb" when opaque, else "#rrggbbaa", as CSS writes colors. */
+static const char *info_color(char buf[16], uint32_t rgba)
+{
+    if ((rgba & 0xffu) == 0xffu)
+        snprintf(buf, 16, "#%06lx", (unsigned long)(rgba >> 8));
+    else
+        snprintf(buf, 16, "#%08lx", (unsigned long)rgba);
+    return buf;
+}
+
+/* A JSON string literal. Value names are identifiers, but file names and
+ * future kinds need not be: escape everything JSON requires. */
+static void info_json_string(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (const unsigned char *p = (const unsigned char *)s; *p != '\0'; p++) {
+        switch (*p) {
+        case '"': fputs("\\\"", out); break;
+        case '\\': fputs("\\\\", out); break;
+        case '\b': fputs("\\b", out); break;
+        case '\f': fputs("\\f", out); break;
+        case '\n': fputs("\\n", out); break;
+        case '\r': fputs("\\r", out); break;
+        case '\t': fputs("\\t", out); break;
+        default:
+            if (*p < 0x20)
+                fprintf(out, "\\u%04x", *p);
+            else
+                fputc(*p, out);
+        }
+    }
+    fputc('"', out);
+}
+
+static void info_print_json(const rf_scene_t *sc, FILE *out)
+{
+    const rf_values_t *vs = &sc->values;
+    char b1[RF_NUM_BUF], b2[RF_NUM_BUF], color[16];
+
+    fprintf(out, "{\"file\": ");
+    info_json_string(out, sc->file != NULL ? sc->file : "");
+    fprintf(out, ", \"width\": %d, \"height\": %d, \"background\": ", sc->width, sc->height);
+    info_json_string(out, info_color(color, sc->background));
+    fprintf(out, ", \"fps\": %s", rf_num_json(b1, sc->fps));
+    fprintf(out, ", \"duration\": %s", rf_num_json(b1, sc->duration));
+    fprintf(out, ", \"duration_auto\": %s", sc->duration_auto ? "true" : "false");
+    fprintf(out, ", \"frames\": %ld", sc->nframes);
+    fprintf(out, ", \"values\": {");
+    for (uint32_t i = 0; i < vs->nnamed; i++) {
+        const rf_value_t *v = &vs->values[i];
+        fputs(i == 0 ? "\n  " : ",\n  ", out);
+        info_json_string(out, v->name);
+        fputs(": {\"kind\": ", out);
+        info_json_string(out, rf_value_kind_name(v->kind));
+        fprintf(out, ", \"settle\": %s", rf_num_json(b1, v->settle));
+        fprintf(out, ", \"final\": %s", rf_num_json(b1, v->final));
+        fprintf(out, ", \"range\": [%s, %s]", rf_num_json(b1, v->lo), rf_num_json(b2, v->hi));
+        fprintf(out, ", \"used\": %s}", v->used ? "true" : "false");
+    }
+    fputs(vs->nnamed > 0 ? "\n}}\n" : "}}\n", out);
+}
+
+/* The columns of one value's row in the text table. */
+typedef struct info_row {
+    char settle[RF_NUM_BUF];
+    char final[RF_NUM_BUF];
+    char lo[RF_NUM_BUF], hi[RF_NUM_BUF];
+} info_row_t;
+
+static void info_row_fill(info_row_t *r, const rf_value_t *v)
+{
+    rf_num_short(r->settle, v->settle);
+    if (isnan(v->final))
+        snprintf(r->final, sizeof r->final, "none");
+    else
+        rf_num_short(r->final, v->final);
+    rf_num_short(r->lo, v->lo);
+    rf_num_short(r->hi, v->hi);
+}
+
+static int info_max(int a, size_t b)
+{
+    return (size_t)a > b ? a : (int)b;
+}
+
+static void info_print_text(const rf_scene_t *sc, FILE *out)
+{
+    const rf_values_t *vs = &sc->values;
+    char b1[RF_NUM_BUF], color[16];
+    info_row_t r;
+    int wname = 4, wkind = 4, wsettle = 6, wfinal = 5;
+
+    fprintf(out, "canvas      %dx%d\n", sc->width, sc->height);
+    fprintf(out, "background  %s\n", info_color(color, sc->background));
+    fprintf(out, "fps         %s\n", rf_num_short(b1, sc->fps));
+    fprintf(out, "duration    %s%s\n", rf_num_short(b1, sc->duration),
+            sc->duration_auto ? " (auto: the largest finite settle time)" : "");
+    fprintf(out, "frames      %ld\n", sc->nframes);
+    fprintf(out, "values      %lu\n", (unsigned long)vs->nnamed);
+    if (vs->nnamed == 0)
+        return;
+
+    for (uint32_t i = 0; i < vs->nnamed; i++) {
+        const rf_value_t *v = &vs->values[i];
+        info_row_fill(&r, v);
+        wname = info_max(wname, strlen(v->name));
+        wkind = info_max(wkind, strlen(rf_value_kind_name(v->kind)));
+        wsettle = info_max(wsettle, strlen(r.settle));
+        wfinal = info_max(wfinal, strlen(r.final));
+    }
+    fprintf(out, "\n%-*s  %-*s  %-*s  %-*s  %s\n", wname, "NAME", wkind, "KIND",
+            wsettle, "SETTLE", wfinal, "FINAL", "RANGE");
+    for (uint32_t i = 0; i < vs->nnamed; i++) {
+        const rf_value_t *v = &vs->values[i];
+        info_row_fill(&r, v);
+        fprintf(out, "%-*s  %-*s  %-*s  %-*s  [%s, %s]\n", wname, v->name,
+                wkind, rf_value_kind_name(v->kind), wsettle, r.settle,
+                wfinal, r.final, r.lo, r.hi);
+    }
+}
+
+static int info_exec(int argc, char **argv)
+{
+    rf_scene_t *scene;
+    int json = 0;
+    int status;
+    int c;
+
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":", info_options, NULL)) != -1) {
+        switch (c) {
+        case OPT_JSON:
+            json = 1;
+            break;
+        case OPT_HELP:
+            rf_cmd_print_help(&rf_cmd_info, stdout);
+            return RF_EXIT_OK;
+        default:
+            return info_option_error(c, argv);
+        }
+    }
+    if (optind >= argc)
+        return rf_cmd_usage_error(&rf_cmd_info, "missing SCENE");
+    if (argc - optind > 1)
+        return rf_cmd_usage_error(&rf_cmd_info, "unexpected argument '%s'", argv[optind + 1]);
+
+    scene = rf_cmd_load_scene(argv[optind], &status);
+    if (scene == NULL)
+        return status;
+    if (json)
+        info_print_json(scene, stdout);
+    else
+        info_print_text(scene, stdout);
+    rf_scene_destroy(scene);
+    return RF_EXIT_OK;
+}
+
+const rf_cmd_t rf_cmd_info = {
+    .name = "info",
+    .usage = "SCENE [--json]",
+    .summary = "print a scene's canvas, timeline, and each value's settle time and range",
+    .help =
+        "Prints the canvas size and background, fps, duration (marked auto when\n"
+        "it was resolved from settle times), the frame count\n"
+        "floor(duration * fps + 1e-9) + 1, and one row per named value in file\n"
+        "order: its kind, settle time (inf when it never settles), final value\n"
+        "(none when it has none) and conservative range [min, max] (-inf/inf\n"
+        "where unbounded). Inline values inside layers are not listed.\n"
+        "\n"
+        "Options:\n"
+        "  --json  print one JSON object instead: width, height, background,\n"
+        "          fps, duration, duration_auto, frames and values, where each\n"
+        "          value has kind, settle, final, range [lo, hi] and used;\n"
+        "          an infinite settle time, a missing final value and an\n"
+        "          unbounded range end are null\n"
+        "  --help  print this help and exit\n",
+    .exec = info_exec,
+};

@@ -1,0 +1,208 @@
+/* diag.c - fixed-capacity error lists, JSON pointers, did-you-mean. */
+#include "diag.h"
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+void rf_diag_init(rf_diag_t *d, const char *file)
+{
+    d->file = file != NULL ? file : "-";
+    d->count = 0;
+    d->dropped = 0;
+    d->io_error = 0;
+    d->msg[0][0] = '\0';
+}
+
+/* Claims the next message slot, or counts the message as dropped. */
+static char *diag_slot(rf_diag_t *d)
+{
+    if (d->count >= RF_DIAG_MAX) {
+        d->dropped++;
+        return NULL;
+    }
+    return d->msg[d->count++];
+}
+
+/* Appends a formatted tail after the prefix already in line[0..used). */
+static void diag_vtail(char *line, int used, const char *fmt, va_list ap)
+{
+    if (used < 0)
+        used = 0;
+    if (used >= RF_DIAG_LINE - 1) {
+        line[RF_DIAG_LINE - 1] = '\0';
+        return;
+    }
+    vsnprintf(line + used, (size_t)(RF_DIAG_LINE - used), fmt, ap);
+    /* one line each: a message never carries a line break */
+    for (char *p = line; *p != '\0'; p++)
+        if (*p == '\n' || *p == '\r')
+            *p = ' ';
+}
+
+void rf_diag_syntax(rf_diag_t *d, int line, int col, const char *fmt, ...)
+{
+    char *s = diag_slot(d);
+    if (s == NULL)
+        return;
+    int n = snprintf(s, RF_DIAG_LINE, "runeframe: %s:%d:%d: ", d->file, line, col);
+    va_list ap;
+    va_start(ap, fmt);
+    diag_vtail(s, n, fmt, ap);
+    va_end(ap);
+}
+
+void rf_diag_at(rf_diag_t *d, const char *pointer, const char *fmt, ...)
+{
+    char *s = diag_slot(d);
+    if (s == NULL)
+        return;
+    int n;
+    /* The root pointer is the empty string: a whole-file message then. */
+    if (pointer == NULL || pointer[0] == '\0')
+        n = snprintf(s, RF_DIAG_LINE, "runeframe: %s: ", d->file);
+    else
+        n = snprintf(s, RF_DIAG_LINE, "runeframe: %s: %s: ", d->file, pointer);
+    va_list ap;
+    va_start(ap, fmt);
+    diag_vtail(s, n, fmt, ap);
+    va_end(ap);
+}
+
+void rf_diag_file(rf_diag_t *d, const char *fmt, ...)
+{
+    char *s = diag_slot(d);
+    if (s == NULL)
+        return;
+    int n = snprintf(s, RF_DIAG_LINE, "runeframe: %s: ", d->file);
+    va_list ap;
+    va_start(ap, fmt);
+    diag_vtail(s, n, fmt, ap);
+    va_end(ap);
+}
+
+int rf_diag_full(const rf_diag_t *d)
+{
+    return d->count >= RF_DIAG_MAX;
+}
+
+void rf_diag_print(const rf_diag_t *d, FILE *out)
+{
+    for (int i = 0; i < d->count; i++)
+        fprintf(out, "%s\n", d->msg[i]);
+    if (d->dropped == 1)
+        fprintf(out, "runeframe: %s: 1 more error not shown\n", d->file);
+    else if (d->dropped > 1)
+        fprintf(out, "runeframe: %s: %d more errors not shown\n", d->file, d->dropped);
+}
+
+size_t rf_pointer_push(char *ptr, size_t cap, const char *segment)
+{
+    if (cap == 0)
+        return 0;
+    const char *nul = memchr(ptr, '\0', cap);
+    size_t len = nul != NULL ? (size_t)(nul - ptr) : cap;
+    size_t prev = len;
+    if (len >= cap) {           /* not terminated: repair, push nothing */
+        ptr[cap - 1] = '\0';
+        return cap - 1;
+    }
+    if (len + 1 < cap)
+        ptr[len++] = '/';
+    for (const char *s = segment; *s != '\0'; s++) {
+        const char *esc = NULL;
+        if (*s == '~')
+            esc = "~0";
+        else if (*s == '/')
+            esc = "~1";
+        size_t need = esc != NULL ? 2 : 1;
+        if (len + need >= cap)   /* keep room for the NUL; never split ~0 */
+            break;
+        if (esc != NULL) {
+            ptr[len++] = esc[0];
+            ptr[len++] = esc[1];
+        } else {
+            ptr[len++] = *s;
+        }
+    }
+    ptr[len] = '\0';
+    return prev;
+}
+
+size_t rf_pointer_push_index(char *ptr, size_t cap, size_t index)
+{
+    char buf[32];
+    snprintf(buf, sizeof buf, "%zu", index);
+    return rf_pointer_push(ptr, cap, buf);
+}
+
+/* The rows of the distance table live on the stack for short words, which
+ * is every key and name in practice; longer strings take heap rows. */
+#define RF_EDIT_STACK 256
+
+int rf_edit_distance(const char *a, const char *b, int cap)
+{
+    if (cap < 0)
+        cap = 0;
+    size_t la = strlen(a), lb = strlen(b);
+    if (la < lb) {                 /* rows over the shorter string */
+        const char *t = a; a = b; b = t;
+        size_t tl = la; la = lb; lb = tl;
+    }
+    if (la - lb > (size_t)cap)
+        return cap + 1;
+    if (lb == 0)
+        return (int)la;
+
+    int stack[2][RF_EDIT_STACK + 1];
+    int *prev = stack[0], *cur = stack[1], *heap = NULL;
+    if (lb > RF_EDIT_STACK) {
+        if (lb >= (size_t)INT32_MAX / 2 ||
+            (heap = malloc(2 * (lb + 1) * sizeof *heap)) == NULL)
+            return cap + 1;        /* too long to be a typo of anything */
+        prev = heap;
+        cur = heap + lb + 1;
+    }
+    for (size_t j = 0; j <= lb; j++)
+        prev[j] = (int)j;
+    int result = -1;
+    for (size_t i = 1; i <= la && result < 0; i++) {
+        cur[0] = (int)i;
+        int rowmin = cur[0];
+        for (size_t j = 1; j <= lb; j++) {
+            int sub = prev[j - 1] + (a[i - 1] != b[j - 1]);
+            int del = prev[j] + 1;
+            int ins = cur[j - 1] + 1;
+            int m = sub < del ? sub : del;
+            cur[j] = m < ins ? m : ins;
+            if (cur[j] < rowmin)
+                rowmin = cur[j];
+        }
+        /* every later row is >= this row's minimum */
+        if (rowmin > cap)
+            result = cap + 1;
+        int *t = prev; prev = cur; cur = t;
+    }
+    if (result < 0)
+        result = prev[lb] > cap ? cap + 1 : prev[lb];
+    free(heap);
+    return result;
+}
+
+const char *rf_did_you_mean(const char *word, const char *const *candidates, size_t n)
+{
+    size_t wl = strlen(word);
+    const char *best = NULL;
+    int bestd = 3;
+    for (size_t i = 0; i < n; i++) {
+        if (candidates[i] == NULL || candidates[i][0] == '\0')
+            continue;
+        int dist = rf_edit_distance(word, candidates[i], 2);
+        if (dist < bestd && (size_t)dist < wl) {
+            best = candidates[i];
+            bestd = dist;
+        }
+    }
+    return best;
+}

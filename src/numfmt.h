@@ -1,0 +1,18 @@
+/* numfmt.h - printing doubles for people and for round trips.
+ *
+ * Owns nothing; pure functions writing into caller buffers (>= RF_NUM_BUF).
+ */
+#ifndef RF_NUMFMT_H
+#define RF_NUMFMT_H
+
+#define RF_NUM_BUF 32
+
+/* Shortest "%.{15,16,17}g" form that reads back as exactly x; "inf", "-inf",
+ * "nan" for non-finite values. Used in messages and in `info`. */
+const char *rf_num_short(char buf[RF_NUM_BUF], double x);
+/* "%.17g": what `sample` prints, so every value round-trips. */
+const char *rf_num_exact(char buf[RF_NUM_BUF], double x);
+/* As rf_num_short, but JSON: non-finite values are "null". */
+const char *rf_num_json(char buf[RF_NUM_BUF], double x);
+
+#endif

@@ -1,0 +1,2121 @@
+/* scene.c - the scene loader: file -> syntax check -> cJSON -> strict
+ * validation with JSON pointers -> engine descriptors in one arena.
+ *
+ * Validation keeps going after an error wherever the structure allows, so a
+ * user sees every problem of a file at once (up to RF_DIAG_MAX). The engine
+ * descriptors are only built when there is no error at all, because
+ * rf_anim_init() trusts its specs. cJSON is used here and nowhere else, and
+ * only through case-sensitive walks of the children: "Width" is not "width".
+ */
+#include "scene.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "anim.h"
+#include "arena.h"
+#include "easing.h"
+#include "jsonsyn.h"
+#include "numfmt.h"
+
+#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+
+/* ------------------------------------------------------------------ */
+/* Loader state                                                         */
+
+/* One value while loading: what the file says, before the engine. */
+typedef struct vsrc {
+    const char *name;          /* arena; "" for an inline value */
+    rf_value_kind_t kind;
+    rf_anim_spec_t *specs;     /* arena; NULL when the value was invalid */
+    uint32_t nspecs;
+    int used;
+} vsrc_t;
+
+typedef struct loader {
+    rf_diag_t *d;
+    rf_arena_t *arena;
+    rf_scene_t *sc;
+    char ptr[1024];            /* JSON pointer of what is being checked */
+    vsrc_t *vals;              /* malloc'd; named first, then inline */
+    size_t nvals, capvals;
+    size_t nnamed;
+    const char **names;        /* malloc'd: named value names, file order */
+    uint32_t *by_name;         /* arena: named indices sorted by strcmp */
+    const char **path_names;   /* malloc'd: `paths` names sorted by strcmp */
+    size_t npaths;
+    size_t items;              /* values, layers, path segments, entries */
+    int items_over;
+    int oom;
+    /* timeline facts for later stages */
+    double fps;
+    int fps_ok;
+    int duration_given;        /* a number was given */
+    int duration_ok;           /* valid (number or "auto") */
+    double duration;
+    /* checks, raw until the frame count is known */
+    const cJSON *check_list;   /* the times or frames array */
+    int check_by_time;
+} loader_t;
+
+static int nerrors(const loader_t *L)
+{
+    return L->d->count + L->d->dropped;
+}
+
+static size_t push(loader_t *L, const char *seg)
+{
+    return rf_pointer_push(L->ptr, sizeof L->ptr, seg);
+}
+
+static size_t pushi(loader_t *L, size_t i)
+{
+    return rf_pointer_push_index(L->ptr, sizeof L->ptr, i);
+}
+
+static void pop(loader_t *L, size_t mark)
+{
+    L->ptr[mark] = '\0';
+}
+
+static void err(loader_t *L, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void err_key(loader_t *L, const char *key, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* An error at the current pointer. */
+static void err(loader_t *L, const char *fmt, ...)
+{
+    char buf[RF_DIAG_LINE];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    rf_diag_at(L->d, L->ptr, "%s", buf);
+}
+
+/* An error at member key of the current object. */
+static void err_key(loader_t *L, const char *key, const char *fmt, ...)
+{
+    char buf[RF_DIAG_LINE];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    size_t m = push(L, key);
+    rf_diag_at(L->d, L->ptr, "%s", buf);
+    pop(L, m);
+}
+
+static void err_oom(loader_t *L)
+{
+    if (!L->oom) {
+        L->oom = 1;
+        L->d->io_error = 1;
+        rf_diag_file(L->d, "out of memory");
+    }
+}
+
+static void *aalloc(loader_t *L, size_t count, size_t size)
+{
+    void *p = rf_arena_calloc(L->arena, count == 0 ? 1 : count, size);
+    if (p == NULL)
+        err_oom(L);
+    return p;
+}
+
+static void *easing_alloc(void *ctx, size_t size)
+{
+    return rf_arena_alloc(ctx, size);
+}
+
+/* ------------------------------------------------------------------ */
+/* Message helpers                                                      */
+
+typedef struct { char s[RF_NUM_BUF]; } nbuf_t;
+typedef struct { char s[112]; } qbuf_t;
+
+static const char *num(nbuf_t *b, double x)
+{
+    return rf_num_short(b->s, x);
+}
+
+/* A key or string as it may appear inside quotes in a message: control
+ * characters escaped, long text cut (on a UTF-8 boundary) with "...". */
+static const char *q(qbuf_t *b, const char *s)
+{
+    size_t o = 0, cap = sizeof b->s;
+    for (const unsigned char *p = (const unsigned char *)s; *p != '\0'; p++) {
+        if (o + 7 + 4 > cap) {
+            /* cut before a partial UTF-8 sequence: drop continuation bytes
+             * and their lead byte */
+            while (o > 0 && ((unsigned char)b->s[o - 1] & 0xC0) == 0x80)
+                o--;
+            if (o > 0 && ((unsigned char)b->s[o - 1] & 0xC0) == 0xC0)
+                o--;
+            memcpy(b->s + o, "...", 4);
+            return b->s;
+        }
+        if (*p < 0x20 || *p == 0x7F) {
+            const char *e = *p == '\n' ? "\\n" : *p == '\t' ? "\\t" : *p == '\r' ? "\\r" : NULL;
+            if (e != NULL)
+                o += (size_t)snprintf(b->s + o, cap - o, "%s", e);
+            else
+                o += (size_t)snprintf(b->s + o, cap - o, "\\u%04X", (unsigned)*p);
+        } else {
+            b->s[o++] = (char)*p;
+        }
+    }
+    b->s[o] = '\0';
+    return b->s;
+}
+
+static const char *json_type(const cJSON *it)
+{
+    if (cJSON_IsNumber(it))
+        return "a number";
+    if (cJSON_IsString(it))
+        return "a string";
+    if (cJSON_IsObject(it))
+        return "an object";
+    if (cJSON_IsArray(it))
+        return "an array";
+    if (cJSON_IsTrue(it))
+        return "true";
+    if (cJSON_IsFalse(it))
+        return "false";
+    return "null";
+}
+
+/* "a, b, c" into buf. */
+static const char *join(char *buf, size_t cap, const char *const *names, size_t n)
+{
+    size_t o = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < n && o < cap; i++)
+        o += (size_t)snprintf(buf + o, cap - o, "%s%s", i ? ", " : "", names[i]);
+    return buf;
+}
+
+/* "\"a\", \"b\" or \"c\"" into buf. */
+static const char *join_alts(char *buf, size_t cap, const char *const *names, size_t n)
+{
+    size_t o = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < n && o < cap; i++)
+        o += (size_t)snprintf(buf + o, cap - o, "%s\"%s\"",
+                              i == 0 ? "" : i + 1 == n ? " or " : ", ", names[i]);
+    return buf;
+}
+
+static int find_name(const char *const *names, size_t n, const char *s)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(names[i], s) == 0)
+            return (int)i;
+    return -1;
+}
+
+/* A did-you-mean, skipped once the message would be dropped anyway: a
+ * file with 50,000 bad references must not cost 50,000 searches over
+ * 50,000 names. */
+static const char *suggest(const loader_t *L, const char *word, const char *const *names,
+                           size_t n)
+{
+    if (rf_diag_full(L->d))
+        return NULL;
+    return rf_did_you_mean(word, names, n);
+}
+
+/* The unknown-key message, with a suggestion or else the known keys. */
+static void err_unknown_key(loader_t *L, const char *key, const char *what,
+                            const char *const *names, size_t n)
+{
+    qbuf_t a;
+    const char *dym = suggest(L, key, names, n);
+    if (dym != NULL) {
+        err_key(L, key, "unknown %s '%s' (did you mean '%s'?)", what, q(&a, key), dym);
+    } else {
+        char list[600];
+        err_key(L, key, "unknown %s '%s' (known: %s)", what, q(&a, key),
+                join(list, sizeof list, names, n));
+    }
+}
+
+/* Maps the members of obj onto names[0..n): found[k] is the member named
+ * names[k] (the first, when repeated) or NULL. Unknown and repeated keys
+ * are reported at their pointer. */
+static void scan_keys(loader_t *L, const cJSON *obj, const char *const *names, size_t n,
+                      const cJSON **found)
+{
+    for (size_t k = 0; k < n; k++)
+        found[k] = NULL;
+    for (const cJSON *c = obj->child; c != NULL; c = c->next) {
+        int k = find_name(names, n, c->string);
+        qbuf_t a;
+        if (k < 0)
+            err_unknown_key(L, c->string, "key", names, n);
+        else if (found[k] != NULL)
+            err_key(L, c->string, "duplicate key '%s'", q(&a, c->string));
+        else
+            found[k] = c;
+    }
+}
+
+static const cJSON *get(const char *const *names, size_t n, const cJSON **found,
+                        const char *name)
+{
+    int k = find_name(names, n, name);
+    return k < 0 ? NULL : found[k];
+}
+
+/* For objects with free-form keys (values, paths): flags[i] = 1 when child i
+ * repeats an earlier key. Sorting keeps this O(n log n) for 100,000 values. */
+typedef struct keyref { const char *s; size_t i; } keyref_t;
+
+static int keyref_cmp(const void *a, const void *b)
+{
+    const keyref_t *x = a, *y = b;
+    int c = strcmp(x->s, y->s);
+    if (c != 0)
+        return c;
+    return x->i < y->i ? -1 : x->i > y->i;
+}
+
+static unsigned char *dup_flags(loader_t *L, const cJSON *obj, size_t *pn)
+{
+    size_t n = 0;
+    for (const cJSON *c = obj->child; c != NULL; c = c->next)
+        n++;
+    *pn = n;
+    unsigned char *flags = calloc(n ? n : 1, 1);
+    keyref_t *refs = malloc((n ? n : 1) * sizeof *refs);
+    if (flags == NULL || refs == NULL) {
+        free(flags);
+        free(refs);
+        err_oom(L);
+        return NULL;
+    }
+    size_t i = 0;
+    for (const cJSON *c = obj->child; c != NULL; c = c->next, i++) {
+        refs[i].s = c->string;
+        refs[i].i = i;
+    }
+    qsort(refs, n, sizeof *refs, keyref_cmp);
+    for (i = 1; i < n; i++)
+        if (strcmp(refs[i].s, refs[i - 1].s) == 0)
+            flags[refs[i].i] = 1;
+    free(refs);
+    return flags;
+}
+
+/* Counts one item against RF_MAX_ITEMS; nonzero once past the limit (the
+ * first time with an error at the current pointer). */
+static int count_items(loader_t *L, size_t n)
+{
+    if (L->items_over)
+        return 1;
+    L->items += n;
+    if (L->items > RF_MAX_ITEMS) {
+        L->items_over = 1;
+        err(L, "too many items: a scene has at most %u values, layers, path segments "
+            "and sequence entries in all", (unsigned)RF_MAX_ITEMS);
+        return 1;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Typed fields                                                         */
+
+enum { F_BAD = -1, F_ABSENT = 0, F_OK = 1 };
+enum { R_ANY, R_GT0, R_GE0 };
+
+/* A finite number; non-finite ones were reported by the finiteness pass. */
+static int want_number(loader_t *L, const cJSON *it, const char *key, double *out)
+{
+    if (it == NULL)
+        return F_ABSENT;
+    if (!cJSON_IsNumber(it)) {
+        err_key(L, key, "must be a number, got %s", json_type(it));
+        return F_BAD;
+    }
+    if (!isfinite(it->valuedouble))
+        return F_BAD;
+    *out = it->valuedouble;
+    return F_OK;
+}
+
+/* A number member with a range; *out is left alone unless it is valid. */
+static int num_field(loader_t *L, const cJSON *it, const char *key, int required,
+                     int range, double *out)
+{
+    double v = 0;
+    int r = want_number(L, it, key, &v);
+    nbuf_t b;
+    if (r == F_ABSENT) {
+        if (required) {
+            err(L, "missing required key '%s'", key);
+            return F_BAD;
+        }
+        return F_ABSENT;
+    }
+    if (r == F_BAD)
+        return F_BAD;
+    if (range == R_GT0 && !(v > 0)) {
+        err_key(L, key, "must be > 0, got %s", num(&b, v));
+        return F_BAD;
+    }
+    if (range == R_GE0 && !(v >= 0)) {
+        err_key(L, key, "must be >= 0, got %s", num(&b, v));
+        return F_BAD;
+    }
+    *out = v;
+    return F_OK;
+}
+
+/* An integer member in [lo, hi]. */
+static int int_field(loader_t *L, const cJSON *it, const char *key, int required,
+                     double lo, double hi, double *out)
+{
+    double v = 0;
+    int r = want_number(L, it, key, &v);
+    nbuf_t b, b1, b2;
+    if (r == F_ABSENT) {
+        if (required) {
+            err(L, "missing required key '%s'", key);
+            return F_BAD;
+        }
+        return F_ABSENT;
+    }
+    if (r == F_BAD)
+        return F_BAD;
+    if (v != floor(v)) {
+        err_key(L, key, "must be an integer, got %s", num(&b, v));
+        return F_BAD;
+    }
+    if (v < lo || v > hi) {
+        if (lo == 1 && hi == 4294967295.0 && v < lo)
+            err_key(L, key, "must be a positive integer, got %s", num(&b, v));
+        else
+            err_key(L, key, "must be an integer in %s..%s, got %s", num(&b1, lo),
+                    num(&b2, hi), num(&b, v));
+        return F_BAD;
+    }
+    *out = v;
+    return F_OK;
+}
+
+static int enum_field(loader_t *L, const cJSON *it, const char *key,
+                      const char *const *names, size_t n, int *out)
+{
+    char alts[200];
+    qbuf_t a;
+    if (it == NULL)
+        return F_ABSENT;
+    if (!cJSON_IsString(it)) {
+        err_key(L, key, "must be %s, got %s", join_alts(alts, sizeof alts, names, n),
+                json_type(it));
+        return F_BAD;
+    }
+    int k = find_name(names, n, it->valuestring);
+    if (k >= 0) {
+        *out = k;
+        return F_OK;
+    }
+    const char *dym = suggest(L, it->valuestring, names, n);
+    if (dym != NULL)
+        err_key(L, key, "must be %s, got \"%s\" (did you mean \"%s\"?)",
+                join_alts(alts, sizeof alts, names, n), q(&a, it->valuestring), dym);
+    else
+        err_key(L, key, "must be %s, got \"%s\"", join_alts(alts, sizeof alts, names, n),
+                q(&a, it->valuestring));
+    return F_BAD;
+}
+
+/* An easing: a string for rf_easing_parse(), or [x1, y1, x2, y2]. The
+ * `bezier` kind (cubic_only) clamps every component; elsewhere a CSS
+ * cubic-bezier needs x1 and x2 in [0, 1]. */
+static int easing_field(loader_t *L, const cJSON *it, const char *key, int cubic_only,
+                        rf_easing_t *out)
+{
+    const char *what = cubic_only ? "a curve name" : "an easing name";
+    if (it == NULL)
+        return F_ABSENT;
+    if (cJSON_IsString(it)) {
+        char why[256];
+        if (rf_easing_parse(out, it->valuestring, cubic_only, easing_alloc, L->arena,
+                            why, sizeof why) != 0) {
+            err_key(L, key, "%s", why);
+            return F_BAD;
+        }
+        return F_OK;
+    }
+    if (!cJSON_IsArray(it)) {
+        err_key(L, key, "must be %s or an array [x1, y1, x2, y2], got %s", what,
+                json_type(it));
+        return F_BAD;
+    }
+    int n = cJSON_GetArraySize(it);
+    if (n != 4) {
+        err_key(L, key, "a cubic-bezier needs 4 numbers [x1, y1, x2, y2], got %d", n);
+        return F_BAD;
+    }
+    double p[4] = { 0, 0, 0, 0 };
+    int bad = 0, i = 0;
+    size_t m = push(L, key);
+    for (const cJSON *c = it->child; c != NULL; c = c->next, i++) {
+        char idx[16];
+        snprintf(idx, sizeof idx, "%d", i);
+        if (want_number(L, c, idx, &p[i]) != F_OK) {
+            bad = 1;
+            continue;
+        }
+        if (!cubic_only && (i == 0 || i == 2) && !(p[i] >= 0 && p[i] <= 1)) {
+            nbuf_t b;
+            err_key(L, idx, "cubic-bezier %s must be in [0, 1], got %s",
+                    i == 0 ? "x1" : "x2", num(&b, p[i]));
+            bad = 1;
+        }
+    }
+    pop(L, m);
+    if (bad)
+        return F_BAD;
+    rf_easing_init_cubic(out, p[0], p[1], p[2], p[3], cubic_only);
+    return F_OK;
+}
+
+/* "#rgb", "#rgba", "#rrggbb", "#rrggbbaa" -> 0xRRGGBBAA. */
+static int parse_color(const char *s, uint32_t *out)
+{
+    if (s[0] != '#')
+        return -1;
+    size_t n = strlen(s + 1);
+    if (n != 3 && n != 4 && n != 6 && n != 8)
+        return -1;
+    unsigned v[8] = { 0 };
+    for (size_t i = 0; i < n; i++) {
+        char c = s[1 + i];
+        if (c >= '0' && c <= '9')
+            v[i] = (unsigned)(c - '0');
+        else if (c >= 'a' && c <= 'f')
+            v[i] = (unsigned)(c - 'a' + 10);
+        else if (c >= 'A' && c <= 'F')
+            v[i] = (unsigned)(c - 'A' + 10);
+        else
+            return -1;
+    }
+    unsigned r, g, b, a = 255;
+    if (n <= 4) {
+        r = v[0] * 17; g = v[1] * 17; b = v[2] * 17;
+        if (n == 4)
+            a = v[3] * 17;
+    } else {
+        r = v[0] * 16 + v[1]; g = v[2] * 16 + v[3]; b = v[4] * 16 + v[5];
+        if (n == 8)
+            a = v[6] * 16 + v[7];
+    }
+    *out = (uint32_t)r << 24 | (uint32_t)g << 16 | (uint32_t)b << 8 | (uint32_t)a;
+    return 0;
+}
+
+static int color_string(loader_t *L, const cJSON *it, const char *key, uint32_t *out)
+{
+    qbuf_t a;
+    if (parse_color(it->valuestring, out) == 0)
+        return F_OK;
+    err_key(L, key, "invalid color \"%s\": expected \"#rgb\", \"#rrggbb\" or \"#rrggbbaa\"",
+            q(&a, it->valuestring));
+    return F_BAD;
+}
+
+/* ------------------------------------------------------------------ */
+/* Finiteness                                                           */
+
+/* cJSON turns an overflowing literal such as 1e999 into an infinity; the
+ * contract says every number is finite, wherever it is. */
+static void check_finite(loader_t *L, const cJSON *it)
+{
+    if (cJSON_IsNumber(it) && !isfinite(it->valuedouble)) {
+        err(L, "number out of range: every number must be finite");
+        return;
+    }
+    size_t i = 0;
+    for (const cJSON *c = it->child; c != NULL; c = c->next, i++) {
+        size_t m = cJSON_IsObject(it) ? push(L, c->string) : pushi(L, i);
+        check_finite(L, c);
+        pop(L, m);
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Values                                                               */
+
+/* Kind keys of a value object, in rf_value_kind_t order from SPRING, then
+ * the kinds of a later version. */
+static const char *const kind_keys[] = {
+    "spring", "bezier", "repeat", "tween", "physics", "decay", "keyframes",
+    "sequence", "expr", "sample_path",
+};
+enum { K_SEQUENCE = 7, K_EXPR = 8, K_SAMPLE_PATH = 9, K_ANIMATED = 7 };
+
+static const char *const spring_keys[] = {
+    "from", "to", "stiffness", "damping", "damping_ratio", "velocity", "threshold", "start",
+};
+static const char *const bezier_keys[] = {
+    "from", "to", "curve", "duration", "repeat", "iterations", "start",
+};
+static const char *const repeat_keys[] = {
+    "from", "to", "duration", "mode", "iterations", "start",
+};
+static const char *const tween_keys[] = {
+    "from", "to", "duration", "easing", "repeat", "iterations", "start",
+};
+static const char *const physics_keys[] = {
+    "from", "velocity", "friction", "gravity", "min", "max", "threshold", "start",
+};
+static const char *const decay_keys[] = {
+    "from", "velocity", "friction", "threshold", "start",
+};
+static const char *const keyframes_keys[] = {
+    "duration", "interp", "keys", "start",
+};
+static const char *const policy_keys[] = { "speed", "min", "max" };
+static const char *const repeat_modes[] = { "none", "loop", "ping-pong" };
+static const char *const interp_names[] = { "linear", "step", "smoothstep" };
+
+static const char *const reserved_names[] = {
+    "t", "min", "max", "clamp", "abs", "floor", "ceil", "round", "sqrt", "pow", "exp",
+    "log", "sin", "cos", "tan", "atan2", "mix", "step", "smoothstep",
+};
+
+typedef struct kindinfo {
+    const char *const *keys;
+    size_t nkeys;
+    rf_curve_t curve;
+} kindinfo_t;
+
+static kindinfo_t kind_info(rf_value_kind_t kind)
+{
+    switch (kind) {
+    case RF_VALUE_SPRING:
+        return (kindinfo_t){ spring_keys, NELEM(spring_keys), RF_CURVE_SPRING };
+    case RF_VALUE_BEZIER:
+        return (kindinfo_t){ bezier_keys, NELEM(bezier_keys), RF_CURVE_EASED };
+    case RF_VALUE_REPEAT:
+        return (kindinfo_t){ repeat_keys, NELEM(repeat_keys), RF_CURVE_EASED };
+    case RF_VALUE_TWEEN:
+        return (kindinfo_t){ tween_keys, NELEM(tween_keys), RF_CURVE_EASED };
+    case RF_VALUE_PHYSICS:
+        return (kindinfo_t){ physics_keys, NELEM(physics_keys), RF_CURVE_PHYSICS };
+    case RF_VALUE_DECAY:
+        return (kindinfo_t){ decay_keys, NELEM(decay_keys), RF_CURVE_DECAY };
+    case RF_VALUE_KEYFRAMES:
+        return (kindinfo_t){ keyframes_keys, NELEM(keyframes_keys), RF_CURVE_KEYFRAMES };
+    default:
+        return (kindinfo_t){ NULL, 0, RF_CURVE_CONST };
+    }
+}
+
+static int valid_name(const char *s)
+{
+    if (!((s[0] >= 'A' && s[0] <= 'Z') || (s[0] >= 'a' && s[0] <= 'z') || s[0] == '_'))
+        return 0;
+    for (const char *p = s + 1; *p != '\0'; p++)
+        if (!((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') ||
+              (*p >= '0' && *p <= '9') || *p == '_'))
+            return 0;
+    return 1;
+}
+
+/* `duration`: seconds > 0, or (policy_ok) {"speed", "min", "max"}. */
+static void duration_field(loader_t *L, const cJSON *it, int policy_ok, rf_anim_spec_t *sp)
+{
+    if (it == NULL) {
+        err(L, "missing required key 'duration'");
+        return;
+    }
+    if (cJSON_IsObject(it) && policy_ok) {
+        const cJSON *f[NELEM(policy_keys)];
+        size_t m = push(L, "duration");
+        scan_keys(L, it, policy_keys, NELEM(policy_keys), f);
+        double speed = 1, dmin = 0, dmax = INFINITY;
+        num_field(L, f[0], "speed", 1, R_GT0, &speed);
+        int rmin = num_field(L, f[1], "min", 0, R_GE0, &dmin);
+        int rmax = num_field(L, f[2], "max", 0, R_GT0, &dmax);
+        if (rmin != F_BAD && rmax == F_OK && dmax < dmin) {
+            nbuf_t a, b;
+            err_key(L, "max", "must be >= min (%s), got %s", num(&a, dmin), num(&b, dmax));
+        }
+        pop(L, m);
+        sp->duration_policy = 1;
+        sp->speed = speed;
+        sp->dmin = dmin;
+        sp->dmax = dmax;
+        return;
+    }
+    if (!cJSON_IsNumber(it)) {
+        err_key(L, "duration", policy_ok
+                ? "must be a number of seconds or a {\"speed\", \"min\", \"max\"} policy, got %s"
+                : "must be a number of seconds, got %s", json_type(it));
+        return;
+    }
+    num_field(L, it, "duration", 1, R_GT0, &sp->duration);
+}
+
+/* Fills sp from the body of an animated kind. entry < 0: a plain value;
+ * else the index of a sequence entry (entries after the first inherit an
+ * absent from/velocity; none may carry `start`). */
+static void parse_anim(loader_t *L, const cJSON *body, rf_value_kind_t kind,
+                       rf_anim_spec_t *sp, int entry)
+{
+    kindinfo_t ki = kind_info(kind);
+    rf_anim_spec_defaults(sp, ki.curve);
+    if (!cJSON_IsObject(body)) {
+        err(L, "must be an object, got %s", json_type(body));
+        return;
+    }
+    const cJSON *f[8];
+    scan_keys(L, body, ki.keys, ki.nkeys, f);
+#define G(name) get(ki.keys, ki.nkeys, f, name)
+    int inherit = entry > 0;
+    nbuf_t b1, b2, b3;
+
+    const cJSON *start = G("start");
+    if (entry >= 0 && start != NULL)
+        err_key(L, "start", "use the entry's 'at' instead of 'start'");
+    else
+        num_field(L, start, "start", 0, R_ANY, &sp->start);
+
+    int rfrom = F_ABSENT;
+    if (kind != RF_VALUE_KEYFRAMES) {
+        rfrom = num_field(L, G("from"), "from", 0, R_ANY, &sp->from);
+        sp->has_from = inherit ? rfrom != F_ABSENT : 1;
+    }
+
+    switch (kind) {
+    case RF_VALUE_SPRING: {
+        num_field(L, G("to"), "to", 1, R_ANY, &sp->to);
+        int rk = num_field(L, G("stiffness"), "stiffness", 0, R_GT0, &sp->stiffness);
+        int rd = num_field(L, G("damping"), "damping", 0, R_GE0, &sp->damping);
+        double z = 0;
+        int rz = num_field(L, G("damping_ratio"), "damping_ratio", 0, R_GE0, &z);
+        if (rd != F_ABSENT && rz != F_ABSENT) {
+            err_key(L, "damping_ratio", "give either 'damping' or 'damping_ratio', not both");
+        } else if (rz == F_OK && rk != F_BAD) {
+            double c = 2 * z * sqrt(sp->stiffness);
+            if (!isfinite(c))
+                err_key(L, "damping_ratio", "too large: the damping it gives is not finite");
+            else
+                sp->damping = c;
+        }
+        int rv = num_field(L, G("velocity"), "velocity", 0, R_ANY, &sp->velocity);
+        sp->has_velocity = inherit ? rv != F_ABSENT : 1;
+        num_field(L, G("threshold"), "threshold", 0, R_GT0, &sp->threshold);
+        break;
+    }
+    case RF_VALUE_BEZIER:
+    case RF_VALUE_REPEAT:
+    case RF_VALUE_TWEEN: {
+        num_field(L, G("to"), "to", 1, R_ANY, &sp->to);
+        duration_field(L, G("duration"), 1, sp);
+        int mode = RF_REPEAT_NONE;
+        if (kind == RF_VALUE_BEZIER) {
+            if (easing_field(L, G("curve"), "curve", 1, &sp->easing) == F_ABSENT) {
+                char why[160];
+                if (rf_easing_parse(&sp->easing, "ease", 1, easing_alloc, L->arena, why,
+                                    sizeof why) != 0)
+                    err(L, "internal error: default curve: %s", why);
+            }
+        } else if (kind == RF_VALUE_TWEEN) {
+            if (easing_field(L, G("easing"), "easing", 0, &sp->easing) == F_ABSENT)
+                rf_easing_init_linear(&sp->easing);
+        } else {
+            rf_easing_init_linear(&sp->easing);
+            mode = RF_REPEAT_LOOP;
+        }
+        const char *mkey = kind == RF_VALUE_REPEAT ? "mode" : "repeat";
+        enum_field(L, G(mkey), mkey, repeat_modes, NELEM(repeat_modes), &mode);
+        sp->repeat = (rf_repeat_t)mode;
+        double it = 0;
+        if (int_field(L, G("iterations"), "iterations", 0, 1, 4294967295.0, &it) == F_OK)
+            sp->iterations = (uint32_t)it;
+        else
+            sp->iterations = 0;
+        break;
+    }
+    case RF_VALUE_PHYSICS: {
+        int rv = num_field(L, G("velocity"), "velocity", 0, R_ANY, &sp->velocity);
+        sp->has_velocity = inherit ? rv != F_ABSENT : 1;
+        num_field(L, G("friction"), "friction", 0, R_GE0, &sp->friction);
+        num_field(L, G("gravity"), "gravity", 0, R_ANY, &sp->gravity);
+        int rmin = num_field(L, G("min"), "min", 0, R_ANY, &sp->min);
+        int rmax = num_field(L, G("max"), "max", 0, R_ANY, &sp->max);
+        num_field(L, G("threshold"), "threshold", 0, R_GT0, &sp->threshold);
+        if (rmin == F_OK && rmax == F_OK && !(sp->min < sp->max)) {
+            err_key(L, "max", "must be > min (%s), got %s", num(&b1, sp->min),
+                    num(&b2, sp->max));
+        } else if (rmin != F_BAD && rmax != F_BAD && rfrom != F_BAD && sp->has_from &&
+                   !(sp->from >= sp->min && sp->from <= sp->max)) {
+            if (rfrom == F_OK)
+                err_key(L, "from", "must lie within [min, max] = [%s, %s], got %s",
+                        num(&b1, sp->min), num(&b2, sp->max), num(&b3, sp->from));
+            else
+                err(L, "the default from 0 lies outside [min, max] = [%s, %s]: set 'from'",
+                    num(&b1, sp->min), num(&b2, sp->max));
+        }
+        break;
+    }
+    case RF_VALUE_DECAY: {
+        int rv = num_field(L, G("velocity"), "velocity", 0, R_ANY, &sp->velocity);
+        sp->has_velocity = inherit ? rv != F_ABSENT : 1;
+        num_field(L, G("friction"), "friction", 0, R_GT0, &sp->friction);
+        num_field(L, G("threshold"), "threshold", 0, R_GT0, &sp->threshold);
+        break;
+    }
+    case RF_VALUE_KEYFRAMES: {
+        duration_field(L, G("duration"), 0, sp);
+        int interp = RF_INTERP_LINEAR;
+        enum_field(L, G("interp"), "interp", interp_names, NELEM(interp_names), &interp);
+        sp->interp = (rf_interp_t)interp;
+        const cJSON *keys = G("keys");
+        if (keys == NULL) {
+            err(L, "missing required key 'keys'");
+            break;
+        }
+        if (!cJSON_IsArray(keys)) {
+            err_key(L, "keys", "must be an array of [time, value] or [time, value, easing], "
+                    "got %s", json_type(keys));
+            break;
+        }
+        int n = cJSON_GetArraySize(keys);
+        if (n < 2) {
+            err_key(L, "keys", "needs at least 2 keys, got %d", n);
+            break;
+        }
+        rf_key_t *kv = aalloc(L, (size_t)n, sizeof *kv);
+        if (kv == NULL)
+            break;
+        size_t m = push(L, "keys");
+        int i = 0, tok = 0;      /* tok: the previous key's time is valid */
+        double prev = 0;
+        for (const cJSON *k = keys->child; k != NULL; k = k->next, i++) {
+            size_t mk = pushi(L, (size_t)i);
+            rf_easing_init_linear(&kv[i].easing);
+            int ne = cJSON_IsArray(k) ? cJSON_GetArraySize(k) : -1;
+            if (ne != 2 && ne != 3) {
+                if (ne < 0)
+                    err(L, "a key must be [time, value] or [time, value, easing], got %s",
+                        json_type(k));
+                else
+                    err(L, "a key must be [time, value] or [time, value, easing], got %d "
+                        "element%s", ne, ne == 1 ? "" : "s");
+                tok = 0;
+                pop(L, mk);
+                continue;
+            }
+            const cJSON *kt = k->child, *kval = kt->next;
+            double t = 0;
+            int rt = want_number(L, kt, "0", &t);
+            want_number(L, kval, "1", &kv[i].value);
+            if (ne == 3)
+                easing_field(L, kval->next, "2", 0, &kv[i].easing);
+            if (rt == F_OK) {
+                if (i == 0 && t != 0)
+                    err_key(L, "0", "the first key's time must be 0, got %s", num(&b1, t));
+                else if (i > 0 && tok && !(t > prev))
+                    err_key(L, "0", "key times must strictly increase: got %s after %s",
+                            num(&b1, t), num(&b2, prev));
+                else if (i == n - 1 && t != 1)
+                    err_key(L, "0", "the last key's time must be 1, got %s", num(&b1, t));
+                else if (t < 0 || t > 1)
+                    err_key(L, "0", "key times are normalized: must be in [0, 1], got %s",
+                            num(&b1, t));
+                kv[i].time = t;
+                prev = t;
+                tok = 1;
+            } else {
+                tok = 0;
+            }
+            pop(L, mk);
+        }
+        pop(L, m);
+        sp->keys = kv;
+        sp->nkeys = (uint32_t)n;
+        /* what the value shows before start; nothing to inherit */
+        sp->from = kv[0].value;
+        sp->has_from = 1;
+        sp->has_velocity = 1;
+        break;
+    }
+    default:
+        break;
+    }
+#undef G
+}
+
+static size_t new_value(loader_t *L, const char *name)
+{
+    if (L->nvals == L->capvals) {
+        size_t cap = L->capvals ? L->capvals * 2 : 64;
+        vsrc_t *nv = realloc(L->vals, cap * sizeof *nv);
+        if (nv == NULL) {
+            err_oom(L);
+            return SIZE_MAX;
+        }
+        L->vals = nv;
+        L->capvals = cap;
+    }
+    vsrc_t *v = &L->vals[L->nvals];
+    memset(v, 0, sizeof *v);
+    v->name = name;
+    return L->nvals++;
+}
+
+static void parse_sequence(loader_t *L, const cJSON *arr, size_t vi)
+{
+    if (!cJSON_IsArray(arr)) {
+        err(L, "must be an array of {\"at\": seconds, KIND: {...}} entries, got %s",
+            json_type(arr));
+        return;
+    }
+    int n = cJSON_GetArraySize(arr);
+    if (n == 0) {
+        err(L, "must have at least one entry");
+        return;
+    }
+    rf_anim_spec_t *specs = aalloc(L, (size_t)n, sizeof *specs);
+    if (specs == NULL)
+        return;
+    /* entry keys: `at` and the kinds (all listed, for better messages) */
+    const char *ekeys[1 + NELEM(kind_keys)];
+    ekeys[0] = "at";
+    for (size_t k = 0; k < NELEM(kind_keys); k++)
+        ekeys[1 + k] = kind_keys[k];
+    double prev_at = -INFINITY;
+    int i = 0;
+    for (const cJSON *e = arr->child; e != NULL; e = e->next, i++) {
+        size_t m = pushi(L, (size_t)i);
+        rf_anim_spec_defaults(&specs[i], RF_CURVE_CONST);
+        if (count_items(L, 1)) {
+            pop(L, m);
+            return;
+        }
+        if (!cJSON_IsObject(e)) {
+            err(L, "a sequence entry must be an object {\"at\": seconds, KIND: {...}}, got %s",
+                json_type(e));
+            pop(L, m);
+            continue;
+        }
+        const cJSON *at = NULL, *body = NULL;
+        int kind = -1;
+        for (const cJSON *c = e->child; c != NULL; c = c->next) {
+            int k = find_name(ekeys, NELEM(ekeys), c->string);
+            qbuf_t a;
+            if (k < 0) {
+                err_unknown_key(L, c->string, "key", ekeys, NELEM(ekeys));
+            } else if (k == 0) {
+                if (at != NULL)
+                    err_key(L, "at", "duplicate key 'at'");
+                else
+                    at = c;
+            } else if (body != NULL) {
+                if (strcmp(body->string, c->string) == 0)
+                    err_key(L, c->string, "duplicate key '%s'", q(&a, c->string));
+                else
+                    err_key(L, c->string, "an entry has exactly one kind, got '%s' and '%s'",
+                            body->string, c->string);
+            } else {
+                body = c;
+                kind = k - 1;
+            }
+        }
+        double t = 0;
+        int rat = num_field(L, at, "at", 1, R_GE0, &t);
+        if (rat == F_OK) {
+            if (!(t > prev_at)) {
+                nbuf_t b1, b2;
+                err_key(L, "at", "must be greater than the previous entry's 'at' (%s), got %s",
+                        num(&b1, prev_at), num(&b2, t));
+            }
+            prev_at = t;
+        }
+        if (body == NULL) {
+            char list[200];
+            err(L, "missing the entry's kind: one of %s",
+                join(list, sizeof list, kind_keys, K_ANIMATED));
+        } else if (kind == K_SEQUENCE) {
+            err_key(L, "sequence", "a sequence entry cannot be a sequence");
+        } else if (kind == K_EXPR || kind == K_SAMPLE_PATH) {
+            err_key(L, body->string, "%s values cannot be sequence entries", body->string);
+        } else {
+            size_t mb = push(L, body->string);
+            parse_anim(L, body, (rf_value_kind_t)(kind + 1), &specs[i], i);
+            pop(L, mb);
+            if (rat == F_OK)
+                specs[i].start = t;
+        }
+        pop(L, m);
+    }
+    L->vals[vi].specs = specs;
+    L->vals[vi].nspecs = (uint32_t)n;
+}
+
+/* The object of a kinded value: exactly one kind key. */
+static void parse_kinded(loader_t *L, const cJSON *obj, size_t vi)
+{
+    const cJSON *body = NULL;
+    int kind = -1, unknown = 0;
+    for (const cJSON *c = obj->child; c != NULL; c = c->next) {
+        int k = find_name(kind_keys, NELEM(kind_keys), c->string);
+        if (k >= 0 && body == NULL) {
+            body = c;
+            kind = k;
+        }
+    }
+    /* second pass, in file order: everything that is not the one kind */
+    for (const cJSON *c = obj->child; c != NULL; c = c->next) {
+        if (c == body)
+            continue;
+        int k = find_name(kind_keys, NELEM(kind_keys), c->string);
+        qbuf_t a;
+        unknown++;
+        if (k >= 0) {
+            if (strcmp(c->string, body->string) == 0)
+                err_key(L, c->string, "duplicate key '%s'", q(&a, c->string));
+            else
+                err_key(L, c->string, "a value has exactly one kind, got '%s' and '%s'",
+                        body->string, c->string);
+        } else if (body != NULL && kind < K_ANIMATED &&
+                   find_name(kind_info((rf_value_kind_t)(kind + 1)).keys,
+                             kind_info((rf_value_kind_t)(kind + 1)).nkeys, c->string) >= 0) {
+            err_key(L, c->string, "'%s' belongs inside '%s'", q(&a, c->string), body->string);
+        } else {
+            err_unknown_key(L, c->string, "value kind", kind_keys, NELEM(kind_keys));
+        }
+    }
+    if (body == NULL) {
+        if (unknown == 0) {
+            char list[300];
+            err(L, "missing the value kind: one of %s",
+                join(list, sizeof list, kind_keys, NELEM(kind_keys)));
+        }
+        return;
+    }
+    size_t m = push(L, body->string);
+    if (kind == K_SEQUENCE) {
+        L->vals[vi].kind = RF_VALUE_SEQUENCE;
+        parse_sequence(L, body, vi);
+    } else if (kind == K_EXPR) {
+        err(L, "expression values are not implemented in this version");
+    } else if (kind == K_SAMPLE_PATH) {
+        err(L, "sample_path values are not implemented in this version");
+    } else {
+        rf_anim_spec_t *sp = aalloc(L, 1, sizeof *sp);
+        if (sp != NULL) {
+            L->vals[vi].kind = (rf_value_kind_t)(kind + 1);
+            parse_anim(L, body, L->vals[vi].kind, sp, -1);
+            L->vals[vi].specs = sp;
+            L->vals[vi].nspecs = 1;
+        }
+    }
+    pop(L, m);
+}
+
+/* Adds the value it (a number or a kinded object) under name at the
+ * current pointer; returns its index or SIZE_MAX when it was not stored. */
+static size_t add_value(loader_t *L, const char *name, const cJSON *it)
+{
+    if (count_items(L, 1))
+        return SIZE_MAX;
+    size_t vi = new_value(L, name);
+    if (vi == SIZE_MAX)
+        return vi;
+    if (cJSON_IsNumber(it)) {
+        rf_anim_spec_t *sp = aalloc(L, 1, sizeof *sp);
+        if (sp == NULL)
+            return vi;
+        rf_anim_spec_defaults(sp, RF_CURVE_CONST);
+        sp->from = isfinite(it->valuedouble) ? it->valuedouble : 0;
+        sp->to = sp->from;
+        sp->has_from = 1;
+        L->vals[vi].kind = RF_VALUE_STATIC;
+        L->vals[vi].specs = sp;
+        L->vals[vi].nspecs = 1;
+    } else if (cJSON_IsObject(it)) {
+        parse_kinded(L, it, vi);
+    } else {
+        err(L, "a value must be a number or an object such as {\"spring\": {...}}, got %s",
+            json_type(it));
+    }
+    return vi;
+}
+
+static int cmp_vidx(const void *a, const void *b, const vsrc_t *vals)
+{
+    return strcmp(vals[*(const uint32_t *)a].name, vals[*(const uint32_t *)b].name);
+}
+
+/* C11 qsort has no context argument, and a file-scope pointer would make
+ * concurrent loads unsafe: a small merge sort instead. */
+static void sort_by_name(uint32_t *idx, uint32_t *tmp, size_t n, const vsrc_t *vals)
+{
+    if (n < 2)
+        return;
+    size_t h = n / 2;
+    sort_by_name(idx, tmp, h, vals);
+    sort_by_name(idx + h, tmp, n - h, vals);
+    size_t i = 0, j = h, o = 0;
+    while (i < h && j < n)
+        tmp[o++] = cmp_vidx(&idx[j], &idx[i], vals) < 0 ? idx[j++] : idx[i++];
+    while (i < h)
+        tmp[o++] = idx[i++];
+    while (j < n)
+        tmp[o++] = idx[j++];
+    memcpy(idx, tmp, n * sizeof *idx);
+}
+
+static void parse_values(loader_t *L, const cJSON *obj)
+{
+    if (!cJSON_IsObject(obj)) {
+        err(L, "must be an object mapping names to values, got %s", json_type(obj));
+        return;
+    }
+    size_t n;
+    unsigned char *dup = dup_flags(L, obj, &n);
+    if (dup == NULL)
+        return;
+    size_t i = 0;
+    for (const cJSON *c = obj->child; c != NULL && !L->items_over; c = c->next, i++) {
+        size_t m = push(L, c->string);
+        qbuf_t a;
+        const char *name = c->string;
+        if (dup[i])
+            err(L, "duplicate key '%s'", q(&a, name));
+        else if (!valid_name(name))
+            err(L, "invalid value name '%s': a name is a letter or '_' followed by letters, "
+                "digits and '_'", q(&a, name));
+        else if (strcmp(name, "t") == 0)
+            err(L, "invalid value name 't': 't' is the time in expressions");
+        else if (find_name(reserved_names, NELEM(reserved_names), name) >= 0)
+            err(L, "invalid value name '%s': it is a function name", name);
+        if (!dup[i]) {
+            const char *nm = rf_arena_strdup(L->arena, name);
+            if (nm == NULL)
+                err_oom(L);
+            else
+                add_value(L, nm, c);
+        }
+        pop(L, m);
+    }
+    free(dup);
+}
+
+/* After `values`: the index of named values for lookups from layers. */
+static void index_values(loader_t *L)
+{
+    L->nnamed = L->nvals;
+    size_t n = L->nnamed;
+    L->names = malloc((n ? n : 1) * sizeof *L->names);
+    uint32_t *tmp = malloc((n ? n : 1) * sizeof *tmp);
+    L->by_name = aalloc(L, n, sizeof *L->by_name);
+    if (L->names == NULL || tmp == NULL || L->by_name == NULL) {
+        free(tmp);
+        err_oom(L);
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {
+        L->names[i] = L->vals[i].name;
+        L->by_name[i] = (uint32_t)i;
+    }
+    sort_by_name(L->by_name, tmp, n, L->vals);
+    free(tmp);
+}
+
+static long lookup_value(const loader_t *L, const char *name, size_t len)
+{
+    if (L->by_name == NULL)
+        return -1;
+    size_t lo = 0, hi = L->nnamed;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        const char *s = L->vals[L->by_name[mid]].name;
+        int c = strncmp(s, name, len);
+        if (c == 0 && s[len] != '\0')
+            c = 1;
+        if (c == 0)
+            return (long)L->by_name[mid];
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return -1;
+}
+
+/* ------------------------------------------------------------------ */
+/* Paths                                                                */
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static void parse_paths(loader_t *L, const cJSON *obj)
+{
+    if (!cJSON_IsObject(obj)) {
+        err(L, "must be an object mapping names to SVG path data, got %s", json_type(obj));
+        return;
+    }
+    size_t n;
+    unsigned char *dup = dup_flags(L, obj, &n);
+    if (dup == NULL)
+        return;
+    size_t i = 0;
+    for (const cJSON *c = obj->child; c != NULL; c = c->next, i++) {
+        size_t m = push(L, c->string);
+        qbuf_t a;
+        if (dup[i]) {
+            err(L, "duplicate key '%s'", q(&a, c->string));
+        } else if (!cJSON_IsString(c)) {
+            err(L, "must be a string of SVG path data, got %s", json_type(c));
+        } else {
+            const char *s = c->valuestring;
+            size_t segs = 0;
+            while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r' || *s == '\f')
+                s++;
+            if (*s == '\0') {
+                err(L, "path data is empty: it must start with 'M'");
+            } else if (*s != 'M' && *s != 'm') {
+                err(L, "path data must start with 'M' (move to), got \"%s\"", q(&a, s));
+            } else {
+                /* every command letter but the exponent's e/E is a segment */
+                for (const char *p = s; *p != '\0'; p++)
+                    if (((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z')) &&
+                        *p != 'e' && *p != 'E')
+                        segs++;
+                count_items(L, segs);
+            }
+        }
+        pop(L, m);
+    }
+    free(dup);
+    /* kept even when some data is bad: layers still look names up in it */
+    L->path_names = malloc((n ? n : 1) * sizeof *L->path_names);
+    if (L->path_names == NULL) {
+        err_oom(L);
+        return;
+    }
+    i = 0;
+    for (const cJSON *c = obj->child; c != NULL; c = c->next)
+        L->path_names[i++] = c->string;
+    L->npaths = n;
+    qsort(L->path_names, n, sizeof *L->path_names, cmp_str);
+}
+
+/* ------------------------------------------------------------------ */
+/* Layers                                                               */
+
+static const char *const layer_types[] = { "rect", "circle", "ellipse", "line", "path", "group" };
+static const char *const common_layer_keys[] = {
+    "type", "id", "x", "y", "rotate", "scale", "anchor", "opacity", "fill", "stroke",
+    "stroke_width", "follow", "orient",
+};
+static const char *const rect_keys[] = { "width", "height", "radius" };
+static const char *const circle_keys[] = { "r" };
+static const char *const ellipse_keys[] = { "rx", "ry" };
+static const char *const line_keys[] = { "x1", "y1", "x2", "y2" };
+static const char *const path_layer_keys[] = { "path", "trim" };
+static const char *const group_keys[] = { "children" };
+
+static const struct { const char *const *keys; size_t n; } type_keys[] = {
+    { rect_keys, NELEM(rect_keys) },
+    { circle_keys, NELEM(circle_keys) },
+    { ellipse_keys, NELEM(ellipse_keys) },
+    { line_keys, NELEM(line_keys) },
+    { path_layer_keys, NELEM(path_layer_keys) },
+    { group_keys, NELEM(group_keys) },
+};
+
+static void walk_layer(loader_t *L, const cJSON *layer);
+
+/* A value reference "NAME" or "NAME.x|y|angle" in a numeric property. */
+static void value_ref(loader_t *L, const char *key, const char *s)
+{
+    qbuf_t a;
+    const char *dot = strchr(s, '.');
+    size_t len = dot != NULL ? (size_t)(dot - s) : strlen(s);
+    char name[256];
+    int name_ok = len > 0 && len < sizeof name;
+    if (name_ok) {
+        memcpy(name, s, len);
+        name[len] = '\0';
+        name_ok = valid_name(name);
+    }
+    if (!name_ok) {
+        err_key(L, key, "must be a number, a value name or a value object, got \"%s\"",
+                q(&a, s));
+        return;
+    }
+    long vi = lookup_value(L, name, len);
+    if (vi < 0) {
+        const char *dym = suggest(L, name, L->names, L->nnamed);
+        if (dym != NULL)
+            err_key(L, key, "unknown value '%s' (did you mean '%s'?)", name, dym);
+        else
+            err_key(L, key, "unknown value '%s'", name);
+        return;
+    }
+    L->vals[vi].used = 1;
+    if (dot != NULL) {
+        const char *field = dot + 1;
+        if (strcmp(field, "x") != 0 && strcmp(field, "y") != 0 && strcmp(field, "angle") != 0)
+            err_key(L, key, "unknown output '.%s' of '%s': a path sample has .x, .y and .angle",
+                    q(&a, field), name);
+        else
+            err_key(L, key, "'%s' is a %s value: only a sample_path value has .x, .y and .angle",
+                    name, rf_value_kind_name(L->vals[vi].kind));
+    }
+}
+
+/* A numeric layer property: number, value reference or inline value. */
+static void walk_numeric(loader_t *L, const cJSON *it, const char *key)
+{
+    if (cJSON_IsNumber(it))
+        return;
+    if (cJSON_IsString(it)) {
+        value_ref(L, key, it->valuestring);
+        return;
+    }
+    if (cJSON_IsObject(it)) {
+        size_t m = push(L, key);
+        size_t vi = add_value(L, "", it);
+        if (vi != SIZE_MAX)
+            L->vals[vi].used = 1;
+        pop(L, m);
+        return;
+    }
+    err_key(L, key, "must be a number, a value name or a value object, got %s", json_type(it));
+}
+
+/* [a, b] of numeric properties (anchor, trim, gradient points). */
+static void walk_pair(loader_t *L, const cJSON *it, const char *key, const char *shape)
+{
+    if (!cJSON_IsArray(it) || cJSON_GetArraySize(it) != 2) {
+        if (cJSON_IsArray(it))
+            err_key(L, key, "must be an array %s, got %d elements", shape,
+                    cJSON_GetArraySize(it));
+        else
+            err_key(L, key, "must be an array %s, got %s", shape, json_type(it));
+        return;
+    }
+    size_t m = push(L, key);
+    walk_numeric(L, it->child, "0");
+    walk_numeric(L, it->child->next, "1");
+    pop(L, m);
+}
+
+static void walk_stops(loader_t *L, const cJSON *it)
+{
+    if (!cJSON_IsArray(it) || cJSON_GetArraySize(it) < 1) {
+        err_key(L, "stops", "must be a non-empty array of [offset, color]");
+        return;
+    }
+    size_t m = push(L, "stops");
+    size_t i = 0;
+    for (const cJSON *s = it->child; s != NULL; s = s->next, i++) {
+        size_t mi = pushi(L, i);
+        if (!cJSON_IsArray(s) || cJSON_GetArraySize(s) != 2) {
+            err(L, "a stop must be [offset, color]");
+        } else {
+            double off = 0;
+            uint32_t col;
+            if (want_number(L, s->child, "0", &off) == F_OK && !(off >= 0 && off <= 1)) {
+                nbuf_t b;
+                err_key(L, "0", "a stop offset must be in [0, 1], got %s", num(&b, off));
+            }
+            if (!cJSON_IsString(s->child->next))
+                err_key(L, "1", "must be a color string, got %s", json_type(s->child->next));
+            else
+                color_string(L, s->child->next, "1", &col);
+        }
+        pop(L, mi);
+    }
+    pop(L, m);
+}
+
+static const char *const color_kinds[] = { "mix", "linear", "radial" };
+static const char *const mix_keys[] = { "mix", "by" };
+static const char *const linear_keys[] = { "from", "to", "stops" };
+static const char *const radial_keys[] = { "center", "radius", "stops" };
+
+/* fill/stroke: "#..." (or "none"), or a mix or gradient object. */
+static void walk_color(loader_t *L, const cJSON *it, const char *key)
+{
+    uint32_t col;
+    if (cJSON_IsString(it)) {
+        if (strcmp(it->valuestring, "none") != 0)
+            color_string(L, it, key, &col);
+        return;
+    }
+    if (!cJSON_IsObject(it)) {
+        err_key(L, key, "must be a color \"#rrggbb\" or a {\"mix\"}, {\"linear\"} or "
+                "{\"radial\"} object, got %s", json_type(it));
+        return;
+    }
+    size_t m = push(L, key);
+    const cJSON *kind = NULL;
+    for (const cJSON *c = it->child; c != NULL && kind == NULL; c = c->next)
+        if (find_name(color_kinds, NELEM(color_kinds), c->string) >= 0)
+            kind = c;
+    if (kind == NULL) {
+        err(L, "a color object needs one of 'mix', 'linear' or 'radial'");
+    } else if (strcmp(kind->string, "mix") == 0) {
+        const cJSON *f[2];
+        scan_keys(L, it, mix_keys, 2, f);
+        if (!cJSON_IsArray(f[0]) || cJSON_GetArraySize(f[0]) != 2) {
+            err_key(L, "mix", "must be an array of 2 colors [\"#rrggbb\", \"#rrggbb\"]");
+        } else {
+            size_t mm = push(L, "mix");
+            const cJSON *c = f[0]->child;
+            for (int i = 0; i < 2; i++, c = c->next) {
+                char idx[16];
+                snprintf(idx, sizeof idx, "%d", i);
+                if (!cJSON_IsString(c))
+                    err_key(L, idx, "must be a color string, got %s", json_type(c));
+                else
+                    color_string(L, c, idx, &col);
+            }
+            pop(L, mm);
+        }
+        if (f[1] == NULL)
+            err(L, "missing required key 'by'");
+        else
+            walk_numeric(L, f[1], "by");
+    } else {
+        int lin = strcmp(kind->string, "linear") == 0;
+        const cJSON *only[1];
+        scan_keys(L, it, &color_kinds[lin ? 1 : 2], 1, only);
+        size_t mg = push(L, kind->string);
+        if (!cJSON_IsObject(kind)) {
+            err(L, "must be an object, got %s", json_type(kind));
+        } else {
+            const cJSON *f[3];
+            const char *const *keys = lin ? linear_keys : radial_keys;
+            scan_keys(L, kind, keys, 3, f);
+            for (int k = 0; k < 3; k++) {
+                if (f[k] == NULL) {
+                    err(L, "missing required key '%s'", keys[k]);
+                    continue;
+                }
+                if (k == 2)
+                    walk_stops(L, f[k]);
+                else if (!lin && k == 1)
+                    walk_numeric(L, f[k], "radius");
+                else
+                    walk_pair(L, f[k], keys[k], "[x, y]");
+            }
+        }
+        pop(L, mg);
+    }
+    pop(L, m);
+}
+
+static void walk_layer_prop(loader_t *L, const cJSON *c, int type)
+{
+    const char *k = c->string;
+    qbuf_t a;
+    if (strcmp(k, "id") == 0) {
+        if (!cJSON_IsString(c))
+            err_key(L, k, "must be a string, got %s", json_type(c));
+    } else if (strcmp(k, "scale") == 0) {
+        if (cJSON_IsArray(c))
+            walk_pair(L, c, k, "[sx, sy]");
+        else
+            walk_numeric(L, c, k);
+    } else if (strcmp(k, "anchor") == 0) {
+        walk_pair(L, c, k, "[ax, ay]");
+    } else if (strcmp(k, "trim") == 0) {
+        walk_pair(L, c, k, "[start, end]");
+    } else if (strcmp(k, "fill") == 0 || strcmp(k, "stroke") == 0) {
+        walk_color(L, c, k);
+    } else if (strcmp(k, "orient") == 0) {
+        if (!cJSON_IsBool(c))
+            err_key(L, k, "must be true or false, got %s", json_type(c));
+    } else if (strcmp(k, "follow") == 0) {
+        if (!cJSON_IsString(c)) {
+            err_key(L, k, "must be the name of a sample_path value, got %s", json_type(c));
+        } else {
+            long vi = valid_name(c->valuestring)
+                      ? lookup_value(L, c->valuestring, strlen(c->valuestring)) : -1;
+            if (vi < 0) {
+                const char *dym = suggest(L, c->valuestring, L->names, L->nnamed);
+                if (dym != NULL)
+                    err_key(L, k, "unknown value '%s' (did you mean '%s'?)",
+                            q(&a, c->valuestring), dym);
+                else
+                    err_key(L, k, "unknown value '%s'", q(&a, c->valuestring));
+            } else {
+                L->vals[vi].used = 1;
+                err_key(L, k, "'%s' is a %s value: 'follow' needs a sample_path value",
+                        c->valuestring, rf_value_kind_name(L->vals[vi].kind));
+            }
+        }
+    } else if (strcmp(k, "path") == 0) {
+        if (!cJSON_IsString(c)) {
+            err_key(L, k, "must be a path name or SVG path data, got %s", json_type(c));
+        } else {
+            const char *s = c->valuestring;
+            if (L->path_names != NULL &&
+                bsearch(&s, L->path_names, L->npaths, sizeof *L->path_names, cmp_str) != NULL)
+                return;
+            if (valid_name(s)) {
+                const char *dym = suggest(L, s, L->path_names, L->npaths);
+                if (dym != NULL)
+                    err_key(L, k, "unknown path '%s' (did you mean '%s'?)", s, dym);
+                else
+                    err_key(L, k, "unknown path '%s'", s);
+                return;
+            }
+            while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')
+                s++;
+            if (*s != 'M' && *s != 'm')
+                err_key(L, k, "path data must start with 'M' (move to), got \"%s\"",
+                        q(&a, c->valuestring));
+        }
+    } else if (strcmp(k, "children") == 0) {
+        if (!cJSON_IsArray(c)) {
+            err_key(L, k, "must be an array of layers, got %s", json_type(c));
+            return;
+        }
+        size_t m = push(L, k);
+        size_t i = 0;
+        for (const cJSON *ch = c->child; ch != NULL && !L->items_over; ch = ch->next, i++) {
+            size_t mi = pushi(L, i);
+            walk_layer(L, ch);
+            pop(L, mi);
+        }
+        pop(L, m);
+    } else {
+        (void)type;
+        walk_numeric(L, c, k);
+    }
+}
+
+static void walk_layer(loader_t *L, const cJSON *layer)
+{
+    if (count_items(L, 1))
+        return;
+    if (!cJSON_IsObject(layer)) {
+        err(L, "a layer must be an object, got %s", json_type(layer));
+        return;
+    }
+    qbuf_t a;
+    int type = -1;
+    const cJSON *ty = NULL;
+    for (const cJSON *c = layer->child; c != NULL; c = c->next)
+        if (strcmp(c->string, "type") == 0 && ty == NULL)
+            ty = c;
+    if (ty == NULL) {
+        err(L, "missing required key 'type'");
+    } else if (!cJSON_IsString(ty)) {
+        err_key(L, "type", "must be a layer type string, got %s", json_type(ty));
+    } else {
+        type = find_name(layer_types, NELEM(layer_types), ty->valuestring);
+        if (type < 0) {
+            char list[100];
+            const char *dym = suggest(L, ty->valuestring, layer_types, NELEM(layer_types));
+            if (dym != NULL)
+                err_key(L, "type", "unknown layer type '%s' (did you mean '%s'?)",
+                        q(&a, ty->valuestring), dym);
+            else
+                err_key(L, "type", "unknown layer type '%s' (known: %s)", q(&a, ty->valuestring),
+                        join(list, sizeof list, layer_types, NELEM(layer_types)));
+        }
+    }
+    /* the keys this layer may have: common ones plus its type's */
+    const char *allowed[NELEM(common_layer_keys) + 4];
+    size_t na = 0;
+    for (size_t i = 0; i < NELEM(common_layer_keys); i++)
+        allowed[na++] = common_layer_keys[i];
+    if (type >= 0)
+        for (size_t i = 0; i < type_keys[type].n; i++)
+            allowed[na++] = type_keys[type].keys[i];
+    const cJSON *seen[NELEM(common_layer_keys) + 4] = { 0 };
+    for (const cJSON *c = layer->child; c != NULL; c = c->next) {
+        if (c == ty)
+            continue;
+        int k = find_name(allowed, na, c->string);
+        if (k < 0) {
+            if (type < 0)
+                continue;  /* unknown type: its own keys cannot be judged */
+            int other = -1;
+            for (size_t t = 0; t < NELEM(type_keys) && other < 0; t++)
+                if (find_name(type_keys[t].keys, type_keys[t].n, c->string) >= 0)
+                    other = (int)t;
+            if (other >= 0)
+                err_key(L, c->string, "'%s' is not a property of %s layers (it belongs to %s "
+                        "layers)", c->string, layer_types[type], layer_types[other]);
+            else
+                err_unknown_key(L, c->string, "key", allowed, na);
+            continue;
+        }
+        if (seen[k] != NULL || strcmp(c->string, "type") == 0) {
+            err_key(L, c->string, "duplicate key '%s'", q(&a, c->string));
+            continue;
+        }
+        seen[k] = c;
+        walk_layer_prop(L, c, type);
+    }
+}
+
+static void parse_layers(loader_t *L, const cJSON *arr)
+{
+    if (!cJSON_IsArray(arr)) {
+        err(L, "must be an array of layers, got %s", json_type(arr));
+        return;
+    }
+    size_t i = 0;
+    for (const cJSON *c = arr->child; c != NULL && !L->items_over; c = c->next, i++) {
+        size_t m = pushi(L, i);
+        walk_layer(L, c);
+        pop(L, m);
+    }
+    L->sc->nlayers = (uint32_t)i;
+}
+
+/* ------------------------------------------------------------------ */
+/* Canvas, timeline, checks                                             */
+
+static const char *const canvas_keys[] = { "width", "height", "background" };
+static const char *const timeline_keys[] = { "fps", "duration" };
+static const char *const checks_keys[] = { "times", "frames" };
+
+static void parse_canvas(loader_t *L, const cJSON *obj)
+{
+    if (!cJSON_IsObject(obj)) {
+        err(L, "must be an object {\"width\", \"height\", \"background\"}, got %s",
+            json_type(obj));
+        return;
+    }
+    const cJSON *f[3];
+    scan_keys(L, obj, canvas_keys, 3, f);
+    double w = 0, h = 0;
+    int rw = int_field(L, f[0], "width", 1, 1, RF_MAX_SIDE, &w);
+    int rh = int_field(L, f[1], "height", 1, 1, RF_MAX_SIDE, &h);
+    if (rw == F_OK && rh == F_OK && w * h > RF_MAX_PIXELS) {
+        nbuf_t a, b, c;
+        err(L, "too many pixels: width * height must be at most %u, got %s * %s = %s",
+            (unsigned)RF_MAX_PIXELS, num(&a, w), num(&b, h), num(&c, w * h));
+    }
+    L->sc->width = (int)w;
+    L->sc->height = (int)h;
+    if (f[2] != NULL) {
+        if (!cJSON_IsString(f[2]))
+            err_key(L, "background", "must be a color \"#rrggbb\", got %s", json_type(f[2]));
+        else
+            color_string(L, f[2], "background", &L->sc->background);
+    }
+}
+
+static void parse_timeline(loader_t *L, const cJSON *obj)
+{
+    if (obj == NULL)
+        return;
+    if (!cJSON_IsObject(obj)) {
+        err(L, "must be an object {\"fps\", \"duration\"}, got %s", json_type(obj));
+        L->fps_ok = 0;
+        L->duration_ok = 0;
+        return;
+    }
+    const cJSON *f[2];
+    scan_keys(L, obj, timeline_keys, 2, f);
+    double fps = 0;
+    int r = num_field(L, f[0], "fps", 0, R_ANY, &fps);
+    if (r == F_OK && !(fps > 0 && fps <= 1000)) {
+        nbuf_t b;
+        err_key(L, "fps", "must be in (0, 1000], got %s", num(&b, fps));
+        r = F_BAD;
+    }
+    if (r == F_OK)
+        L->fps = fps;
+    L->fps_ok = r != F_BAD;
+    const cJSON *d = f[1];
+    if (d == NULL)
+        return;
+    if (cJSON_IsString(d) && strcmp(d->valuestring, "auto") == 0)
+        return;
+    if (cJSON_IsNumber(d)) {
+        double v = 0;
+        int rd = num_field(L, d, "duration", 0, R_GT0, &v);
+        L->duration_ok = rd == F_OK;
+        L->duration_given = 1;
+        L->duration = v;
+        return;
+    }
+    qbuf_t a;
+    if (cJSON_IsString(d))
+        err_key(L, "duration", "must be a number of seconds or \"auto\", got \"%s\"",
+                q(&a, d->valuestring));
+    else
+        err_key(L, "duration", "must be a number of seconds or \"auto\", got %s",
+                json_type(d));
+    L->duration_ok = 0;
+}
+
+/* First pass over `checks`: the shape and types, before frames exist. */
+static void parse_checks(loader_t *L, const cJSON *obj)
+{
+    if (!cJSON_IsObject(obj)) {
+        err(L, "must be an object {\"times\": [...]} or {\"frames\": [...]}, got %s",
+            json_type(obj));
+        return;
+    }
+    const cJSON *f[2];
+    scan_keys(L, obj, checks_keys, 2, f);
+    if (f[0] != NULL && f[1] != NULL) {
+        err(L, "give either 'times' or 'frames', not both");
+        return;
+    }
+    if (f[0] == NULL && f[1] == NULL) {
+        err(L, "needs 'times' or 'frames'");
+        return;
+    }
+    int by_time = f[0] != NULL;
+    const cJSON *list = by_time ? f[0] : f[1];
+    const char *key = by_time ? "times" : "frames";
+    if (!cJSON_IsArray(list)) {
+        err_key(L, key, "must be an array of %s, got %s",
+                by_time ? "times in seconds" : "frame numbers", json_type(list));
+        return;
+    }
+    if (list->child == NULL) {
+        err_key(L, key, "must not be empty");
+        return;
+    }
+    size_t m = push(L, key);
+    size_t i = 0;
+    int bad = 0;
+    for (const cJSON *c = list->child; c != NULL; c = c->next, i++) {
+        char idx[24];
+        double v = 0;
+        snprintf(idx, sizeof idx, "%zu", i);
+        int r = by_time ? num_field(L, c, idx, 0, R_GE0, &v)
+                        : int_field(L, c, idx, 0, 0, 9007199254740992.0, &v);
+        if (r != F_OK)
+            bad = 1;
+    }
+    pop(L, m);
+    if (!bad) {
+        L->check_list = list;
+        L->check_by_time = by_time;
+    }
+}
+
+static int cmp_long(const void *a, const void *b)
+{
+    long x = *(const long *)a, y = *(const long *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Second pass over `checks`, with the frame count. */
+static void resolve_checks(loader_t *L)
+{
+    rf_scene_t *sc = L->sc;
+    const cJSON *list = L->check_list;
+    int n = cJSON_GetArraySize(list);
+    long *fr = aalloc(L, (size_t)n, sizeof *fr);
+    if (fr == NULL)
+        return;
+    const char *key = L->check_by_time ? "times" : "frames";
+    size_t m0 = push(L, "checks");
+    size_t m = push(L, key);
+    int i = 0;
+    nbuf_t b1, b2;
+    for (const cJSON *c = list->child; c != NULL; c = c->next, i++) {
+        double v = c->valuedouble;
+        char idx[24];
+        snprintf(idx, sizeof idx, "%d", i);
+        if (L->check_by_time) {
+            double f = round(v * sc->fps);
+            if (!(f < (double)sc->nframes)) {
+                err_key(L, idx, "time %s is frame %s, after the last frame %ld (t = %s)",
+                        num(&b1, v), num(&b2, f), sc->nframes - 1,
+                        rf_num_short((char[RF_NUM_BUF]){ 0 },
+                                     rf_scene_frame_time(sc, sc->nframes - 1)));
+                continue;
+            }
+            fr[i] = (long)f;
+        } else {
+            if (!(v < (double)sc->nframes)) {
+                err_key(L, idx, "frame %s does not exist: frames are 0..%ld", num(&b1, v),
+                        sc->nframes - 1);
+                continue;
+            }
+            fr[i] = (long)v;
+        }
+    }
+    pop(L, m);
+    pop(L, m0);
+    qsort(fr, (size_t)n, sizeof *fr, cmp_long);
+    uint32_t u = 0;
+    for (int k = 0; k < n; k++)
+        if (u == 0 || fr[k] != fr[u - 1])
+            fr[u++] = fr[k];
+    sc->check_frames = fr;
+    sc->ncheck_frames = u;
+    sc->has_checks = 1;
+}
+
+/* duration * fps within the limit; then N. */
+static int set_frames(loader_t *L, double duration)
+{
+    rf_scene_t *sc = L->sc;
+    double frames = duration * sc->fps;
+    if (!(frames <= RF_MAX_FRAMES)) {
+        nbuf_t a, b, c;
+        size_t m0 = push(L, "timeline");
+        size_t m = push(L, "duration");
+        err(L, "too many frames: duration * fps = %s * %s = %s, the limit is %u%s",
+            num(&a, duration), num(&b, sc->fps), num(&c, frames), (unsigned)RF_MAX_FRAMES,
+            sc->duration_auto ? " (duration \"auto\")" : "");
+        pop(L, m);
+        pop(L, m0);
+        return -1;
+    }
+    sc->duration = duration;
+    /* the 1e-9 keeps 1.16 s at 25 fps (28.999999999999996) at 30 frames */
+    sc->nframes = (long)floor(frames + 1e-9) + 1;
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Building                                                             */
+
+static int build_values(loader_t *L)
+{
+    rf_scene_t *sc = L->sc;
+    rf_values_t *vs = &sc->values;
+    size_t n = L->nvals;
+    rf_value_t *vals = aalloc(L, n, sizeof *vals);
+    uint32_t *order = aalloc(L, n, sizeof *order);
+    if (vals == NULL || order == NULL)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        const vsrc_t *s = &L->vals[i];
+        rf_value_t *v = &vals[i];
+        if (s->specs == NULL || s->nspecs == 0) {
+            /* every path that leaves a value without specs reports an error */
+            rf_diag_file(L->d, "internal error: value %zu has no description", i);
+            return -1;
+        }
+        rf_anim_t *segs = aalloc(L, s->nspecs, sizeof *segs);
+        if (segs == NULL)
+            return -1;
+        v->name = s->name;
+        v->kind = s->kind;
+        v->slot = (uint32_t)i;
+        v->nout = 1;
+        v->used = s->used;
+        rf_track_build(&v->track, segs, s->specs, s->nspecs);
+        if (s->kind == RF_VALUE_STATIC) {
+            /* a number: settled from the start, exactly itself */
+            v->settle = 0;
+            v->final = s->specs[0].from;
+            v->lo = v->hi = s->specs[0].from;
+        } else {
+            v->settle = v->track.settle;
+            v->final = v->track.final;
+            v->lo = v->track.lo;
+            v->hi = v->track.hi;
+        }
+        order[i] = (uint32_t)i;
+    }
+    vs->n = (uint32_t)n;
+    vs->nnamed = (uint32_t)L->nnamed;
+    vs->values = vals;
+    vs->order = order;
+    vs->by_name = L->by_name;
+    vs->nslots = (uint32_t)n;
+    return 0;
+}
+
+/* "auto": the largest finite settle time of the values layers use, or of
+ * all values when layers use none. */
+static void resolve_auto(loader_t *L)
+{
+    const rf_values_t *vs = &L->sc->values;
+    int any_used = 0;
+    for (uint32_t i = 0; i < vs->n; i++)
+        if (vs->values[i].used)
+            any_used = 1;
+    double best = 0;
+    for (uint32_t i = 0; i < vs->n; i++) {
+        const rf_value_t *v = &vs->values[i];
+        if ((any_used && !v->used) || !isfinite(v->settle))
+            continue;
+        if (v->settle > best)
+            best = v->settle;
+    }
+    L->sc->duration_auto = 1;
+    if (!(best > 0)) {
+        size_t m0 = push(L, "timeline");
+        size_t m = push(L, "duration");
+        err(L, "\"auto\" needs a value that settles: set a duration in seconds");
+        pop(L, m);
+        pop(L, m0);
+        return;
+    }
+    set_frames(L, best);
+}
+
+/* ------------------------------------------------------------------ */
+/* Top level                                                            */
+
+static const char *const top_keys[] = {
+    "runeframe", "canvas", "timeline", "values", "paths", "layers", "checks",
+};
+
+static void load_root(loader_t *L, const cJSON *root)
+{
+    rf_scene_t *sc = L->sc;
+    if (!cJSON_IsObject(root)) {
+        err(L, "a scene must be a JSON object, got %s", json_type(root));
+        return;
+    }
+    check_finite(L, root);
+    const cJSON *f[NELEM(top_keys)];
+    scan_keys(L, root, top_keys, NELEM(top_keys), f);
+
+    /* runeframe: the format version */
+    if (f[0] == NULL) {
+        err(L, "missing required key 'runeframe' (the format version: \"runeframe\": 1)");
+    } else if (!cJSON_IsNumber(f[0])) {
+        err_key(L, "runeframe", "must be 1 (the format version), got %s", json_type(f[0]));
+    } else if (isfinite(f[0]->valuedouble) && f[0]->valuedouble != 1) {
+        nbuf_t b;
+        err_key(L, "runeframe", "unsupported format version %s: this runeframe reads "
+                "version 1", num(&b, f[0]->valuedouble));
+    }
+
+    if (f[1] == NULL) {
+        err(L, "missing required key 'canvas'");
+    } else {
+        size_t m = push(L, "canvas");
+        parse_canvas(L, f[1]);
+        pop(L, m);
+    }
+
+    L->fps = 60;
+    L->fps_ok = 1;
+    L->duration_ok = 1;
+    if (f[2] != NULL) {
+        size_t m = push(L, "timeline");
+        parse_timeline(L, f[2]);
+        pop(L, m);
+    }
+    sc->fps = L->fps;
+
+    if (f[3] != NULL) {
+        size_t m = push(L, "values");
+        parse_values(L, f[3]);
+        pop(L, m);
+    }
+    index_values(L);
+
+    if (f[4] != NULL) {
+        size_t m = push(L, "paths");
+        parse_paths(L, f[4]);
+        pop(L, m);
+    }
+    if (f[5] != NULL && !L->items_over) {
+        size_t m = push(L, "layers");
+        parse_layers(L, f[5]);
+        pop(L, m);
+    }
+    if (f[6] != NULL) {
+        size_t m = push(L, "checks");
+        parse_checks(L, f[6]);
+        pop(L, m);
+    }
+    if (L->oom)
+        return;
+
+    /* Frames need fps and duration; with an explicit duration they do not
+     * depend on the values, so check them even when values have errors. */
+    int frames_ok = 0;
+    if (L->fps_ok && L->duration_ok && L->duration_given)
+        frames_ok = set_frames(L, L->duration) == 0;
+    if (nerrors(L) > 0) {
+        if (frames_ok && L->check_list != NULL)
+            resolve_checks(L);
+        return;
+    }
+    if (build_values(L) != 0)
+        return;
+    if (!L->duration_given) {
+        resolve_auto(L);
+        frames_ok = nerrors(L) == 0;
+    }
+    if (frames_ok && L->check_list != NULL)
+        resolve_checks(L);
+}
+
+/* ------------------------------------------------------------------ */
+/* Entry points                                                         */
+
+rf_scene_t *rf_scene_load_buffer(const char *name, const char *buf, size_t len,
+                                 rf_diag_t *diag)
+{
+    rf_diag_init(diag, name);
+    if (len > RF_MAX_FILE_BYTES) {
+        rf_diag_file(diag, "file too large: a scene is at most %u bytes (64 MiB), this one "
+                     "has %zu", (unsigned)RF_MAX_FILE_BYTES, len);
+        return NULL;
+    }
+    rf_json_error_t je;
+    if (rf_json_check(buf, len, RF_MAX_DEPTH, &je) != 0) {
+        rf_diag_syntax(diag, je.line, je.col, "%s", je.reason);
+        return NULL;
+    }
+    /* cJSON wants a NUL-terminated text; skip a byte order mark it does not know */
+    size_t skip = len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+    char *text = malloc(len - skip + 1);
+    if (text == NULL) {
+        diag->io_error = 1;
+        rf_diag_file(diag, "out of memory");
+        return NULL;
+    }
+    memcpy(text, buf + skip, len - skip);
+    text[len - skip] = '\0';
+    const char *end = NULL;
+    cJSON *root = cJSON_ParseWithOpts(text, &end, 1);
+    if (root == NULL) {
+        /* jsonsyn accepted it: cJSON can then only have run out of memory */
+        diag->io_error = 1;
+        rf_diag_file(diag, "out of memory while parsing");
+        free(text);
+        return NULL;
+    }
+
+    loader_t L;
+    memset(&L, 0, sizeof L);
+    L.d = diag;
+    L.arena = rf_arena_create();
+    rf_scene_t *sc = L.arena != NULL ? rf_arena_alloc(L.arena, sizeof *sc) : NULL;
+    if (sc == NULL) {
+        diag->io_error = 1;
+        rf_diag_file(diag, "out of memory");
+        rf_arena_destroy(L.arena);
+        cJSON_Delete(root);
+        free(text);
+        return NULL;
+    }
+    sc->arena = L.arena;
+    sc->file = rf_arena_strdup(L.arena, name != NULL ? name : "-");
+    sc->fps = 60;
+    L.sc = sc;
+
+    load_root(&L, root);
+
+    free(L.vals);
+    free(L.names);
+    free(L.path_names);
+    cJSON_Delete(root);
+    free(text);
+    if (nerrors(&L) > 0 || sc->file == NULL) {
+        if (sc->file == NULL && nerrors(&L) == 0) {
+            diag->io_error = 1;
+            rf_diag_file(diag, "out of memory");
+        }
+        rf_arena_destroy(L.arena);
+        return NULL;
+    }
+    return sc;
+}
+
+rf_scene_t *rf_scene_load(const char *path, rf_diag_t *diag)
+{
+    rf_diag_init(diag, path);
+    int is_stdin = strcmp(path, "-") == 0;
+    FILE *f = is_stdin ? stdin : fopen(path, "rb");
+    if (f == NULL) {
+        diag->io_error = 1;
+        rf_diag_file(diag, "cannot read: %s", strerror(errno));
+        return NULL;
+    }
+    /* Read in chunks and stop one byte past the limit, so a huge file (or
+     * an endless pipe) is refused without being read whole. */
+    size_t cap = 64 << 10, len = 0;
+    char *buf = malloc(cap);
+    int too_big = 0, rd_err = 0, saved = 0;
+    while (buf != NULL) {
+        if (len == cap) {
+            if (cap > RF_MAX_FILE_BYTES) {
+                too_big = 1;
+                break;
+            }
+            size_t ncap = cap * 2;
+            if (ncap > (size_t)RF_MAX_FILE_BYTES + 1)
+                ncap = (size_t)RF_MAX_FILE_BYTES + 1;
+            char *nb = realloc(buf, ncap);
+            if (nb == NULL) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = nb;
+            cap = ncap;
+        }
+        size_t got = fread(buf + len, 1, cap - len, f);
+        len += got;
+        if (got == 0 || len < cap) {
+            if (ferror(f)) {
+                rd_err = 1;
+                saved = errno;
+            }
+            if (feof(f) || rd_err)
+                break;
+        }
+    }
+    if (len > RF_MAX_FILE_BYTES)
+        too_big = 1;
+    if (!is_stdin)
+        fclose(f);
+    if (buf == NULL) {
+        diag->io_error = 1;
+        rf_diag_file(diag, "out of memory");
+        return NULL;
+    }
+    if (rd_err) {
+        free(buf);
+        diag->io_error = 1;
+        rf_diag_file(diag, "cannot read: %s", strerror(saved));
+        return NULL;
+    }
+    if (too_big) {
+        free(buf);
+        rf_diag_file(diag, "file too large: a scene is at most %u bytes (64 MiB)",
+                     (unsigned)RF_MAX_FILE_BYTES);
+        return NULL;
+    }
+    rf_scene_t *sc = rf_scene_load_buffer(path, buf, len, diag);
+    free(buf);
+    return sc;
+}
+
+void rf_scene_destroy(rf_scene_t *scene)
+{
+    if (scene != NULL)
+        rf_arena_destroy(scene->arena);
+}
+
+double rf_scene_frame_time(const rf_scene_t *scene, long i)
+{
+    return (double)i / scene->fps;
+}

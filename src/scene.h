@@ -1,0 +1,62 @@
+/* scene.h - loading a scene file (scene-v1.md) into immutable data.
+ *
+ * Owns: rf_scene_t and everything it points to, allocated in one arena and
+ * freed by rf_scene_destroy(). The loader is the only module that sees cJSON:
+ * it checks syntax (jsonsyn), parses with cJSON_ParseWithOpts, validates
+ * every key strictly (unknown keys are errors with a did-you-mean, every
+ * number finite, types and ranges checked), collects up to RF_DIAG_MAX errors
+ * and, when there are none, builds the engine descriptors once. A loaded
+ * scene is read-only: any number of threads may evaluate it.
+ */
+#ifndef RF_SCENE_H
+#define RF_SCENE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "diag.h"
+#include "values.h"
+
+/* Limits of scene-v1.md. */
+#define RF_MAX_FILE_BYTES   (64u << 20)
+#define RF_MAX_DEPTH        64
+#define RF_MAX_ITEMS        100000      /* values, layers, path segments, sequence entries in all */
+#define RF_MAX_EXPR_BYTES   4096
+#define RF_MAX_SIDE         16384
+#define RF_MAX_PIXELS       67108864
+#define RF_MAX_FRAMES       10000000
+
+typedef struct rf_scene rf_scene_t;
+
+struct rf_scene {
+    const char *file;         /* as given on the command line */
+    int width, height;        /* canvas */
+    uint32_t background;      /* 0xRRGGBBAA, default 0 (transparent) */
+    double fps;               /* (0, 1000] */
+    double duration;          /* seconds > 0, resolved when "auto" */
+    int duration_auto;        /* nonzero: duration came from settle times */
+    long nframes;             /* floor(duration * fps + 1e-9) + 1 */
+    rf_values_t values;
+    uint32_t nlayers;         /* top-level layers */
+    /* `checks`: the frames `check` compares, sorted, unique; NULL/0 without */
+    const long *check_frames;
+    uint32_t ncheck_frames;
+    int has_checks;
+    struct rf_arena *arena;   /* owns all of the above */
+};
+
+/* Loads the file at path. On success returns the scene; on failure returns
+ * NULL with the errors in diag (diag->io_error set when the file could not be
+ * read: exit status 3, else 2). diag->file is set to path. */
+rf_scene_t *rf_scene_load(const char *path, rf_diag_t *diag);
+
+/* As rf_scene_load, from memory; name is what messages call the file. */
+rf_scene_t *rf_scene_load_buffer(const char *name, const char *buf, size_t len, rf_diag_t *diag);
+
+/* Frees the scene and everything it owns. NULL is a no-op. */
+void rf_scene_destroy(rf_scene_t *scene);
+
+/* Time of frame i: i / fps as one division, never accumulated. */
+double rf_scene_frame_time(const rf_scene_t *scene, long i);
+
+#endif

@@ -1,0 +1,69 @@
+/* values.h - the scene's named values and their evaluation at a time.
+ *
+ * Owns: rf_value_t (one named value of the scene: its kind, its engine track,
+ * and the `info` facts: settle time, final value, range) and rf_values_t (all
+ * of them, with a name index and the evaluation order). Evaluation writes one
+ * double per output slot: most values have one output; a sample_path value
+ * (a later issue) has three (x, y, angle). rf_values_eval() runs over the
+ * values in dependency order, reads only const data and never allocates, so
+ * any number of threads may evaluate the same set at different times.
+ *
+ * The set and its arrays are built by the scene loader in the scene's arena.
+ */
+#ifndef RF_VALUES_H
+#define RF_VALUES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "anim.h"
+
+typedef enum rf_value_kind {
+    RF_VALUE_STATIC = 0,   /* a number */
+    RF_VALUE_SPRING,
+    RF_VALUE_BEZIER,
+    RF_VALUE_REPEAT,
+    RF_VALUE_TWEEN,
+    RF_VALUE_PHYSICS,
+    RF_VALUE_DECAY,
+    RF_VALUE_KEYFRAMES,
+    RF_VALUE_SEQUENCE,
+    RF_VALUE_KINDS
+} rf_value_kind_t;
+
+/* The scene-file name of a kind ("spring", "sequence", ...). */
+const char *rf_value_kind_name(rf_value_kind_t kind);
+
+typedef struct rf_value {
+    const char *name;      /* the key in `values`; "" for an inline value */
+    rf_value_kind_t kind;
+    uint32_t slot;         /* first output slot */
+    uint32_t nout;         /* outputs: 1 */
+    rf_track_t track;      /* static values: one RF_CURVE_CONST segment */
+    double settle;         /* INFINITY when it never settles */
+    double final;          /* NAN when it has no final value */
+    double lo, hi;         /* conservative range, -INFINITY/INFINITY when unbounded */
+    int used;              /* nonzero: a layer uses it (directly or through others) */
+} rf_value_t;
+
+typedef struct rf_values {
+    uint32_t n;            /* named values first (file order), then inline ones */
+    uint32_t nnamed;       /* values[0 .. nnamed-1] have names */
+    rf_value_t *values;
+    const uint32_t *order; /* evaluation order (dependencies first), n entries */
+    const uint32_t *by_name; /* indices of named values sorted by name (strcmp) */
+    uint32_t nslots;       /* doubles that rf_values_eval() writes */
+} rf_values_t;
+
+/* The named value called name, or NULL. O(log n). */
+const rf_value_t *rf_values_find(const rf_values_t *vs, const char *name);
+const rf_value_t *rf_values_findn(const rf_values_t *vs, const char *name, size_t len);
+
+/* Evaluates every value at time t into out[0 .. nslots-1]. */
+void rf_values_eval(const rf_values_t *vs, double t, double *out);
+
+/* Evaluates one value (with what it depends on) at t; its outputs are
+ * written to out[0 .. nout-1]. */
+void rf_value_eval(const rf_values_t *vs, const rf_value_t *v, double t, double *out);
+
+#endif
