@@ -838,6 +838,10 @@ void rf_track_build(rf_track_t *tr, rf_anim_t *segs, const rf_anim_spec_t *specs
             if (!s.has_from)
                 s.from = x;
             /* duration-based kinds take only the value (seed 000) */
+            /* an easing with a vertical tangent (cubic p1x = 0, circ) has an
+             * infinite slope at its ends: a retarget there starts at rest */
+            if (!isfinite(v))
+                v = 0.0;
             if (!s.has_velocity && (s.curve == RF_CURVE_SPRING || s.curve == RF_CURVE_PHYSICS
                                     || s.curve == RF_CURVE_DECAY))
                 s.velocity = v;

@@ -798,22 +798,43 @@ static void buf_add(char *buf, size_t len, size_t *pos, const char *fmt, ...)
         *pos = len;
 }
 
+/* v in the fewest of 15, 16 or 17 significant digits that read back as v */
+static const char *fmt_num(char out[32], double v)
+{
+    for (int prec = 15; prec <= 17; prec++) {
+        snprintf(out, 32, "%.*g", prec, v);
+        if (strtod(out, NULL) == v)
+            break;
+    }
+    return out;
+}
+
+/* When the name did not fit, end it with "...)" inside the buffer. */
+static void mark_truncated(char *buf, size_t len, size_t pos)
+{
+    if (pos >= len && len >= 5)
+        memcpy(buf + len - 5, "...)", 5);
+}
+
 const char *rf_easing_name(const rf_easing_t *e, char *buf, size_t len)
 {
     size_t pos = 0;
+    char n0[32], n1[32], n2[32], n3[32];
     if (len == 0)
         return buf;
     buf[0] = '\0';
     switch (e->kind) {
     case RF_EASE_CUBIC:
         for (int i = 0; i < 4; i++) {
-            if (memcmp(e->p, css_ease_points[i], sizeof e->p) == 0) {
+            const double *c = css_ease_points[i];
+            if (e->p[0] == c[0] && e->p[1] == c[1] && e->p[2] == c[2] && e->p[3] == c[3]) {
                 buf_add(buf, len, &pos, "%s", easing_keywords[1 + i]);
                 return buf;
             }
         }
-        buf_add(buf, len, &pos, "cubic-bezier(%.15g, %.15g, %.15g, %.15g)", e->p[0], e->p[1],
-                e->p[2], e->p[3]);
+        buf_add(buf, len, &pos, "cubic-bezier(%s, %s, %s, %s)", fmt_num(n0, e->p[0]),
+                fmt_num(n1, e->p[1]), fmt_num(n2, e->p[2]), fmt_num(n3, e->p[3]));
+        mark_truncated(buf, len, pos);
         return buf;
     case RF_EASE_STEPS:
         if (e->sub == RF_JUMP_END)
@@ -825,11 +846,10 @@ const char *rf_easing_name(const rf_easing_t *e, char *buf, size_t len)
     case RF_EASE_STOPS:
         buf_add(buf, len, &pos, "linear(");
         for (uint32_t i = 0; i < e->n && pos < len; i++)
-            buf_add(buf, len, &pos, "%s%.15g %.15g%%", i ? ", " : "", e->stops[i].y,
+            buf_add(buf, len, &pos, "%s%s %.15g%%", i ? ", " : "", fmt_num(n0, e->stops[i].y),
                     e->stops[i].x * 100.0);
         buf_add(buf, len, &pos, ")");
-        if (pos >= len && len >= 5)
-            memcpy(buf + len - 5, "...)", 5);   /* truncated: say so */
+        mark_truncated(buf, len, pos);
         return buf;
     case RF_EASE_PENNER:
         if (e->sub < RF_PENNER_FAMILIES * 3)
@@ -932,7 +952,8 @@ static int parse_number(parser_t *p, const char *what, double *out)
     if (n == 0) {
         if (*p->s == '\0' || *p->s == ')')
             return perr(p, "%s: missing number in '%s'", what, p->text);
-        return perr(p, "%s: expected a number, got '%.*s'", what, token_len(p->s), p->s);
+        return perr(p, "%s: expected a number, got '%.*s'", what,
+                    token_len(p->s) ? token_len(p->s) : 1, p->s);
     }
     if (!isfinite(*out))
         return perr(p, "%s: number out of range: '%.*s'", what, (int)n, p->s);

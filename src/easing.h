@@ -82,8 +82,9 @@ int rf_easing_parse(rf_easing_t *e, const char *text, int cubic_only,
  * clamp p to [0,1]). */
 double rf_easing_eval(const rf_easing_t *e, double p);
 
-/* d(eased)/dp at p, for velocity inheritance: analytic for linear, cubic,
- * steps (0) and linear() stops; a central difference for Penner functions. */
+/* d(eased)/dp at p, for velocity inheritance: the exact derivative of every
+ * kind (steps: 0; at 0 and 1 one-sided). Infinite where the tangent is
+ * vertical (cubic p1x = 0 with p1y != 0 at p = 0, the circ family's ends). */
 double rf_easing_slope(const rf_easing_t *e, double p);
 
 /* Range [lo, hi] of rf_easing_eval over p in [0,1]: exact for linear, cubic

@@ -499,6 +499,26 @@ START_TEST(test_sequence_duration_inherits_value_only)
 }
 END_TEST
 
+/* A retarget where the easing's tangent is vertical (cubic p1x = 0 at a loop
+ * boundary) must not hand an infinite velocity to the spring. */
+START_TEST(test_sequence_vertical_tangent)
+{
+    rf_anim_spec_t s[2];
+    rf_anim_t segs[2];
+    rf_track_t tr;
+    rf_anim_spec_defaults(&s[0], RF_CURVE_EASED);
+    s[0].to = 100, s[0].duration = 0.5, s[0].repeat = RF_REPEAT_LOOP;
+    rf_easing_init_cubic(&s[0].easing, 0, 1, 1, 1, 1);
+    rf_anim_spec_defaults(&s[1], RF_CURVE_SPRING);
+    s[1].to = 50, s[1].start = 0.5, s[1].has_from = s[1].has_velocity = 0;
+    rf_track_build(&tr, segs, s, 2);
+    ck_assert(segs[1].from == 0.0 && segs[1].p[5] == 0.0);
+    for (int i = 0; i < 2000; i++)
+        ck_assert(isfinite(rf_track_eval(&tr, i * 0.001)));
+    ck_assert(isfinite(tr.lo) && isfinite(tr.hi) && isfinite(tr.settle));
+}
+END_TEST
+
 /* A long sequence: binary search picks the right entry at any time. */
 START_TEST(test_sequence_lookup)
 {
@@ -551,6 +571,7 @@ static Suite *anim_suite(void)
     tcase_add_test(tc, test_sequence_retarget);
     tcase_add_test(tc, test_sequence_duration_inherits_value_only);
     tcase_add_test(tc, test_sequence_lookup);
+    tcase_add_test(tc, test_sequence_vertical_tangent);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -735,6 +735,9 @@ START_TEST(test_names)
         {"steps(3, jump-both)", "steps(3, jump-both)"}, {"easeOutBounce", "ease-out-bounce"},
         {"ease-in-out-elastic", "ease-in-out-elastic"},
         {"linear(0, 0.25 75%, 1)", "linear(0 0%, 0.25 75%, 1 100%)"},
+        {"cubic-bezier(0.1234567890123456, 1e-300, 1, 2.5)",
+         "cubic-bezier(0.1234567890123456, 1e-300, 1, 2.5)"},
+        {"cubic-bezier(0.30000000000000004, -0, 0.7, 1)", "cubic-bezier(0.30000000000000004, -0, 0.7, 1)"},
     };
     char buf[64];
     for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
@@ -745,7 +748,14 @@ START_TEST(test_names)
         for (int k = -10; k <= 30; k++)
             ck_assert(rf_easing_eval(&e, k / 20.0) == rf_easing_eval(&f, k / 20.0));
     }
-    /* a long linear() is cut with an ellipsis inside the buffer */
+    /* long names are cut with an ellipsis inside the buffer */
+    {
+        rf_easing_t c = parse_ok("cubic-bezier(0.12345678901234566, 0.12345678901234566, "
+                                 "0.12345678901234566, 0.12345678901234566)", 0);
+        rf_easing_name(&c, buf, sizeof buf);
+        ck_assert(strlen(buf) == sizeof buf - 1);
+        ck_assert_str_eq(buf + sizeof buf - 5, "...)");
+    }
     rf_easing_t e = parse_ok("linear(0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1)", 0);
     rf_easing_name(&e, buf, sizeof buf);
     ck_assert(strlen(buf) == sizeof buf - 1);
