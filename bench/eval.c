@@ -191,8 +191,8 @@ int main(int argc, char **argv)
 {
     unsigned long evals = 1ul << 20;
     int strict = 0;
-    static rf_anim_t under, critical, over, bez, pingpong, tween, phys, decay, keys, single;
-    static rf_anim_t seq_segs[SEQ_N];
+    static rf_anim_t under, critical, over, bez, pingpong, tween, phys, decay, keys;
+    static _Alignas(16) unsigned char seq_store[SEQ_N * 512], single_store[512];
     static rf_anim_spec_t seq_specs[SEQ_N];
     static rf_key_t keyv[5];
     rf_track_t seq, single_track;
@@ -280,10 +280,10 @@ int main(int argc, char **argv)
         seq_specs[i].has_from = i == 0;
         seq_specs[i].has_velocity = i == 0;
     }
-    rf_track_build(&seq, seq_segs, seq_specs, SEQ_N);
+    rf_track_build(&seq, seq_store, seq_specs, SEQ_N);
     rf_anim_spec_defaults(&spec, RF_CURVE_SPRING);
     spec.to = 300;
-    rf_track_build(&single_track, &single, &spec, 1);
+    rf_track_build(&single_track, single_store, &spec, 1);
 
     /* ---- subjects ---- */
     struct { const char *label; const rf_anim_t *a; double horizon; } kinds[] = {
@@ -311,10 +311,10 @@ int main(int argc, char **argv)
 
     bench_subject_t *seqs = bench_new("sequence of 1,000 springs", BENCH_TRACK);
     seqs->track = &seq;
-    bench_fill_times(seqs->times, 0, seq_segs[SEQ_N - 1].start);
+    bench_fill_times(seqs->times, 0, seq.segs[SEQ_N - 1].start);
     bench_subject_t *one = bench_new("single spring (track of 1)", BENCH_TRACK);
     one->track = &single_track;
-    bench_fill_live(one, &single, 0);
+    bench_fill_live(one, single_track.segs, 0);
 
     /* ---- ratio 1: spring vs exp+cos+sin on the same inputs ---- */
     bench_subject_t *sp = bench_new("spring under-damped", BENCH_ANIM);

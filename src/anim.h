@@ -22,6 +22,7 @@
 #ifndef RF_ANIM_H
 #define RF_ANIM_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "easing.h"
@@ -93,19 +94,21 @@ typedef struct rf_anim_spec {
 void rf_anim_spec_defaults(rf_anim_spec_t *spec, rf_curve_t curve);
 
 typedef struct rf_anim {
+    /* what every evaluation reads comes first, so that a closed form usually
+     * touches one cache line of its descriptor */
     uint8_t curve;        /* rf_curve_t */
     uint8_t repeat;       /* rf_repeat_t (eased) */
     uint8_t interp;       /* rf_interp_t (keyframes) */
     uint8_t regime;       /* spring: 0 under, 1 critical, 2 over; physics: form */
     uint32_t iterations;  /* eased: 0 = forever */
-    double from;          /* value before start */
-    double to;            /* target (spring, eased); asymptote or bound when settling */
     double start;         /* seconds */
     double settle;        /* absolute seconds at and after which value == final; INFINITY if never */
+    double to;            /* target (spring, eased); asymptote or bound when settling */
+    double p[6];          /* curve coefficients, see anim.c */
+    double from;          /* value before start */
     double final;         /* value at and after settle; NAN when it has none */
     double duration;      /* eased, keyframes: one cycle, seconds */
     double lo, hi;        /* range of the value over all t (exact where the kind allows) */
-    double p[6];          /* curve coefficients, see anim.c */
     rf_easing_t easing;   /* eased */
     const rf_key_t *keys; /* keyframes, borrowed */
     uint32_t nkeys;
@@ -130,19 +133,30 @@ void rf_anim_range_until(const rf_anim_t *a, double t_end, double *lo, double *h
  * `at`) until the next segment's start. */
 typedef struct rf_track {
     uint32_t n;             /* >= 1 */
-    const rf_anim_t *segs;  /* n segments, starts strictly increasing; borrowed */
+    const rf_anim_t *segs;  /* n segments, starts strictly increasing */
+    const double *starts;   /* the n segment starts, packed for the lookup */
+    const uint32_t *bucket; /* n + 1 entries: a uniform time grid over the
+                             * starts; bucket[b] .. bucket[b+1] bounds the
+                             * segments a time in cell b can fall in */
+    double grid_t0;         /* starts[0] */
+    double grid_scale;      /* cells per second */
     double settle;          /* the last segment's settle time */
     double final;           /* the last segment's final value, NAN if none */
     double lo, hi;          /* union of what each segment shows */
 } rf_track_t;
 
-/* Builds a track from n specs, resolving sequence retargeting: spec i > 0
- * without an explicit from (velocity) takes the value (velocity) of segment
- * i-1 at spec[i].start. Duration-based kinds take only the value. segs must
- * hold n descriptors; the track borrows it. */
-void rf_track_build(rf_track_t *tr, rf_anim_t *segs, const rf_anim_spec_t *specs, uint32_t n);
+/* Bytes of storage rf_track_build() needs for n segments (suitably aligned
+ * for doubles); 0 when n is 0 or the size would overflow. */
+size_t rf_track_storage_size(uint32_t n);
 
-/* Value at t: binary search for the segment in charge, then closed form. */
+/* Builds a track from n specs into storage (rf_track_storage_size(n) bytes,
+ * owned by the caller, borrowed by the track), resolving sequence
+ * retargeting: spec i > 0 without an explicit from (velocity) takes the value
+ * (velocity) of segment i-1 at spec[i].start. Duration-based kinds take only
+ * the value. */
+void rf_track_build(rf_track_t *tr, void *storage, const rf_anim_spec_t *specs, uint32_t n);
+
+/* Value at t: a grid cell, usually one comparison, then closed form. */
 double rf_track_eval(const rf_track_t *tr, double t);
 void rf_track_eval_state(const rf_track_t *tr, double t, double *x, double *v);
 

@@ -1814,15 +1814,16 @@ static int build_values(loader_t *L)
             rf_diag_file(L->d, "internal error: value %zu has no description", i);
             return -1;
         }
-        rf_anim_t *segs = aalloc(L, s->nspecs, sizeof *segs);
-        if (segs == NULL)
+        size_t bytes = rf_track_storage_size((uint32_t)s->nspecs);
+        void *storage = bytes ? aalloc(L, 1, bytes) : NULL;
+        if (storage == NULL)
             return -1;
         v->name = s->name;
         v->kind = s->kind;
         v->slot = (uint32_t)i;
         v->nout = 1;
         v->used = s->used;
-        rf_track_build(&v->track, segs, s->specs, s->nspecs);
+        rf_track_build(&v->track, storage, s->specs, (uint32_t)s->nspecs);
         if (s->kind == RF_VALUE_STATIC) {
             /* a number: settled from the start, exactly itself */
             v->settle = 0;

@@ -423,7 +423,7 @@ END_TEST
 START_TEST(test_sequence_retarget)
 {
     rf_anim_spec_t s[3];
-    rf_anim_t segs[3];
+    static unsigned char store[4096];
     rf_track_t tr;
     rf_anim_spec_defaults(&s[0], RF_CURVE_SPRING);
     s[0].from = 0, s[0].to = 300, s[0].start = 0;
@@ -433,7 +433,8 @@ START_TEST(test_sequence_retarget)
     rf_anim_spec_defaults(&s[2], RF_CURVE_PHYSICS);
     s[2].friction = 3, s[2].max = 400, s[2].start = 0.9;
     s[2].has_from = s[2].has_velocity = 0;
-    rf_track_build(&tr, segs, s, 3);
+    rf_track_build(&tr, store, s, 3);
+    const rf_anim_t *segs = tr.segs;
 
     /* entry 1 starts from entry 0's state at 0.4, computed independently */
     ref_spring_t r0 = {0, 300, 170, 26, 0};
@@ -475,13 +476,14 @@ END_TEST
 START_TEST(test_sequence_duration_inherits_value_only)
 {
     rf_anim_spec_t s[2];
-    rf_anim_t segs[2];
+    static unsigned char store[4096];
     rf_track_t tr;
     rf_anim_spec_defaults(&s[0], RF_CURVE_SPRING);
     s[0].from = 0, s[0].to = 100, s[0].velocity = 500;
     rf_anim_spec_defaults(&s[1], RF_CURVE_EASED);
     s[1].to = 0, s[1].duration = 1, s[1].start = 0.1, s[1].has_from = 0, s[1].has_velocity = 0;
-    rf_track_build(&tr, segs, s, 2);
+    rf_track_build(&tr, store, s, 2);
+    const rf_anim_t *segs = tr.segs;
     double x0 = rf_anim_eval(&segs[0], 0.1);
     ck_assert(segs[1].from == x0);
     ck_assert(fabs(rf_track_eval(&tr, 0.6) - x0 * 0.5) < 1e-9);
@@ -490,12 +492,49 @@ START_TEST(test_sequence_duration_inherits_value_only)
     s[0].from = 42;
     rf_anim_spec_defaults(&s[1], RF_CURVE_SPRING);
     s[1].to = 0, s[1].start = 1, s[1].has_from = 0, s[1].has_velocity = 0;
-    rf_track_build(&tr, segs, s, 2);
+    rf_track_build(&tr, store, s, 2);
+    segs = tr.segs;
     ck_assert(segs[1].from == 42.0 && segs[1].p[5] == 0.0);
     /* an explicit from overrides the inheritance */
     s[1].has_from = 1, s[1].from = 7;
-    rf_track_build(&tr, segs, s, 2);
+    rf_track_build(&tr, store, s, 2);
+    segs = tr.segs;
     ck_assert(segs[1].from == 7.0);
+}
+END_TEST
+
+/* Unevenly spaced entries (clustered near 0, a big gap, a dense tail):
+ * the grid lookup must agree with a plain linear scan everywhere,
+ * including exactly at every start and just before it. */
+START_TEST(test_sequence_lookup_uneven)
+{
+    enum { N = 300 };
+    static rf_anim_spec_t s[N];
+    static unsigned char store[N * 512];
+    rf_track_t tr;
+    double at = 0;
+    for (int i = 0; i < N; i++) {
+        rf_anim_spec_defaults(&s[i], RF_CURVE_CONST);
+        s[i].from = i;
+        s[i].start = at;
+        at += i < 100 ? 1e-6 * (i + 1) : i < 101 ? 1000.0 : 0.01;
+    }
+    rf_track_build(&tr, store, s, N);
+    for (int i = 0; i < N; i++) {
+        double st = tr.segs[i].start;
+        ck_assert_msg(rf_track_eval(&tr, st) == i, "at start %d", i);
+        if (i > 0)
+            ck_assert(rf_track_eval(&tr, nextafter(st, -INFINITY)) == i - 1);
+    }
+    srand(7);
+    for (int k = 0; k < 200000; k++) {
+        double t = (rand() / (double)RAND_MAX) * (at + 10) - 5;
+        int want = 0;
+        for (int i = 0; i < N; i++)
+            if (tr.segs[i].start <= t)
+                want = i;
+        ck_assert_msg(rf_track_eval(&tr, t) == want, "t = %.17g", t);
+    }
 }
 END_TEST
 
@@ -504,14 +543,15 @@ END_TEST
 START_TEST(test_sequence_vertical_tangent)
 {
     rf_anim_spec_t s[2];
-    rf_anim_t segs[2];
+    static unsigned char store[4096];
     rf_track_t tr;
     rf_anim_spec_defaults(&s[0], RF_CURVE_EASED);
     s[0].to = 100, s[0].duration = 0.5, s[0].repeat = RF_REPEAT_LOOP;
     rf_easing_init_cubic(&s[0].easing, 0, 1, 1, 1, 1);
     rf_anim_spec_defaults(&s[1], RF_CURVE_SPRING);
     s[1].to = 50, s[1].start = 0.5, s[1].has_from = s[1].has_velocity = 0;
-    rf_track_build(&tr, segs, s, 2);
+    rf_track_build(&tr, store, s, 2);
+    const rf_anim_t *segs = tr.segs;
     ck_assert(segs[1].from == 0.0 && segs[1].p[5] == 0.0);
     for (int i = 0; i < 2000; i++)
         ck_assert(isfinite(rf_track_eval(&tr, i * 0.001)));
@@ -524,7 +564,7 @@ START_TEST(test_sequence_lookup)
 {
     enum { N = 1000 };
     static rf_anim_spec_t s[N];
-    static rf_anim_t segs[N];
+    static unsigned char store[N * 512];
     rf_track_t tr;
     for (int i = 0; i < N; i++) {
         rf_anim_spec_defaults(&s[i], RF_CURVE_EASED);
@@ -533,7 +573,7 @@ START_TEST(test_sequence_lookup)
         s[i].duration = 0.25;
         s[i].has_from = i == 0;
     }
-    rf_track_build(&tr, segs, s, N);
+    rf_track_build(&tr, store, s, N);
     for (int i = 1; i < N; i++) {
         /* each entry tweens from the previous target (reached at +0.25) */
         ck_assert(rf_track_eval(&tr, i * 0.5) == i - 1);
@@ -572,6 +612,7 @@ static Suite *anim_suite(void)
     tcase_add_test(tc, test_sequence_duration_inherits_value_only);
     tcase_add_test(tc, test_sequence_lookup);
     tcase_add_test(tc, test_sequence_vertical_tangent);
+    tcase_add_test(tc, test_sequence_lookup_uneven);
     suite_add_tcase(s, tc);
     return s;
 }
