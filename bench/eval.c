@@ -192,7 +192,7 @@ int main(int argc, char **argv)
     unsigned long evals = 1ul << 20;
     int strict = 0;
     static rf_anim_t under, critical, over, bez, pingpong, tween, phys, decay, keys;
-    static _Alignas(16) unsigned char seq_store[SEQ_N * 512], single_store[512];
+    void *seq_store, *single_store;
     static rf_anim_spec_t seq_specs[SEQ_N];
     static rf_key_t keyv[5];
     rf_track_t seq, single_track;
@@ -280,6 +280,13 @@ int main(int argc, char **argv)
         seq_specs[i].has_from = i == 0;
         seq_specs[i].has_velocity = i == 0;
     }
+    /* malloc's alignment suits the doubles the storage holds. */
+    seq_store = malloc(rf_track_storage_size(SEQ_N));
+    single_store = malloc(rf_track_storage_size(1));
+    if (seq_store == NULL || single_store == NULL) {
+        fprintf(stderr, "bench/eval: out of memory\n");
+        return 3;
+    }
     rf_track_build(&seq, seq_store, seq_specs, SEQ_N);
     rf_anim_spec_defaults(&spec, RF_CURVE_SPRING);
     spec.to = 300;
@@ -351,5 +358,7 @@ int main(int argc, char **argv)
     free(one);
     free(sp);
     free(base);
+    free(seq_store);
+    free(single_store);
     return status;
 }

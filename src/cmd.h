@@ -28,7 +28,7 @@ extern const rf_cmd_t *const rf_cmds[];
 
 /* Prints "usage: runeframe NAME USAGE" and the help text. */
 void rf_cmd_print_help(const rf_cmd_t *cmd, FILE *out);
-/* Prints "runeframe: NAME: MESSAGE" and a hint to use --help; returns 2. */
+/* Prints the one line "runeframe: NAME: MESSAGE"; returns 2 (usage error). */
 int rf_cmd_usage_error(const rf_cmd_t *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
