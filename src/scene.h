@@ -28,6 +28,14 @@
 
 typedef struct rf_scene rf_scene_t;
 
+struct rf_path;
+
+/* One entry of `paths`: its name and its measured path (path.h). */
+typedef struct rf_scene_path {
+    const char *name;
+    const struct rf_path *path;
+} rf_scene_path_t;
+
 struct rf_scene {
     const char *file;         /* as given on the command line */
     int width, height;        /* canvas */
@@ -37,6 +45,8 @@ struct rf_scene {
     int duration_auto;        /* nonzero: duration came from settle times */
     long nframes;             /* floor(duration * fps + 1e-9) + 1 */
     rf_values_t values;
+    uint32_t npaths;          /* named paths of `paths`, in file order */
+    const rf_scene_path_t *paths;
     uint32_t nlayers;         /* top-level layers */
     /* `checks`: the frames `check` compares, sorted, unique; NULL/0 without */
     const long *check_frames;

@@ -3,6 +3,9 @@
 
 #include <string.h>
 
+#include "expr.h"
+#include "path.h"
+
 static const char *const kind_names[RF_VALUE_KINDS] = {
     [RF_VALUE_STATIC] = "static",
     [RF_VALUE_SPRING] = "spring",
@@ -13,6 +16,8 @@ static const char *const kind_names[RF_VALUE_KINDS] = {
     [RF_VALUE_DECAY] = "decay",
     [RF_VALUE_KEYFRAMES] = "keyframes",
     [RF_VALUE_SEQUENCE] = "sequence",
+    [RF_VALUE_EXPR] = "expr",
+    [RF_VALUE_SAMPLE_PATH] = "sample_path",
 };
 
 const char *rf_value_kind_name(rf_value_kind_t kind)
@@ -55,17 +60,24 @@ const rf_value_t *rf_values_find(const rf_values_t *vs, const char *name)
     return rf_values_findn(vs, name, strlen(name));
 }
 
-void rf_values_eval(const rf_values_t *vs, double t, double *out)
+void rf_value_eval(const rf_value_t *v, double t, double *slots)
 {
-    for (uint32_t i = 0; i < vs->n; i++) {
-        const rf_value_t *v = &vs->values[vs->order[i]];
-        out[v->slot] = rf_track_eval(&v->track, t);
+    switch (v->kind) {
+    case RF_VALUE_EXPR:
+        slots[v->slot] = rf_expr_eval(v->expr, slots, t);
+        return;
+    case RF_VALUE_SAMPLE_PATH:
+        rf_path_sample(v->path, slots[v->progress_slot], &slots[v->slot], &slots[v->slot + 1],
+                       &slots[v->slot + 2]);
+        return;
+    default:
+        slots[v->slot] = rf_track_eval(&v->track, t);
+        return;
     }
 }
 
-void rf_value_eval(const rf_values_t *vs, const rf_value_t *v, double t, double *out)
+void rf_values_eval(const rf_values_t *vs, double t, double *out)
 {
-    /* No kind of this version reads other values, so a value is its track. */
-    (void)vs;
-    out[0] = rf_track_eval(&v->track, t);
+    for (uint32_t i = 0; i < vs->n; i++)
+        rf_value_eval(&vs->values[vs->order[i]], t, out);
 }

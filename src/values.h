@@ -1,12 +1,14 @@
 /* values.h - the scene's named values and their evaluation at a time.
  *
- * Owns: rf_value_t (one named value of the scene: its kind, its engine track,
+ * Owns: rf_value_t (one named value of the scene: its kind, what computes it
+ * (an engine track, a compiled expression, or a path and a progress input),
  * and the `info` facts: settle time, final value, range) and rf_values_t (all
  * of them, with a name index and the evaluation order). Evaluation writes one
  * double per output slot: most values have one output; a sample_path value
- * (a later issue) has three (x, y, angle). rf_values_eval() runs over the
- * values in dependency order, reads only const data and never allocates, so
- * any number of threads may evaluate the same set at different times.
+ * has three (x, y, angle in degrees). rf_values_eval() runs over the values
+ * in dependency order (an expression after every value it reads, a sample
+ * after its progress), reads only const data and never allocates, so any
+ * number of threads may evaluate the same set at different times.
  *
  * The set and its arrays are built by the scene loader in the scene's arena.
  */
@@ -18,6 +20,16 @@
 
 #include "anim.h"
 
+struct rf_expr;
+struct rf_path;
+
+/* The facts of one output slot of a value with several (sample_path: x, y,
+ * angle); for one-output values out[0] repeats final/lo/hi. */
+typedef struct rf_value_out {
+    double final;          /* NAN when it has no final value */
+    double lo, hi;
+} rf_value_out_t;
+
 typedef enum rf_value_kind {
     RF_VALUE_STATIC = 0,   /* a number */
     RF_VALUE_SPRING,
@@ -28,6 +40,8 @@ typedef enum rf_value_kind {
     RF_VALUE_DECAY,
     RF_VALUE_KEYFRAMES,
     RF_VALUE_SEQUENCE,
+    RF_VALUE_EXPR,         /* derived: a compiled expression over other values and t */
+    RF_VALUE_SAMPLE_PATH,  /* derived: a point on a path by arc-length progress */
     RF_VALUE_KINDS
 } rf_value_kind_t;
 
@@ -38,8 +52,12 @@ typedef struct rf_value {
     const char *name;      /* the key in `values`; "" for an inline value */
     rf_value_kind_t kind;
     uint32_t slot;         /* first output slot */
-    uint32_t nout;         /* outputs: 1 */
-    rf_track_t track;      /* static values: one RF_CURVE_CONST segment */
+    uint32_t nout;         /* outputs: 1, or 3 for a sample_path (x, y, angle) */
+    rf_track_t track;      /* animated kinds; static values: one RF_CURVE_CONST segment */
+    const struct rf_expr *expr;  /* RF_VALUE_EXPR: compiled, reads other slots and t */
+    const struct rf_path *path;  /* RF_VALUE_SAMPLE_PATH: the measured path */
+    uint32_t progress_slot;      /* RF_VALUE_SAMPLE_PATH: slot holding its progress */
+    rf_value_out_t out[3];       /* per-output facts, nout entries */
     double settle;         /* INFINITY when it never settles */
     double final;          /* NAN when it has no final value */
     double lo, hi;         /* conservative range, -INFINITY/INFINITY when unbounded */
@@ -62,8 +80,9 @@ const rf_value_t *rf_values_findn(const rf_values_t *vs, const char *name, size_
 /* Evaluates every value at time t into out[0 .. nslots-1]. */
 void rf_values_eval(const rf_values_t *vs, double t, double *out);
 
-/* Evaluates one value (with what it depends on) at t; its outputs are
- * written to out[0 .. nout-1]. */
-void rf_value_eval(const rf_values_t *vs, const rf_value_t *v, double t, double *out);
+/* Evaluates one value at t into slots[v->slot .. v->slot + nout - 1]. The
+ * slots of everything it reads must already hold their values at t, as
+ * they do when values are evaluated in `order`. */
+void rf_value_eval(const rf_value_t *v, double t, double *slots);
 
 #endif

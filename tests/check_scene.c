@@ -652,8 +652,9 @@ START_TEST(scene_static_values)
     rf_values_eval(vs, 10, out);
     ck_assert(out[a->slot] == 3.5);
     ck_assert(out[rf_values_find(vs, "b")->slot] == -2);
-    rf_value_eval(vs, a, 0, out);
-    ck_assert(out[0] == 3.5);
+    out[a->slot] = 0;
+    rf_value_eval(a, 0, out);
+    ck_assert(out[a->slot] == 3.5);
     rf_scene_destroy(sc);
 }
 END_TEST
