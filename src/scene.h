@@ -48,6 +48,7 @@ struct rf_scene {
     uint32_t npaths;          /* named paths of `paths`, in file order */
     const rf_scene_path_t *paths;
     uint32_t nlayers;         /* top-level layers */
+    const struct rf_layer *layers; /* nlayers top-level layers, drawn in order (layer.h) */
     /* `checks`: the frames `check` compares, sorted, unique; NULL/0 without */
     const long *check_frames;
     uint32_t ncheck_frames;
