@@ -37,9 +37,9 @@ struct rf_path {
 /* Subdivision: knot t values are k / 2^depth, exact in a float up to 24.
  * A piece is accepted when 8-point Gauss-Legendre on it agrees with the sum
  * over its halves to LEN_EPS of the segment's control-polygon length, and
- * its speed (at the ends, the middle and all 16 nodes) ranges over at most
- * SPEED_TOL of its mean speed, so linear interpolation of t starts within
- * a few percent of the piece and two Halley steps finish the job. */
+ * its speed (at both ends and all 16 nodes) ranges over at most SPEED_TOL
+ * of its mean speed, so linear interpolation of t starts within a few
+ * percent of the piece and two Halley steps finish the job. */
 #define MAX_DEPTH 24
 #define LEN_EPS 1e-13
 #define SPEED_TOL 0.3
@@ -112,10 +112,36 @@ static void bez_d3(int deg, const double *P, double *dx, double *dy)
     }
 }
 
-static double bez_speed(int deg, const double *P, double t)
+/* B'(t) of a quad or cubic in power form, A t^2 + B t + C per axis: one
+ * branch-free evaluation for measurement and the root finding. */
+typedef struct dpoly {
+    double ax, bx, cx, ay, by, cy;
+} dpoly_t;
+
+static void dpoly_init(dpoly_t *q, int deg, const double *P)
 {
-    double dx, dy;
-    bez_d1(deg, P, t, &dx, &dy);
+    if (deg == 2) {
+        q->ax = q->ay = 0.0;
+        q->bx = 2.0 * (P[4] - 2.0 * P[2] + P[0]);
+        q->by = 2.0 * (P[5] - 2.0 * P[3] + P[1]);
+        q->cx = 2.0 * (P[2] - P[0]);
+        q->cy = 2.0 * (P[3] - P[1]);
+    } else {
+        double d0x = 3.0 * (P[2] - P[0]), d1x = 3.0 * (P[4] - P[2]), d2x = 3.0 * (P[6] - P[4]);
+        double d0y = 3.0 * (P[3] - P[1]), d1y = 3.0 * (P[5] - P[3]), d2y = 3.0 * (P[7] - P[5]);
+        q->ax = d0x - 2.0 * d1x + d2x;
+        q->ay = d0y - 2.0 * d1y + d2y;
+        q->bx = 2.0 * (d1x - d0x);
+        q->by = 2.0 * (d1y - d0y);
+        q->cx = d0x;
+        q->cy = d0y;
+    }
+}
+
+static double dpoly_speed(const dpoly_t *q, double t)
+{
+    double dx = (q->ax * t + q->bx) * t + q->cx;
+    double dy = (q->ay * t + q->by) * t + q->cy;
     return sqrt(dx * dx + dy * dy);
 }
 
@@ -128,20 +154,31 @@ static const double gl8_w[4] = {
     0.36268378337836198296515044927719561, 0.31370664587788728733796220198660131,
     0.22238103445337447054435599442624088, 0.10122853629037625915253135430996219,
 };
-static double gl8_length(int deg, const double *P, double a, double b)
+static const double gl4_x[2] = {0.33998104358485626480266575910324469, 0.86113631159405257522394648889280951};
+static const double gl4_w[2] = {0.65214515486254614262693605077800059, 0.34785484513745385737306394922199941};
+
+static double gl8_length(const dpoly_t *q, double a, double b)
 {
     double h = 0.5 * (b - a), m = 0.5 * (a + b), sum = 0.0;
     for (int i = 0; i < 4; i++)
-        sum += gl8_w[i] * (bez_speed(deg, P, m - h * gl8_x[i]) + bez_speed(deg, P, m + h * gl8_x[i]));
+        sum += gl8_w[i] * (dpoly_speed(q, m - h * gl8_x[i]) + dpoly_speed(q, m + h * gl8_x[i]));
+    return sum * h;
+}
+
+static double gl4_length(const dpoly_t *q, double a, double b)
+{
+    double h = 0.5 * (b - a), m = 0.5 * (a + b), sum = 0.0;
+    for (int i = 0; i < 2; i++)
+        sum += gl4_w[i] * (dpoly_speed(q, m - h * gl4_x[i]) + dpoly_speed(q, m + h * gl4_x[i]));
     return sum * h;
 }
 
 /* As gl8_length, also widening [*vmin, *vmax] by the speeds at the nodes. */
-static double gl8_length_range(int deg, const double *P, double a, double b, double *vmin, double *vmax)
+static double gl8_length_range(const dpoly_t *q, double a, double b, double *vmin, double *vmax)
 {
     double h = 0.5 * (b - a), m = 0.5 * (a + b), sum = 0.0;
     for (int i = 0; i < 4; i++) {
-        double v0 = bez_speed(deg, P, m - h * gl8_x[i]), v1 = bez_speed(deg, P, m + h * gl8_x[i]);
+        double v0 = dpoly_speed(q, m - h * gl8_x[i]), v1 = dpoly_speed(q, m + h * gl8_x[i]);
         sum += gl8_w[i] * (v0 + v1);
         *vmin = fmin(*vmin, fmin(v0, v1));
         *vmax = fmax(*vmax, fmax(v0, v1));
@@ -271,22 +308,21 @@ static void add_knot(builder_t *b, uint32_t seg, double t)
     b->nknots++;
 }
 
-/* Splits [a,b] (arc length lab by GL8) until GL8 agrees with its halves and
- * the halves are balanced enough for linear interpolation of t. */
-static void subdivide(builder_t *b, uint32_t seg, int deg, const double *P, double a, double c,
-                      double lac, int depth, double scale)
+/* Splits [a,c] (arc length lac by GL8) until GL8 agrees with its halves
+ * and the speed is even enough for linear interpolation of t; emits one
+ * knot per accepted piece, at its start. */
+static void subdivide(builder_t *b, uint32_t seg, const dpoly_t *q, double a, double c, double lac,
+                      int depth, double scale)
 {
     double m = 0.5 * (a + c);
-    double vmin = bez_speed(deg, P, a), vmax = vmin;
-    double va = bez_speed(deg, P, m), vc = bez_speed(deg, P, c);
-    vmin = fmin(vmin, fmin(va, vc));
-    vmax = fmax(vmax, fmax(va, vc));
-    double la = gl8_length_range(deg, P, a, m, &vmin, &vmax);
-    double lb = gl8_length_range(deg, P, m, c, &vmin, &vmax);
+    double va = dpoly_speed(q, a), vc = dpoly_speed(q, c);
+    double vmin = fmin(va, vc), vmax = fmax(va, vc);
+    double la = gl8_length_range(q, a, m, &vmin, &vmax);
+    double lb = gl8_length_range(q, m, c, &vmin, &vmax);
     double l = la + lb;
     /* Linear interpolation of t is good where the speed stays near the
-     * piece's mean: check the ends, the middle and all 16 Gauss nodes (a
-     * symmetric speed profile would fool a comparison of the halves). */
+     * piece's mean: check the ends and all 16 Gauss nodes (a symmetric
+     * speed profile would fool a comparison of the halves' lengths). */
     double mean = l / (c - a);
     int ok = depth >= MAX_DEPTH || l <= TINY_PIECE * scale ||
              (fabs(l - lac) <= LEN_EPS * scale && vmax - vmin <= SPEED_TOL * mean);
@@ -295,8 +331,8 @@ static void subdivide(builder_t *b, uint32_t seg, int deg, const double *P, doub
         add_length(b, l);
         return;
     }
-    subdivide(b, seg, deg, P, a, m, la, depth + 1, scale);
-    subdivide(b, seg, deg, P, m, c, lb, depth + 1, scale);
+    subdivide(b, seg, q, a, m, la, depth + 1, scale);
+    subdivide(b, seg, q, m, c, lb, depth + 1, scale);
 }
 
 static void measure(builder_t *b, uint32_t seg, int deg, const double *P)
@@ -310,7 +346,9 @@ static void measure(builder_t *b, uint32_t seg, int deg, const double *P)
         add_length(b, scale);
         return;
     }
-    subdivide(b, seg, deg, P, 0.0, 1.0, gl8_length(deg, P, 0.0, 1.0), 0, scale);
+    dpoly_t q;
+    dpoly_init(&q, deg, P);
+    subdivide(b, seg, &q, 0.0, 1.0, gl8_length(&q, 0.0, 1.0), 0, scale);
 }
 
 static void bounds_add(builder_t *b, double x, double y)
@@ -937,48 +975,6 @@ static uint32_t knot_find(const rf_path_knot_t *k, uint32_t n, double d, int str
     return (uint32_t)(base - k);
 }
 
-/* B'(t) of a quad or cubic in power form, A t^2 + B t + C per axis: one
- * branch-free evaluation for the Newton loop. */
-typedef struct dpoly {
-    double ax, bx, cx, ay, by, cy;
-} dpoly_t;
-
-static void dpoly_init(dpoly_t *q, int deg, const double *P)
-{
-    if (deg == 2) {
-        q->ax = q->ay = 0.0;
-        q->bx = 2.0 * (P[4] - 2.0 * P[2] + P[0]);
-        q->by = 2.0 * (P[5] - 2.0 * P[3] + P[1]);
-        q->cx = 2.0 * (P[2] - P[0]);
-        q->cy = 2.0 * (P[3] - P[1]);
-    } else {
-        double d0x = 3.0 * (P[2] - P[0]), d1x = 3.0 * (P[4] - P[2]), d2x = 3.0 * (P[6] - P[4]);
-        double d0y = 3.0 * (P[3] - P[1]), d1y = 3.0 * (P[5] - P[3]), d2y = 3.0 * (P[7] - P[5]);
-        q->ax = d0x - 2.0 * d1x + d2x;
-        q->ay = d0y - 2.0 * d1y + d2y;
-        q->bx = 2.0 * (d1x - d0x);
-        q->by = 2.0 * (d1y - d0y);
-        q->cx = d0x;
-        q->cy = d0y;
-    }
-}
-
-static double dpoly_speed(const dpoly_t *q, double t)
-{
-    double dx = (q->ax * t + q->bx) * t + q->cx;
-    double dy = (q->ay * t + q->by) * t + q->cy;
-    return sqrt(dx * dx + dy * dy);
-}
-
-/* Arc length over [a,b] by 8-point Gauss-Legendre (as at load). */
-static double dpoly_length(const dpoly_t *q, double a, double b)
-{
-    double h = 0.5 * (b - a), m = 0.5 * (a + b), sum = 0.0;
-    for (int i = 0; i < 4; i++)
-        sum += gl8_w[i] * (dpoly_speed(q, m - h * gl8_x[i]) + dpoly_speed(q, m + h * gl8_x[i]));
-    return sum * h;
-}
-
 /* Distance d in [0, total] (total > 0) to its segment and t. strict picks
  * the piece that ends at d on a boundary (trim ends) instead of the one that
  * starts there (sampling, trim starts). */
@@ -1007,7 +1003,8 @@ static void locate(const rf_path_t *p, double d, int strict, uint32_t *segment, 
         dpoly_init(&q, deg, p->pts + 2 * (size_t)sd->first_point);
         double eps = 1e-14 * (s1 - s0);
         for (int it = 0; it < HALLEY_STEPS; it++) {
-            double f = dpoly_length(&q, t0, t) - target;
+            /* The first step only needs ~1e-6: a 4-point rule will do. */
+            double f = (it == 0 ? gl4_length(&q, t0, t) : gl8_length(&q, t0, t)) - target;
             if (fabs(f) <= eps)
                 break;
             /* Halley: f' is the speed v, f'' = v' = B'.B'' / v, both cheap
