@@ -721,7 +721,7 @@ void rf_anim_init(rf_anim_t *a, const rf_anim_spec_t *s)
     rf_anim_range_until(a, INFINITY, &a->lo, &a->hi);
 }
 
-void rf_anim_eval_state(const rf_anim_t *a, double t, double *x, double *v)
+static void anim_state_raw(const rf_anim_t *a, double t, double *x, double *v)
 {
     *v = 0.0;
     if (!(t >= a->start)) {
@@ -765,7 +765,7 @@ void rf_anim_eval_state(const rf_anim_t *a, double t, double *x, double *v)
     }
 }
 
-double rf_anim_eval(const rf_anim_t *a, double t)
+static double anim_eval_raw(const rf_anim_t *a, double t)
 {
     if (!(t >= a->start))
         return a->from;
@@ -786,10 +786,25 @@ double rf_anim_eval(const rf_anim_t *a, double t)
         return decay_pos(a, tau);
     default: {
         double x, v;
-        rf_anim_eval_state(a, t, &x, &v);
+        anim_state_raw(a, t, &x, &v);
         return x;
     }
     }
+}
+
+/* Closed forms round: near an extremum a value may land an ulp beyond the
+ * exact range published from that extremum (and from + y*(to-from) an ulp
+ * beyond to). Clamping to [lo, hi] keeps every value inside its range, so
+ * bounds analysis downstream stays sound; it moves a value by ulps at most. */
+double rf_anim_eval(const rf_anim_t *a, double t)
+{
+    return fmin(fmax(anim_eval_raw(a, t), a->lo), a->hi);
+}
+
+void rf_anim_eval_state(const rf_anim_t *a, double t, double *x, double *v)
+{
+    anim_state_raw(a, t, x, v);
+    *x = fmin(fmax(*x, a->lo), a->hi);
 }
 
 void rf_anim_range_until(const rf_anim_t *a, double t_end, double *lo, double *hi)

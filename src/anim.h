@@ -118,7 +118,8 @@ typedef struct rf_anim {
  * settle searches are bounded whatever the numbers are. */
 void rf_anim_init(rf_anim_t *a, const rf_anim_spec_t *spec);
 
-/* Value at time t. */
+/* Value at time t, always within the published range [lo, hi] (closed forms
+ * that round an ulp past an exact extremum are clamped back). */
 double rf_anim_eval(const rf_anim_t *a, double t);
 /* Value and velocity (units per second) at time t; velocity is 0 before start
  * and after settle. */

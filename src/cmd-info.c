@@ -1,6 +1,8 @@
 /* cmd-info.c - `runeframe info SCENE [--json]`: the facts the loader resolved
- * once (canvas, timeline, frame count) and, per named value, its kind,
- * settle time, final value and conservative range. */
+ * once (canvas, timeline, frame count), per named value its kind, settle
+ * time, final value and conservative range (one row per output: a
+ * sample_path value p is p.x, p.y and p.angle), and per named path its
+ * segment count, arc length and exact bounds. */
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -9,6 +11,7 @@
 #include "cmd.h"
 #include "diag.h"
 #include "numfmt.h"
+#include "path.h"
 #include "scene.h"
 #include "values.h"
 
@@ -88,10 +91,43 @@ static void info_json_string(FILE *out, const char *s)
     fputc('"', out);
 }
 
+/* Output suffixes of a three-output value (a path sample). */
+static const char *const info_suffix3[3] = { "x", "y", "angle" };
+
+/* The facts of output k of v: a one-output value's own fields (what the
+ * engine kinds have always filled), else its per-output entry. */
+static void info_output(const rf_value_t *v, uint32_t k, double *final, double *lo, double *hi)
+{
+    if (v->nout <= 1) {
+        *final = v->final;
+        *lo = v->lo;
+        *hi = v->hi;
+    } else {
+        *final = v->out[k].final;
+        *lo = v->out[k].lo;
+        *hi = v->out[k].hi;
+    }
+}
+
+/* The row name of output k of v: "x", or "p.angle" for a path sample. */
+static const char *info_output_name(char *buf, size_t size, const rf_value_t *v, uint32_t k)
+{
+    if (v->nout <= 1)
+        return v->name;
+    snprintf(buf, size, "%s.%s", v->name, info_suffix3[k < 3 ? k : 2]);
+    return buf;
+}
+
+/* Room for a path sample's name plus ".angle"; a longer name is cut, never
+ * overflowed (one-output names are printed as they are). */
+#define INFO_NAME_BUF 512
+
 static void info_print_json(const rf_scene_t *sc, FILE *out)
 {
     const rf_values_t *vs = &sc->values;
-    char b1[RF_NUM_BUF], b2[RF_NUM_BUF], color[16];
+    char b1[RF_NUM_BUF], b2[RF_NUM_BUF], b3[RF_NUM_BUF], b4[RF_NUM_BUF], color[16];
+    char name[INFO_NAME_BUF];
+    int first = 1;
 
     fprintf(out, "{\"file\": ");
     info_json_string(out, sc->file != NULL ? sc->file : "");
@@ -104,39 +140,109 @@ static void info_print_json(const rf_scene_t *sc, FILE *out)
     fprintf(out, ", \"values\": {");
     for (uint32_t i = 0; i < vs->nnamed; i++) {
         const rf_value_t *v = &vs->values[i];
-        fputs(i == 0 ? "\n  " : ",\n  ", out);
-        info_json_string(out, v->name);
-        fputs(": {\"kind\": ", out);
-        info_json_string(out, rf_value_kind_name(v->kind));
-        fprintf(out, ", \"settle\": %s", rf_num_json(b1, v->settle));
-        fprintf(out, ", \"final\": %s", rf_num_json(b1, v->final));
-        fprintf(out, ", \"range\": [%s, %s]", rf_num_json(b1, v->lo), rf_num_json(b2, v->hi));
-        fprintf(out, ", \"used\": %s}", v->used ? "true" : "false");
+        uint32_t nout = v->nout > 1 ? v->nout : 1;
+
+        /* Every entry keeps the contract's shape; a path sample's three
+         * outputs are three entries, as `sample` names its columns. */
+        for (uint32_t k = 0; k < nout; k++) {
+            double final, lo, hi;
+
+            info_output(v, k, &final, &lo, &hi);
+            fputs(first ? "\n  " : ",\n  ", out);
+            first = 0;
+            info_json_string(out, info_output_name(name, sizeof name, v, k));
+            fputs(": {\"kind\": ", out);
+            info_json_string(out, rf_value_kind_name(v->kind));
+            fprintf(out, ", \"settle\": %s", rf_num_json(b1, v->settle));
+            fprintf(out, ", \"final\": %s", rf_num_json(b1, final));
+            fprintf(out, ", \"range\": [%s, %s]", rf_num_json(b1, lo), rf_num_json(b2, hi));
+            fprintf(out, ", \"used\": %s}", v->used ? "true" : "false");
+        }
     }
-    fputs(vs->nnamed > 0 ? "\n}}\n" : "}}\n", out);
+    fputs(first ? "}" : "\n}", out);
+    fputs(", \"paths\": {", out);
+    for (uint32_t i = 0; i < sc->npaths; i++) {
+        const rf_scene_path_t *sp = &sc->paths[i];
+        double x0, y0, x1, y1;
+
+        rf_path_bounds(sp->path, &x0, &y0, &x1, &y1);
+        fputs(i == 0 ? "\n  " : ",\n  ", out);
+        info_json_string(out, sp->name);
+        fprintf(out, ": {\"segments\": %lu, \"length\": %s",
+                (unsigned long)rf_path_segment_count(sp->path),
+                rf_num_json(b1, rf_path_length(sp->path)));
+        fprintf(out, ", \"bounds\": [%s, %s, %s, %s]}", rf_num_json(b1, x0), rf_num_json(b2, y0),
+                rf_num_json(b3, x1), rf_num_json(b4, y1));
+    }
+    fputs(sc->npaths > 0 ? "\n}}\n" : "}}\n", out);
 }
 
-/* The columns of one value's row in the text table. */
+/* The columns of one output's row in the text table. */
 typedef struct info_row {
+    char namebuf[INFO_NAME_BUF];
+    const char *name;
     char settle[RF_NUM_BUF];
     char final[RF_NUM_BUF];
     char lo[RF_NUM_BUF], hi[RF_NUM_BUF];
 } info_row_t;
 
-static void info_row_fill(info_row_t *r, const rf_value_t *v)
+static void info_row_fill(info_row_t *r, const rf_value_t *v, uint32_t k)
 {
+    double final, lo, hi;
+
+    info_output(v, k, &final, &lo, &hi);
+    r->name = info_output_name(r->namebuf, sizeof r->namebuf, v, k);
     rf_num_short(r->settle, v->settle);
-    if (isnan(v->final))
+    if (isnan(final))
         snprintf(r->final, sizeof r->final, "none");
     else
-        rf_num_short(r->final, v->final);
-    rf_num_short(r->lo, v->lo);
-    rf_num_short(r->hi, v->hi);
+        rf_num_short(r->final, final);
+    rf_num_short(r->lo, lo);
+    rf_num_short(r->hi, hi);
 }
 
 static int info_max(int a, size_t b)
 {
     return (size_t)a > b ? a : (int)b;
+}
+
+/* The columns of one path's row. */
+typedef struct info_path_row {
+    char segments[24];
+    char length[RF_NUM_BUF];
+    char bounds[4 * RF_NUM_BUF + 8];
+} info_path_row_t;
+
+static void info_path_row_fill(info_path_row_t *r, const rf_path_t *p)
+{
+    char b[4][RF_NUM_BUF];
+    double x0, y0, x1, y1;
+
+    rf_path_bounds(p, &x0, &y0, &x1, &y1);
+    snprintf(r->segments, sizeof r->segments, "%lu", (unsigned long)rf_path_segment_count(p));
+    rf_num_short(r->length, rf_path_length(p));
+    snprintf(r->bounds, sizeof r->bounds, "[%s, %s, %s, %s]", rf_num_short(b[0], x0),
+             rf_num_short(b[1], y0), rf_num_short(b[2], x1), rf_num_short(b[3], y1));
+}
+
+static void info_print_paths(const rf_scene_t *sc, FILE *out)
+{
+    info_path_row_t r;
+    int wname = 4, wseg = 8, wlen = 6;
+
+    for (uint32_t i = 0; i < sc->npaths; i++) {
+        info_path_row_fill(&r, sc->paths[i].path);
+        wname = info_max(wname, strlen(sc->paths[i].name));
+        wseg = info_max(wseg, strlen(r.segments));
+        wlen = info_max(wlen, strlen(r.length));
+    }
+    fprintf(out, "\n%-*s  %-*s  %-*s  %s\n", wname, "PATH", wseg, "SEGMENTS", wlen, "LENGTH",
+            "BOUNDS");
+    for (uint32_t i = 0; i < sc->npaths; i++) {
+        info_path_row_fill(&r, sc->paths[i].path);
+        fprintf(out, "%-*s  %-*s  %-*s  %s\n", wname, sc->paths[i].name, wseg, r.segments,
+                wlen, r.length, r.bounds);
+    }
 }
 
 static void info_print_text(const rf_scene_t *sc, FILE *out)
@@ -153,26 +259,37 @@ static void info_print_text(const rf_scene_t *sc, FILE *out)
             sc->duration_auto ? " (auto: the largest finite settle time)" : "");
     fprintf(out, "frames      %ld\n", sc->nframes);
     fprintf(out, "values      %lu\n", (unsigned long)vs->nnamed);
-    if (vs->nnamed == 0)
-        return;
+    fprintf(out, "paths       %lu\n", (unsigned long)sc->npaths);
 
-    for (uint32_t i = 0; i < vs->nnamed; i++) {
-        const rf_value_t *v = &vs->values[i];
-        info_row_fill(&r, v);
-        wname = info_max(wname, strlen(v->name));
-        wkind = info_max(wkind, strlen(rf_value_kind_name(v->kind)));
-        wsettle = info_max(wsettle, strlen(r.settle));
-        wfinal = info_max(wfinal, strlen(r.final));
+    if (vs->nnamed > 0) {
+        for (uint32_t i = 0; i < vs->nnamed; i++) {
+            const rf_value_t *v = &vs->values[i];
+            uint32_t nout = v->nout > 1 ? v->nout : 1;
+
+            for (uint32_t k = 0; k < nout; k++) {
+                info_row_fill(&r, v, k);
+                wname = info_max(wname, strlen(r.name));
+                wkind = info_max(wkind, strlen(rf_value_kind_name(v->kind)));
+                wsettle = info_max(wsettle, strlen(r.settle));
+                wfinal = info_max(wfinal, strlen(r.final));
+            }
+        }
+        fprintf(out, "\n%-*s  %-*s  %-*s  %-*s  %s\n", wname, "NAME", wkind, "KIND",
+                wsettle, "SETTLE", wfinal, "FINAL", "RANGE");
+        for (uint32_t i = 0; i < vs->nnamed; i++) {
+            const rf_value_t *v = &vs->values[i];
+            uint32_t nout = v->nout > 1 ? v->nout : 1;
+
+            for (uint32_t k = 0; k < nout; k++) {
+                info_row_fill(&r, v, k);
+                fprintf(out, "%-*s  %-*s  %-*s  %-*s  [%s, %s]\n", wname, r.name,
+                        wkind, rf_value_kind_name(v->kind), wsettle, r.settle,
+                        wfinal, r.final, r.lo, r.hi);
+            }
+        }
     }
-    fprintf(out, "\n%-*s  %-*s  %-*s  %-*s  %s\n", wname, "NAME", wkind, "KIND",
-            wsettle, "SETTLE", wfinal, "FINAL", "RANGE");
-    for (uint32_t i = 0; i < vs->nnamed; i++) {
-        const rf_value_t *v = &vs->values[i];
-        info_row_fill(&r, v);
-        fprintf(out, "%-*s  %-*s  %-*s  %-*s  [%s, %s]\n", wname, v->name,
-                wkind, rf_value_kind_name(v->kind), wsettle, r.settle,
-                wfinal, r.final, r.lo, r.hi);
-    }
+    if (sc->npaths > 0)
+        info_print_paths(sc, out);
 }
 
 static int info_exec(int argc, char **argv)
@@ -215,21 +332,26 @@ static int info_exec(int argc, char **argv)
 const rf_cmd_t rf_cmd_info = {
     .name = "info",
     .usage = "SCENE [--json]",
-    .summary = "print a scene's canvas, timeline, and each value's settle time and range",
+    .summary = "print a scene's timeline, values' settle times and ranges, and paths",
     .help =
         "Prints the canvas size and background, fps, duration (marked auto when\n"
         "it was resolved from settle times), the frame count\n"
-        "floor(duration * fps + 1e-9) + 1, and one row per named value in file\n"
+        "floor(duration * fps + 1e-9) + 1, one row per named value in file\n"
         "order: its kind, settle time (inf when it never settles), final value\n"
         "(none when it has none) and conservative range [min, max] (-inf/inf\n"
-        "where unbounded). Inline values inside layers are not listed.\n"
+        "where unbounded), and one row per named path: its segment count, arc\n"
+        "length and exact bounds [x0, y0, x1, y1]. A sample_path value p has\n"
+        "three rows, p.x, p.y and p.angle; an expression's range is the one its\n"
+        "interval analysis published. Inline values inside layers are not listed.\n"
         "\n"
         "Options:\n"
         "  --json  print one JSON object instead: width, height, background,\n"
-        "          fps, duration, duration_auto, frames and values, where each\n"
-        "          value has kind, settle, final, range [lo, hi] and used;\n"
-        "          an infinite settle time, a missing final value and an\n"
-        "          unbounded range end are null\n"
+        "          fps, duration, duration_auto, frames, values and paths, where\n"
+        "          each value output (p.x, p.y, p.angle for a path sample) has\n"
+        "          kind, settle, final, range [lo, hi] and used, and each path\n"
+        "          has segments, length and bounds [x0, y0, x1, y1]; an infinite\n"
+        "          settle time, a missing final value and an unbounded range end\n"
+        "          are null\n"
         "  --help  print this help and exit\n",
     .exec = info_exec,
 };

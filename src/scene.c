@@ -6,6 +6,16 @@
  * descriptors are only built when there is no error at all, because
  * rf_anim_init() trusts its specs. cJSON is used here and nowhere else, and
  * only through case-sensitive walks of the children: "Width" is not "width".
+ *
+ * Stages: parse `values` (structure only) -> index their names -> parse
+ * `paths` -> resolve the references of every value (expression names,
+ * sample paths and progresses, `from` sources), now that every name is
+ * known -> `layers` (their inline values resolved in place) -> the value
+ * graph: one iterative depth-first sort gives the evaluation order, finds a
+ * cycle, and carries "used" from a layer's values to what they read -> build
+ * everything in that order, so that an expression is compiled with the real
+ * ranges of its inputs and a `from` source's track exists before the value
+ * that starts from it.
  */
 #include "scene.h"
 
@@ -21,10 +31,19 @@
 #include "anim.h"
 #include "arena.h"
 #include "easing.h"
+#include "expr.h"
 #include "jsonsyn.h"
 #include "numfmt.h"
+#include "path.h"
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Expressions are compiled for t in [0, T_MAX]: their published ranges hold
+ * for every time from 0 (no command takes a negative time) to 2^53 s, some
+ * 285 million years, where the double clock stops telling whole seconds
+ * apart. The end must be finite: over [0, +inf) t * 6.283 reaches +inf, where
+ * sin is NaN, so sin(t * 6.283) could not be bounded by [-1, 1]. */
+#define T_MAX 9007199254740992.0
 
 /* ------------------------------------------------------------------ */
 /* Loader state                                                         */
@@ -36,20 +55,52 @@ typedef struct vsrc {
     rf_anim_spec_t *specs;     /* arena; NULL when the value was invalid */
     uint32_t nspecs;
     int used;
+    const char *ptr;           /* arena: the value's JSON pointer, for later messages */
+    /* expr */
+    const char *src;           /* the expression (cJSON's string), NULL when invalid */
+    /* sample_path */
+    const char *path_ref;      /* a name in `paths`, resolved once paths are known */
+    const rf_path_t *path;     /* the measured path, once known */
+    const char *progress_ref;  /* "NAME" or "NAME.x": resolved later */
+    const cJSON *progress_obj; /* an inline progress, added once names are indexed */
+    long progress_vi;          /* the value holding the progress, or -1 */
+    int progress_comp;         /* RF_EXPR_PLAIN or the component of a sample */
+    /* `from` naming a value (plain animated kinds, a sequence's first entry) */
+    const char *from_ref;      /* cJSON's string */
+    const char *from_ptr;      /* arena: pointer of the `from` key */
+    const char *from_kind;     /* the kind that starts from it, for messages */
+    int from_velocity;         /* nonzero: also inherit the velocity */
+    long from_vi;
+    /* the value graph: what this value reads (value indices, reference order) */
+    uint32_t *deps;            /* arena */
+    uint32_t ndeps;
+    int derived_deps;          /* deps are read every frame (expr, sample), not a `from` */
+    const char *edge_ptr;      /* arena: where the references are (cycle messages) */
 } vsrc_t;
+
+/* `paths` by name, for lookups from values and layers. */
+typedef struct pathref {
+    const char *name;          /* cJSON's key */
+    const rf_path_t *path;     /* NULL when its data was invalid */
+} pathref_t;
 
 typedef struct loader {
     rf_diag_t *d;
     rf_arena_t *arena;
+    rf_arena_t *scratch;       /* first-pass expression compiles, freed after load */
     rf_scene_t *sc;
     char ptr[1024];            /* JSON pointer of what is being checked */
     vsrc_t *vals;              /* malloc'd; named first, then inline */
     size_t nvals, capvals;
     size_t nnamed;
+    int indexed;               /* named values are indexed: inline values may be added */
+    size_t nresolved;          /* vals[0 .. nresolved-1] had their references resolved */
     const char **names;        /* malloc'd: named value names, file order */
     uint32_t *by_name;         /* arena: named indices sorted by strcmp */
-    const char **path_names;   /* malloc'd: `paths` names sorted by strcmp */
+    pathref_t *path_refs;      /* malloc'd: `paths` sorted by name */
+    const char **path_names;   /* malloc'd: the same names, for suggestions */
     size_t npaths;
+    uint32_t *order;           /* malloc'd: evaluation order, once sorted */
     size_t items;              /* values, layers, path segments, entries */
     int items_over;
     int oom;
@@ -112,6 +163,43 @@ static void err_key(loader_t *L, const char *key, const char *fmt, ...)
     pop(L, m);
 }
 
+static void err_at(loader_t *L, const char *ptr, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* An error at a pointer recorded earlier (the resolve and build stages). */
+static void err_at(loader_t *L, const char *ptr, const char *fmt, ...)
+{
+    char buf[RF_DIAG_LINE];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    rf_diag_at(L->d, ptr, "%s", buf);
+}
+
+/* A positional error inside a string (an expression, path data): the
+ * message "col N: ...", then the text and a caret under column col (in
+ * characters) on two more lines of the same message, as the CLI prints
+ * them. rf_diag_at() keeps a message on one line, so the two lines are
+ * appended to the stored message; they are left out when the message would
+ * not fit in RF_DIAG_LINE. */
+static void err_caret(loader_t *L, const char *ptr, const char *text, size_t len, int col,
+                      const char *msg)
+{
+    int before = L->d->count;
+    rf_diag_at(L->d, ptr, "%s", msg);
+    if (L->d->count == before)
+        return;                /* dropped past RF_DIAG_MAX */
+    char *m = L->d->msg[L->d->count - 1];
+    size_t used = strlen(m);
+    char car[RF_DIAG_LINE];
+    size_t need = rf_expr_caret(text, len, col, car, sizeof car);
+    if (need < sizeof car && used + 1 + need < RF_DIAG_LINE) {
+        m[used] = '\n';
+        memcpy(m + used + 1, car, need + 1);
+    }
+}
+
 static void err_oom(loader_t *L)
 {
     if (!L->oom) {
@@ -129,7 +217,8 @@ static void *aalloc(loader_t *L, size_t count, size_t size)
     return p;
 }
 
-static void *easing_alloc(void *ctx, size_t size)
+/* rf_arena_alloc for modules that take an allocator (easing, expr, path). */
+static void *arena_alloc_fn(void *ctx, size_t size)
 {
     return rf_arena_alloc(ctx, size);
 }
@@ -449,7 +538,7 @@ static int easing_field(loader_t *L, const cJSON *it, const char *key, int cubic
         return F_ABSENT;
     if (cJSON_IsString(it)) {
         char why[256];
-        if (rf_easing_parse(out, it->valuestring, cubic_only, easing_alloc, L->arena,
+        if (rf_easing_parse(out, it->valuestring, cubic_only, arena_alloc_fn, L->arena,
                             why, sizeof why) != 0) {
             err_key(L, key, "%s", why);
             return F_BAD;
@@ -668,12 +757,23 @@ static void duration_field(loader_t *L, const cJSON *it, int policy_ok, rf_anim_
     num_field(L, it, "duration", 1, R_GT0, &sp->duration);
 }
 
+/* A `from` that names a value (seed 000 retargeting, resolved at load). */
+typedef struct fromref {
+    const char *name;          /* NULL: from is a number or absent */
+    const char *ptr;           /* arena: pointer of the `from` key */
+    int velocity_given;        /* an explicit `velocity` overrides the source's */
+} fromref_t;
+
 /* Fills sp from the body of an animated kind. entry < 0: a plain value;
  * else the index of a sequence entry (entries after the first inherit an
- * absent from/velocity; none may carry `start`). */
+ * absent from/velocity; none may carry `start`). A `from` naming a value is
+ * recorded in *fr (plain values and a sequence's first entry only). */
 static void parse_anim(loader_t *L, const cJSON *body, rf_value_kind_t kind,
-                       rf_anim_spec_t *sp, int entry)
+                       rf_anim_spec_t *sp, int entry, fromref_t *fr)
 {
+    fr->name = NULL;
+    fr->ptr = NULL;
+    fr->velocity_given = 0;
     kindinfo_t ki = kind_info(kind);
     rf_anim_spec_defaults(sp, ki.curve);
     if (!cJSON_IsObject(body)) {
@@ -694,8 +794,31 @@ static void parse_anim(loader_t *L, const cJSON *body, rf_value_kind_t kind,
 
     int rfrom = F_ABSENT;
     if (kind != RF_VALUE_KEYFRAMES) {
-        rfrom = num_field(L, G("from"), "from", 0, R_ANY, &sp->from);
-        sp->has_from = inherit ? rfrom != F_ABSENT : 1;
+        const cJSON *jf = G("from");
+        if (cJSON_IsString(jf)) {
+            /* a value name: its state at the start, filled in at build */
+            if (entry > 0) {
+                err_key(L, "from", "only a sequence's first entry may start from another "
+                        "value: later entries inherit from the entry before");
+                rfrom = F_BAD;
+            } else {
+                size_t m = push(L, "from");
+                fr->name = jf->valuestring;
+                fr->ptr = rf_arena_strdup(L->arena, L->ptr);
+                if (fr->ptr == NULL)
+                    err_oom(L);
+                pop(L, m);
+                rfrom = F_OK;
+            }
+            sp->has_from = 1;
+        } else if (jf != NULL && !cJSON_IsNumber(jf)) {
+            err_key(L, "from", "must be a number or a value name, got %s", json_type(jf));
+            rfrom = F_BAD;
+            sp->has_from = 1;
+        } else {
+            rfrom = num_field(L, jf, "from", 0, R_ANY, &sp->from);
+            sp->has_from = inherit ? rfrom != F_ABSENT : 1;
+        }
     }
 
     switch (kind) {
@@ -716,6 +839,7 @@ static void parse_anim(loader_t *L, const cJSON *body, rf_value_kind_t kind,
         }
         int rv = num_field(L, G("velocity"), "velocity", 0, R_ANY, &sp->velocity);
         sp->has_velocity = inherit ? rv != F_ABSENT : 1;
+        fr->velocity_given = rv != F_ABSENT;
         num_field(L, G("threshold"), "threshold", 0, R_GT0, &sp->threshold);
         break;
     }
@@ -728,7 +852,7 @@ static void parse_anim(loader_t *L, const cJSON *body, rf_value_kind_t kind,
         if (kind == RF_VALUE_BEZIER) {
             if (easing_field(L, G("curve"), "curve", 1, &sp->easing) == F_ABSENT) {
                 char why[160];
-                if (rf_easing_parse(&sp->easing, "ease", 1, easing_alloc, L->arena, why,
+                if (rf_easing_parse(&sp->easing, "ease", 1, arena_alloc_fn, L->arena, why,
                                     sizeof why) != 0)
                     err(L, "internal error: default curve: %s", why);
             }
@@ -752,6 +876,7 @@ static void parse_anim(loader_t *L, const cJSON *body, rf_value_kind_t kind,
     case RF_VALUE_PHYSICS: {
         int rv = num_field(L, G("velocity"), "velocity", 0, R_ANY, &sp->velocity);
         sp->has_velocity = inherit ? rv != F_ABSENT : 1;
+        fr->velocity_given = rv != F_ABSENT;
         num_field(L, G("friction"), "friction", 0, R_GE0, &sp->friction);
         num_field(L, G("gravity"), "gravity", 0, R_ANY, &sp->gravity);
         int rmin = num_field(L, G("min"), "min", 0, R_ANY, &sp->min);
@@ -761,7 +886,8 @@ static void parse_anim(loader_t *L, const cJSON *body, rf_value_kind_t kind,
             err_key(L, "max", "must be > min (%s), got %s", num(&b1, sp->min),
                     num(&b2, sp->max));
         } else if (rmin != F_BAD && rmax != F_BAD && rfrom != F_BAD && sp->has_from &&
-                   !(sp->from >= sp->min && sp->from <= sp->max)) {
+                   fr->name == NULL && !(sp->from >= sp->min && sp->from <= sp->max)) {
+            /* (a value-name from is checked at build, when its number is known) */
             if (rfrom == F_OK)
                 err_key(L, "from", "must lie within [min, max] = [%s, %s], got %s",
                         num(&b1, sp->min), num(&b2, sp->max), num(&b3, sp->from));
@@ -774,6 +900,7 @@ static void parse_anim(loader_t *L, const cJSON *body, rf_value_kind_t kind,
     case RF_VALUE_DECAY: {
         int rv = num_field(L, G("velocity"), "velocity", 0, R_ANY, &sp->velocity);
         sp->has_velocity = inherit ? rv != F_ABSENT : 1;
+        fr->velocity_given = rv != F_ABSENT;
         num_field(L, G("friction"), "friction", 0, R_GT0, &sp->friction);
         num_field(L, G("threshold"), "threshold", 0, R_GT0, &sp->threshold);
         break;
@@ -859,6 +986,114 @@ static void parse_anim(loader_t *L, const cJSON *body, rf_value_kind_t kind,
 #undef G
 }
 
+/* The 1-based character (UTF-8 code point) column of 1-based byte column
+ * col in s: carets count characters. */
+static int char_column(const char *s, size_t len, size_t col)
+{
+    size_t n = 0;
+    for (size_t i = 0; i + 1 < col && i < len; i++)
+        if (((unsigned char)s[i] & 0xC0) != 0x80)
+            n++;
+    if (col > len + 1)
+        n += col - (len + 1);
+    return n + 1 > (size_t)INT32_MAX ? INT32_MAX : (int)(n + 1);
+}
+
+/* Parses and measures SVG path data at the current pointer (a `paths`
+ * entry, a sample's or a path layer's inline data) and counts its segments
+ * against RF_MAX_ITEMS. NULL after an error. */
+static const rf_path_t *parse_path_data(loader_t *L, const char *s)
+{
+    qbuf_t a;
+    const char *p = s;
+    while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r' || *p == '\f')
+        p++;
+    if (*p == '\0') {
+        err(L, "path data is empty: it must start with 'M'");
+        return NULL;
+    }
+    if (*p != 'M' && *p != 'm') {
+        err(L, "path data must start with 'M' (move to), got \"%s\"", q(&a, p));
+        return NULL;
+    }
+    size_t len = strlen(s);
+    rf_path_t *path = NULL;
+    rf_path_error_t pe;
+    if (rf_path_parse(s, len, arena_alloc_fn, L->arena, &path, &pe) != 0) {
+        if (pe.col == 0)
+            err_oom(L);
+        else
+            err_caret(L, L->ptr, s, len, char_column(s, len, pe.col), pe.msg);
+        return NULL;
+    }
+    count_items(L, rf_path_segment_count(path));
+    return path;
+}
+
+/* {"expr": "..."}: checked here, compiled once every name is known. */
+static void parse_expr(loader_t *L, const cJSON *body, size_t vi)
+{
+    if (!cJSON_IsString(body)) {
+        err(L, "must be an expression string such as \"2*x + t\", got %s", json_type(body));
+        return;
+    }
+    size_t len = strlen(body->valuestring);
+    if (len > RF_MAX_EXPR_BYTES) {
+        err(L, "expression is %zu bytes; the limit is %u", len, (unsigned)RF_MAX_EXPR_BYTES);
+        return;
+    }
+    L->vals[vi].src = body->valuestring;
+}
+
+static size_t add_value(loader_t *L, const char *name, const cJSON *it);
+
+static const char *const sample_keys[] = { "path", "progress" };
+
+/* {"sample_path": {"path": NAME or DATA, "progress": NUMBER, NAME or VALUE}}.
+ * A path that is a name (a letter or '_', then letters, digits, '_') refers
+ * to `paths`; anything else is inline path data (no valid path data is
+ * such a name: it needs numbers after its M, with separators). */
+static void parse_sample_path(loader_t *L, const cJSON *body, size_t vi)
+{
+    if (!cJSON_IsObject(body)) {
+        err(L, "must be an object {\"path\": ..., \"progress\": ...}, got %s", json_type(body));
+        return;
+    }
+    const cJSON *f[NELEM(sample_keys)];
+    scan_keys(L, body, sample_keys, NELEM(sample_keys), f);
+    const cJSON *jp = f[0], *jg = f[1];
+    if (jp == NULL) {
+        err(L, "missing required key 'path'");
+    } else if (!cJSON_IsString(jp)) {
+        err_key(L, "path", "must be a path name or SVG path data, got %s", json_type(jp));
+    } else if (valid_name(jp->valuestring)) {
+        L->vals[vi].path_ref = jp->valuestring;
+    } else {
+        size_t m = push(L, "path");
+        L->vals[vi].path = parse_path_data(L, jp->valuestring);
+        pop(L, m);
+    }
+    if (jg == NULL) {
+        err(L, "missing required key 'progress'");
+    } else if (cJSON_IsString(jg)) {
+        L->vals[vi].progress_ref = jg->valuestring;
+    } else if (cJSON_IsNumber(jg) || cJSON_IsObject(jg)) {
+        /* an inline value: added after the named ones (they come first) */
+        if (L->indexed) {
+            size_t m = push(L, "progress");
+            size_t pi = add_value(L, "", jg);
+            pop(L, m);
+            if (pi != SIZE_MAX)
+                L->vals[vi].progress_vi = (long)pi;
+        } else {
+            L->vals[vi].progress_obj = jg;
+        }
+    } else {
+        err_key(L, "progress", "must be a number, a value name or a value object, got %s",
+                json_type(jg));
+    }
+}
+
 static size_t new_value(loader_t *L, const char *name)
 {
     if (L->nvals == L->capvals) {
@@ -874,7 +1109,22 @@ static size_t new_value(loader_t *L, const char *name)
     vsrc_t *v = &L->vals[L->nvals];
     memset(v, 0, sizeof *v);
     v->name = name;
+    v->ptr = "";
+    v->progress_vi = -1;
+    v->from_vi = -1;
     return L->nvals++;
+}
+
+static void set_from(loader_t *L, size_t vi, const fromref_t *fr, const char *kind)
+{
+    vsrc_t *v = &L->vals[vi];
+    v->from_ref = fr->name;
+    v->from_ptr = fr->ptr;
+    v->from_kind = kind;
+    /* spring, physics and decay inherit the velocity too (seed 000) */
+    v->from_velocity = !fr->velocity_given &&
+                       (strcmp(kind, "spring") == 0 || strcmp(kind, "physics") == 0 ||
+                        strcmp(kind, "decay") == 0);
 }
 
 static void parse_sequence(loader_t *L, const cJSON *arr, size_t vi)
@@ -955,8 +1205,11 @@ static void parse_sequence(loader_t *L, const cJSON *arr, size_t vi)
             err_key(L, body->string, "%s values cannot be sequence entries", body->string);
         } else {
             size_t mb = push(L, body->string);
-            parse_anim(L, body, (rf_value_kind_t)(kind + 1), &specs[i], i);
+            fromref_t fr;
+            parse_anim(L, body, (rf_value_kind_t)(kind + 1), &specs[i], i, &fr);
             pop(L, mb);
+            if (fr.name != NULL)
+                set_from(L, vi, &fr, kind_keys[kind]);
             if (rat == F_OK)
                 specs[i].start = t;
         }
@@ -1012,16 +1265,25 @@ static void parse_kinded(loader_t *L, const cJSON *obj, size_t vi)
         L->vals[vi].kind = RF_VALUE_SEQUENCE;
         parse_sequence(L, body, vi);
     } else if (kind == K_EXPR) {
-        err(L, "expression values are not implemented in this version");
+        L->vals[vi].kind = RF_VALUE_EXPR;
+        parse_expr(L, body, vi);
     } else if (kind == K_SAMPLE_PATH) {
-        err(L, "sample_path values are not implemented in this version");
+        L->vals[vi].kind = RF_VALUE_SAMPLE_PATH;
+        if (L->vals[vi].name[0] == '\0')
+            err(L, "a path sample has three outputs (x, y, angle): define it in 'values' "
+                "and use NAME.x, NAME.y or NAME.angle");
+        else
+            parse_sample_path(L, body, vi);
     } else {
         rf_anim_spec_t *sp = aalloc(L, 1, sizeof *sp);
         if (sp != NULL) {
+            fromref_t fr;
             L->vals[vi].kind = (rf_value_kind_t)(kind + 1);
-            parse_anim(L, body, L->vals[vi].kind, sp, -1);
+            parse_anim(L, body, L->vals[vi].kind, sp, -1, &fr);
             L->vals[vi].specs = sp;
             L->vals[vi].nspecs = 1;
+            if (fr.name != NULL)
+                set_from(L, vi, &fr, kind_keys[kind]);
         }
     }
     pop(L, m);
@@ -1036,6 +1298,11 @@ static size_t add_value(loader_t *L, const char *name, const cJSON *it)
     size_t vi = new_value(L, name);
     if (vi == SIZE_MAX)
         return vi;
+    L->vals[vi].ptr = rf_arena_strdup(L->arena, L->ptr);
+    if (L->vals[vi].ptr == NULL) {
+        err_oom(L);
+        L->vals[vi].ptr = "";
+    }
     if (cJSON_IsNumber(it)) {
         rf_anim_spec_t *sp = aalloc(L, 1, sizeof *sp);
         if (sp == NULL)
@@ -1161,9 +1428,9 @@ static long lookup_value(const loader_t *L, const char *name, size_t len)
 /* ------------------------------------------------------------------ */
 /* Paths                                                                */
 
-static int cmp_str(const void *a, const void *b)
+static int cmp_pathref(const void *a, const void *b)
 {
-    return strcmp(*(const char *const *)a, *(const char *const *)b);
+    return strcmp(((const pathref_t *)a)->name, ((const pathref_t *)b)->name);
 }
 
 static void parse_paths(loader_t *L, const cJSON *obj)
@@ -1176,46 +1443,324 @@ static void parse_paths(loader_t *L, const cJSON *obj)
     unsigned char *dup = dup_flags(L, obj, &n);
     if (dup == NULL)
         return;
-    size_t i = 0;
-    for (const cJSON *c = obj->child; c != NULL; c = c->next, i++) {
-        size_t m = push(L, c->string);
-        qbuf_t a;
-        if (dup[i]) {
-            err(L, "duplicate key '%s'", q(&a, c->string));
-        } else if (!cJSON_IsString(c)) {
-            err(L, "must be a string of SVG path data, got %s", json_type(c));
-        } else {
-            const char *s = c->valuestring;
-            size_t segs = 0;
-            while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r' || *s == '\f')
-                s++;
-            if (*s == '\0') {
-                err(L, "path data is empty: it must start with 'M'");
-            } else if (*s != 'M' && *s != 'm') {
-                err(L, "path data must start with 'M' (move to), got \"%s\"", q(&a, s));
-            } else {
-                /* every command letter but the exponent's e/E is a segment */
-                for (const char *p = s; *p != '\0'; p++)
-                    if (((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z')) &&
-                        *p != 'e' && *p != 'E')
-                        segs++;
-                count_items(L, segs);
-            }
-        }
-        pop(L, m);
-    }
-    free(dup);
-    /* kept even when some data is bad: layers still look names up in it */
+    /* kept even when some data is bad: values and layers still look names
+     * up in it (and find NULL for the bad ones, already reported) */
+    L->path_refs = malloc((n ? n : 1) * sizeof *L->path_refs);
     L->path_names = malloc((n ? n : 1) * sizeof *L->path_names);
-    if (L->path_names == NULL) {
+    rf_scene_path_t *scp = aalloc(L, n, sizeof *scp);
+    if (L->path_refs == NULL || L->path_names == NULL || scp == NULL) {
+        free(dup);
         err_oom(L);
         return;
     }
-    i = 0;
-    for (const cJSON *c = obj->child; c != NULL; c = c->next)
-        L->path_names[i++] = c->string;
-    L->npaths = n;
-    qsort(L->path_names, n, sizeof *L->path_names, cmp_str);
+    size_t i = 0, k = 0, good = 0;
+    for (const cJSON *c = obj->child; c != NULL; c = c->next, i++) {
+        size_t m = push(L, c->string);
+        qbuf_t a;
+        const rf_path_t *path = NULL;
+        if (dup[i]) {
+            err(L, "duplicate key '%s'", q(&a, c->string));
+            pop(L, m);
+            continue;
+        }
+        if (!cJSON_IsString(c))
+            err(L, "must be a string of SVG path data, got %s", json_type(c));
+        else if (!L->items_over)
+            path = parse_path_data(L, c->valuestring);
+        pop(L, m);
+        L->path_refs[k].name = c->string;
+        L->path_refs[k].path = path;
+        k++;
+        if (path != NULL) {
+            scp[good].name = rf_arena_strdup(L->arena, c->string);
+            scp[good].path = path;
+            if (scp[good].name == NULL)
+                err_oom(L);
+            good++;
+        }
+    }
+    free(dup);
+    qsort(L->path_refs, k, sizeof *L->path_refs, cmp_pathref);
+    for (i = 0; i < k; i++)
+        L->path_names[i] = L->path_refs[i].name;
+    L->npaths = k;
+    L->sc->paths = scp;
+    L->sc->npaths = (uint32_t)good;
+}
+
+/* The `paths` entry called name: 1 and *out (NULL for invalid data), or 0. */
+static int lookup_path(const loader_t *L, const char *name, const rf_path_t **out)
+{
+    if (L->path_refs == NULL)
+        return 0;
+    pathref_t key = { name, NULL };
+    const pathref_t *r = bsearch(&key, L->path_refs, L->npaths, sizeof *L->path_refs,
+                                 cmp_pathref);
+    if (r == NULL)
+        return 0;
+    *out = r->path;
+    return 1;
+}
+
+/* ------------------------------------------------------------------ */
+/* References: resolved once every value name and path is known          */
+
+static const char *const components[] = { "x", "y", "angle" };
+
+/* "a spring value", "an expr value". */
+static const char *a_kind(rf_value_kind_t kind)
+{
+    const char *k = rf_value_kind_name(kind);
+    return strchr("aeiou", k[0]) != NULL ? "an" : "a";
+}
+
+/* A value input written as a string, "NAME" or "NAME.x|y|angle" (layer
+ * properties, a sample's progress): 0 with the value and component, or -1
+ * with a message. */
+static int resolve_input(loader_t *L, const char *s, long *pvi, int *pcomp, char *msg,
+                         size_t cap)
+{
+    qbuf_t a;
+    const char *dot = strchr(s, '.');
+    size_t len = dot != NULL ? (size_t)(dot - s) : strlen(s);
+    char name[256];
+    int ok = len > 0 && len < sizeof name;
+    if (ok) {
+        memcpy(name, s, len);
+        name[len] = '\0';
+        ok = valid_name(name);
+    }
+    if (!ok) {
+        /* "x + 1" here is most likely meant as an expression */
+        snprintf(msg, cap, "must be a number, a value name or a value object, got \"%s\"%s",
+                 q(&a, s), strpbrk(s, "+-*/%()<>=?! ") != NULL
+                 ? " (an expression is a value object: {\"expr\": \"...\"})" : "");
+        return -1;
+    }
+    long vi = lookup_value(L, name, len);
+    if (vi < 0) {
+        const char *dym = suggest(L, name, L->names, L->nnamed);
+        if (dym != NULL)
+            snprintf(msg, cap, "unknown value '%s' (did you mean '%s'?)", name, dym);
+        else
+            snprintf(msg, cap, "unknown value '%s'", name);
+        return -1;
+    }
+    int sample = L->vals[vi].kind == RF_VALUE_SAMPLE_PATH;
+    int comp = RF_EXPR_PLAIN;
+    if (dot != NULL) {
+        const char *field = dot + 1;
+        for (int c = 0; c < 3; c++)
+            if (strcmp(field, components[c]) == 0)
+                comp = RF_EXPR_X + c;
+        if (comp == RF_EXPR_PLAIN) {
+            snprintf(msg, cap, "unknown output '.%s' of '%s': a path sample has .x, .y and "
+                     ".angle", q(&a, field), name);
+            return -1;
+        }
+        if (!sample) {
+            snprintf(msg, cap, "'%s' is %s %s value: only a sample_path value has .x, .y and "
+                     ".angle", name, a_kind(L->vals[vi].kind),
+                     rf_value_kind_name(L->vals[vi].kind));
+            return -1;
+        }
+    } else if (sample) {
+        snprintf(msg, cap, "'%.150s' is a path sample: use %.150s.x, %.150s.y or %.150s.angle",
+                 name, name, name, name);
+        return -1;
+    }
+    *pvi = vi;
+    *pcomp = comp;
+    return 0;
+}
+
+/* First-pass resolver: names to value indices (as slots) with unbounded
+ * ranges, to check the names and collect the graph's edges. */
+static int resolve_first(void *ctx, const char *name, size_t len, int comp,
+                         rf_expr_ref_t *out, char *e, size_t elen)
+{
+    loader_t *L = ctx;
+    long vi = lookup_value(L, name, len);
+    int shown = len > 200 ? 200 : (int)len;
+    if (vi < 0) {
+        char nm[256];
+        const char *dym = NULL;
+        if (len < sizeof nm) {
+            memcpy(nm, name, len);
+            nm[len] = '\0';
+            dym = suggest(L, nm, L->names, L->nnamed);
+        }
+        if (dym != NULL)
+            snprintf(e, elen, "unknown value '%.*s' (did you mean '%s'?)", shown, name, dym);
+        else
+            snprintf(e, elen, "unknown value '%.*s'", shown, name);
+        return -1;
+    }
+    int sample = L->vals[vi].kind == RF_VALUE_SAMPLE_PATH;
+    if (comp == RF_EXPR_PLAIN && sample) {
+        snprintf(e, elen, "'%.*s' is a path sample: use %.*s.x, %.*s.y or %.*s.angle", shown,
+                 name, shown, name, shown, name, shown, name);
+        return -1;
+    }
+    if (comp != RF_EXPR_PLAIN && !sample) {
+        snprintf(e, elen, "'%.*s' is %s %s value: only a sample_path value has .x, .y and "
+                 ".angle", shown, name, a_kind(L->vals[vi].kind),
+                 rf_value_kind_name(L->vals[vi].kind));
+        return -1;
+    }
+    out->slot = (uint32_t)vi;
+    out->lo = -INFINITY;
+    out->hi = INFINITY;
+    return 0;
+}
+
+/* deps = one value, and where the reference is. */
+static void set_deps(loader_t *L, size_t k, const uint32_t *deps, uint32_t n, int derived,
+                     const char *ptr)
+{
+    vsrc_t *v = &L->vals[k];
+    v->deps = aalloc(L, n, sizeof *v->deps);
+    v->edge_ptr = rf_arena_strdup(L->arena, ptr);
+    if (v->deps == NULL || v->edge_ptr == NULL) {
+        err_oom(L);
+        v->ndeps = 0;
+        return;
+    }
+    if (n > 0)
+        memcpy(v->deps, deps, n * sizeof *deps);
+    v->ndeps = n;
+    v->derived_deps = derived;
+}
+
+static void resolve_expr(loader_t *L, size_t k)
+{
+    vsrc_t *v = &L->vals[k];
+    char ptr[sizeof L->ptr + 32];
+    snprintf(ptr, sizeof ptr, "%s/expr", v->ptr);
+    if (L->scratch == NULL && (L->scratch = rf_arena_create()) == NULL) {
+        err_oom(L);
+        return;
+    }
+    size_t len = strlen(v->src);
+    rf_expr_t *e = NULL;
+    rf_expr_error_t ee;
+    if (rf_expr_compile(v->src, len, 0, T_MAX, resolve_first, L, arena_alloc_fn,
+                        L->scratch, &e, &ee) != 0) {
+        if (strcmp(ee.msg, "out of memory") == 0) {
+            err_oom(L);
+        } else {
+            char m[RF_EXPR_ERR_MSG + 32];
+            snprintf(m, sizeof m, "col %d: %s", ee.col, ee.msg);
+            err_caret(L, ptr, v->src, len, ee.col, m);
+        }
+        return;
+    }
+    const uint32_t *deps;
+    uint32_t n = rf_expr_deps(e, &deps);
+    set_deps(L, k, deps, n, 1, ptr);
+}
+
+static void resolve_sample(loader_t *L, size_t k)
+{
+    vsrc_t *v = &L->vals[k];
+    char ptr[sizeof L->ptr + 32];
+    char msg[RF_DIAG_LINE];
+    if (v->path_ref != NULL) {
+        snprintf(ptr, sizeof ptr, "%s/sample_path/path", v->ptr);
+        if (!lookup_path(L, v->path_ref, &v->path)) {
+            const char *dym = suggest(L, v->path_ref, L->path_names, L->npaths);
+            if (dym != NULL)
+                err_at(L, ptr, "unknown path '%s' (did you mean '%s'?)", v->path_ref, dym);
+            else
+                err_at(L, ptr, "unknown path '%s'", v->path_ref);
+        }
+    }
+    snprintf(ptr, sizeof ptr, "%s/sample_path/progress", v->ptr);
+    if (v->progress_ref != NULL) {
+        long vi;
+        int comp;
+        if (resolve_input(L, v->progress_ref, &vi, &comp, msg, sizeof msg) != 0) {
+            err_at(L, ptr, "%s", msg);
+        } else {
+            v->progress_vi = vi;
+            v->progress_comp = comp;
+        }
+    }
+    if (v->progress_vi >= 0) {
+        uint32_t d = (uint32_t)v->progress_vi;
+        set_deps(L, k, &d, 1, 1, ptr);
+    }
+}
+
+/* `from` naming a value: any value that is not derived (an expression or a
+ * path sample: downstream only, seed 000). */
+static void resolve_from(loader_t *L, size_t k)
+{
+    vsrc_t *v = &L->vals[k];
+    const char *s = v->from_ref;
+    const char *ptr = v->from_ptr != NULL ? v->from_ptr : v->ptr;
+    qbuf_t a;
+    const char *dot = strchr(s, '.');
+    size_t len = dot != NULL ? (size_t)(dot - s) : strlen(s);
+    long vi = lookup_value(L, s, len);
+    if (vi < 0 || (dot != NULL && L->vals[vi].kind != RF_VALUE_SAMPLE_PATH)) {
+        char name[256];
+        const char *dym = NULL;
+        if (!valid_name(s)) {
+            err_at(L, ptr, "must be a number or a value name, got \"%s\"", q(&a, s));
+            return;
+        }
+        snprintf(name, sizeof name, "%s", s);
+        dym = suggest(L, name, L->names, L->nnamed);
+        if (dym != NULL)
+            err_at(L, ptr, "unknown value '%s' (did you mean '%s'?)", q(&a, s), dym);
+        else
+            err_at(L, ptr, "unknown value '%s'", q(&a, s));
+        return;
+    }
+    rf_value_kind_t kind = L->vals[vi].kind;
+    if (kind == RF_VALUE_EXPR || kind == RF_VALUE_SAMPLE_PATH) {
+        err_at(L, ptr, "'%.*s' is %s: expressions and path samples are downstream only and "
+               "cannot be the source of a %s", (int)(len > 200 ? 200 : len), s,
+               kind == RF_VALUE_EXPR ? "an expression" : "a path sample", v->from_kind);
+        return;
+    }
+    v->from_vi = vi;
+    uint32_t d = (uint32_t)vi;
+    set_deps(L, k, &d, 1, 0, ptr);
+}
+
+/* Resolves the values added since the last call (named ones after
+ * `paths`, inline ones where a layer adds them, so messages stay in order). */
+static void resolve_pending(loader_t *L)
+{
+    while (L->nresolved < L->nvals && !L->oom) {
+        size_t k = L->nresolved++;
+        const vsrc_t *v = &L->vals[k];
+        if (v->kind == RF_VALUE_EXPR && v->src != NULL)
+            resolve_expr(L, k);
+        else if (v->kind == RF_VALUE_SAMPLE_PATH)
+            resolve_sample(L, k);
+        else if (v->from_ref != NULL)
+            resolve_from(L, k);
+    }
+}
+
+/* The inline progress values of named samples: added after every named
+ * value, so that named values stay first. */
+static void add_deferred(loader_t *L)
+{
+    for (size_t i = 0; i < L->nnamed && !L->items_over; i++) {
+        const cJSON *obj = L->vals[i].progress_obj;
+        if (obj == NULL)
+            continue;
+        L->vals[i].progress_obj = NULL;
+        snprintf(L->ptr, sizeof L->ptr, "%s/sample_path/progress", L->vals[i].ptr);
+        size_t pi = add_value(L, "", obj);
+        if (pi != SIZE_MAX)
+            L->vals[i].progress_vi = (long)pi;
+    }
+    L->ptr[0] = '\0';
 }
 
 /* ------------------------------------------------------------------ */
@@ -1247,40 +1792,13 @@ static void walk_layer(loader_t *L, const cJSON *layer);
 /* A value reference "NAME" or "NAME.x|y|angle" in a numeric property. */
 static void value_ref(loader_t *L, const char *key, const char *s)
 {
-    qbuf_t a;
-    const char *dot = strchr(s, '.');
-    size_t len = dot != NULL ? (size_t)(dot - s) : strlen(s);
-    char name[256];
-    int name_ok = len > 0 && len < sizeof name;
-    if (name_ok) {
-        memcpy(name, s, len);
-        name[len] = '\0';
-        name_ok = valid_name(name);
-    }
-    if (!name_ok) {
-        err_key(L, key, "must be a number, a value name or a value object, got \"%s\"",
-                q(&a, s));
-        return;
-    }
-    long vi = lookup_value(L, name, len);
-    if (vi < 0) {
-        const char *dym = suggest(L, name, L->names, L->nnamed);
-        if (dym != NULL)
-            err_key(L, key, "unknown value '%s' (did you mean '%s'?)", name, dym);
-        else
-            err_key(L, key, "unknown value '%s'", name);
-        return;
-    }
-    L->vals[vi].used = 1;
-    if (dot != NULL) {
-        const char *field = dot + 1;
-        if (strcmp(field, "x") != 0 && strcmp(field, "y") != 0 && strcmp(field, "angle") != 0)
-            err_key(L, key, "unknown output '.%s' of '%s': a path sample has .x, .y and .angle",
-                    q(&a, field), name);
-        else
-            err_key(L, key, "'%s' is a %s value: only a sample_path value has .x, .y and .angle",
-                    name, rf_value_kind_name(L->vals[vi].kind));
-    }
+    char msg[RF_DIAG_LINE];
+    long vi;
+    int comp;
+    if (resolve_input(L, s, &vi, &comp, msg, sizeof msg) != 0)
+        err_key(L, key, "%s", msg);
+    else
+        L->vals[vi].used = 1;
 }
 
 /* A numeric layer property: number, value reference or inline value. */
@@ -1297,6 +1815,7 @@ static void walk_numeric(loader_t *L, const cJSON *it, const char *key)
         size_t vi = add_value(L, "", it);
         if (vi != SIZE_MAX)
             L->vals[vi].used = 1;
+        resolve_pending(L);
         pop(L, m);
         return;
     }
@@ -1451,28 +1970,37 @@ static void walk_layer_prop(loader_t *L, const cJSON *c, int type)
         if (!cJSON_IsString(c)) {
             err_key(L, k, "must be the name of a sample_path value, got %s", json_type(c));
         } else {
-            long vi = valid_name(c->valuestring)
-                      ? lookup_value(L, c->valuestring, strlen(c->valuestring)) : -1;
-            if (vi < 0) {
+            const char *s = c->valuestring;
+            const char *dot = strchr(s, '.');
+            long vi = valid_name(s) ? lookup_value(L, s, strlen(s)) : -1;
+            long base = dot != NULL ? lookup_value(L, s, (size_t)(dot - s)) : -1;
+            if (base >= 0 && L->vals[base].kind == RF_VALUE_SAMPLE_PATH) {
+                err_key(L, k, "'follow' takes the sample_path value's name: \"%.*s\", not "
+                        "\"%s\" (it adds .x and .y, and .angle with orient)",
+                        (int)(dot - s), s, q(&a, s));
+            } else if (vi < 0) {
                 const char *dym = suggest(L, c->valuestring, L->names, L->nnamed);
                 if (dym != NULL)
                     err_key(L, k, "unknown value '%s' (did you mean '%s'?)",
                             q(&a, c->valuestring), dym);
                 else
                     err_key(L, k, "unknown value '%s'", q(&a, c->valuestring));
+            } else if (L->vals[vi].kind != RF_VALUE_SAMPLE_PATH) {
+                err_key(L, k, "'%s' is %s %s value: 'follow' needs a sample_path value",
+                        c->valuestring, a_kind(L->vals[vi].kind),
+                        rf_value_kind_name(L->vals[vi].kind));
             } else {
                 L->vals[vi].used = 1;
-                err_key(L, k, "'%s' is a %s value: 'follow' needs a sample_path value",
-                        c->valuestring, rf_value_kind_name(L->vals[vi].kind));
             }
         }
     } else if (strcmp(k, "path") == 0) {
         if (!cJSON_IsString(c)) {
             err_key(L, k, "must be a path name or SVG path data, got %s", json_type(c));
         } else {
+            /* the rule of sample_path: a name refers to `paths`, else data */
             const char *s = c->valuestring;
-            if (L->path_names != NULL &&
-                bsearch(&s, L->path_names, L->npaths, sizeof *L->path_names, cmp_str) != NULL)
+            const rf_path_t *path;
+            if (lookup_path(L, s, &path))
                 return;
             if (valid_name(s)) {
                 const char *dym = suggest(L, s, L->path_names, L->npaths);
@@ -1482,11 +2010,9 @@ static void walk_layer_prop(loader_t *L, const cJSON *c, int type)
                     err_key(L, k, "unknown path '%s'", s);
                 return;
             }
-            while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')
-                s++;
-            if (*s != 'M' && *s != 'm')
-                err_key(L, k, "path data must start with 'M' (move to), got \"%s\"",
-                        q(&a, c->valuestring));
+            size_t m = push(L, k);
+            parse_path_data(L, s);
+            pop(L, m);
         }
     } else if (strcmp(k, "children") == 0) {
         if (!cJSON_IsArray(c)) {
@@ -1797,6 +2323,263 @@ static int set_frames(loader_t *L, double duration)
 /* ------------------------------------------------------------------ */
 /* Building                                                             */
 
+/* How a cycle message names a value: its name, or where an inline one is. */
+static int cycle_name(const loader_t *L, uint32_t i, char *buf, size_t cap)
+{
+    const vsrc_t *v = &L->vals[i];
+    if (v->name[0] != '\0')
+        return snprintf(buf, cap, "%s", v->name);
+    return snprintf(buf, cap, "(the value at %s)", v->ptr);
+}
+
+/* Reports the cycle members[0 .. n-1] (each reads the next, the last reads
+ * the first), named from the member that comes first in the file, at that
+ * member's reference: "cycle: a -> b -> a". */
+static void report_cycle(loader_t *L, const uint32_t *members, size_t n)
+{
+    size_t first = 0;
+    for (size_t i = 1; i < n; i++)
+        if (members[i] < members[first])
+            first = i;
+    char line[700];
+    size_t o = 0;
+    char nm[600];
+    for (size_t j = 0; j <= n; j++) {
+        uint32_t m = members[(first + j) % n];
+        int w = cycle_name(L, m, nm, sizeof nm);
+        if (w < 0)
+            w = 0;
+        /* a long cycle is cut, keeping its closing name */
+        if (j < n && o + (size_t)w + 4 > sizeof line - 160) {
+            cycle_name(L, members[first], nm, sizeof nm);
+            snprintf(line + o, sizeof line - o, " -> ... -> %.100s (a cycle of %zu values)", nm,
+                     n);
+            o = strlen(line);
+            break;
+        }
+        o += (size_t)snprintf(line + o, sizeof line - o, "%s%s", j ? " -> " : "", nm);
+        if (o >= sizeof line)
+            o = sizeof line - 1;
+    }
+    const vsrc_t *v = &L->vals[members[first]];
+    err_at(L, v->edge_ptr != NULL ? v->edge_ptr : v->ptr, "cycle: %s", line);
+}
+
+/* The evaluation order: every value after the values it reads (expression
+ * inputs, a sample's progress, a `from` source), by an iterative
+ * depth-first search (no recursion: a chain of 100,000 values) from each
+ * value in file order, in reference order; a value is placed when all it
+ * reads is. Every back edge closes a cycle, reported as found. Then "used" flows from a used
+ * derived value to what it reads every frame (not to a `from` source: that
+ * is read once, at the start). */
+static int sort_values(loader_t *L)
+{
+    size_t n = L->nvals;
+    uint8_t *state = calloc(n ? n : 1, 1);     /* 0 new, 1 on the stack, 2 placed */
+    uint32_t *stack = malloc((n ? n : 1) * sizeof *stack);
+    uint32_t *next = malloc((n ? n : 1) * sizeof *next);  /* next edge of stack[i] */
+    uint32_t *at = malloc((n ? n : 1) * sizeof *at);      /* stack index of a node */
+    L->order = malloc((n ? n : 1) * sizeof *L->order);
+    int rc = 0;
+    if (state == NULL || stack == NULL || next == NULL || at == NULL || L->order == NULL) {
+        err_oom(L);
+        rc = -1;
+        goto done;
+    }
+    size_t placed = 0;
+    for (size_t r = 0; r < n && !(rc != 0 && rf_diag_full(L->d)); r++) {
+        if (state[r] != 0)
+            continue;
+        size_t sp = 0;
+        stack[sp] = (uint32_t)r;
+        next[sp] = 0;
+        at[r] = 0;
+        state[r] = 1;
+        sp++;
+        while (sp > 0) {
+            uint32_t u = stack[sp - 1];
+            const vsrc_t *v = &L->vals[u];
+            if (next[sp - 1] < v->ndeps) {
+                uint32_t w = v->deps[next[sp - 1]++];
+                if (w >= n || state[w] == 2)
+                    continue;
+                if (state[w] == 1) {
+                    /* each back edge is one cycle: report it and go on, so
+                     * that every cycle of the file is named (until the
+                     * message list is full) */
+                    rc = -1;
+                    if (rf_diag_full(L->d))
+                        break;
+                    report_cycle(L, &stack[at[w]], sp - at[w]);
+                    continue;
+                }
+                state[w] = 1;
+                at[w] = (uint32_t)sp;
+                stack[sp] = w;
+                next[sp] = 0;
+                sp++;
+            } else {
+                state[u] = 2;
+                L->order[placed++] = u;
+                sp--;
+            }
+        }
+    }
+    if (rc == 0) {
+        for (size_t i = n; i-- > 0;) {
+            const vsrc_t *v = &L->vals[L->order[i]];
+            if (v->used && v->derived_deps)
+                for (uint32_t j = 0; j < v->ndeps; j++)
+                    L->vals[v->deps[j]].used = 1;
+        }
+    }
+done:
+    free(state);
+    free(stack);
+    free(next);
+    free(at);
+    if (rc != 0) {
+        free(L->order);
+        L->order = NULL;
+    }
+    return rc;
+}
+
+/* Second-pass resolver: the real slots and ranges of built values. */
+typedef struct build_ctx {
+    loader_t *L;
+    const rf_value_t *vals;
+} build_ctx_t;
+
+static int resolve_built(void *ctx, const char *name, size_t len, int comp,
+                         rf_expr_ref_t *out, char *e, size_t elen)
+{
+    const build_ctx_t *b = ctx;
+    long vi = lookup_value(b->L, name, len);
+    if (vi < 0) {
+        snprintf(e, elen, "internal error: '%.*s' vanished", (int)(len > 200 ? 200 : len), name);
+        return -1;
+    }
+    const rf_value_t *v = &b->vals[vi];
+    uint32_t k = comp == RF_EXPR_PLAIN ? 0 : (uint32_t)(comp - RF_EXPR_X);
+    out->slot = v->slot + k;
+    out->lo = v->out[k].lo;
+    out->hi = v->out[k].hi;
+    return 0;
+}
+
+static void out_one(rf_value_t *v)
+{
+    v->out[0].final = v->final;
+    v->out[0].lo = v->lo;
+    v->out[0].hi = v->hi;
+}
+
+/* An expression, compiled with its inputs' ranges and t in [0, T_MAX]: so
+ * its range holds past the timeline's [0, duration] too (sample and seek
+ * take any time >= 0), not only for the frames rendered. It settles when every
+ * input has (never when it reads t), on itself evaluated at that time with
+ * every input at its final value. */
+static int build_expr(loader_t *L, const vsrc_t *s, rf_value_t *vals, rf_value_t *v,
+                      double *finals, const uint32_t *owner)
+{
+    build_ctx_t bc = { L, vals };
+    rf_expr_t *e = NULL;
+    rf_expr_error_t ee;
+    char ptr[sizeof L->ptr + 32];
+    snprintf(ptr, sizeof ptr, "%s/expr", s->ptr);
+    if (rf_expr_compile(s->src, strlen(s->src), 0, T_MAX, resolve_built, &bc,
+                        arena_alloc_fn, L->arena, &e, &ee) != 0) {
+        if (strcmp(ee.msg, "out of memory") == 0)
+            err_oom(L);
+        else
+            err_at(L, ptr, "internal error: col %d: %s", ee.col, ee.msg);
+        return -1;
+    }
+    v->expr = e;
+    rf_expr_range(e, &v->lo, &v->hi);
+    const uint32_t *deps;
+    uint32_t nd = rf_expr_deps(e, &deps);
+    double settle = 0;
+    int has_final = 1;
+    for (uint32_t j = 0; j < nd; j++) {
+        const rf_value_t *in = &vals[owner[deps[j]]];
+        if (!(in->settle <= settle))
+            settle = in->settle;       /* NaN never occurs; INFINITY sticks */
+        if (isnan(finals[deps[j]]))
+            has_final = 0;
+    }
+    if (rf_expr_uses_time(e))
+        settle = INFINITY;
+    v->settle = settle;
+    v->final = isfinite(settle) && has_final ? rf_expr_eval(e, finals, settle) : NAN;
+    out_one(v);
+    return 0;
+}
+
+/* A path sample: x and y range over the path's exact bounds (its values
+ * are clamped there, see rf_value_eval), the angle over [-180, 180]. It
+ * settles with its progress, on the point at the progress's final value. */
+static void build_sample(const vsrc_t *s, rf_value_t *vals, rf_value_t *v)
+{
+    const rf_value_t *pv = &vals[s->progress_vi];
+    uint32_t k = s->progress_comp == RF_EXPR_PLAIN ? 0 : (uint32_t)(s->progress_comp - RF_EXPR_X);
+    double x0, y0, x1, y1;
+    v->path = s->path;
+    v->progress_slot = pv->slot + k;
+    v->nout = 3;
+    rf_path_bounds(s->path, &x0, &y0, &x1, &y1);
+    v->out[0].lo = x0;
+    v->out[0].hi = x1;
+    v->out[1].lo = y0;
+    v->out[1].hi = y1;
+    v->out[2].lo = -180;
+    v->out[2].hi = 180;
+    v->settle = pv->settle;
+    double pf = pv->out[k].final;
+    if (isnan(pf)) {
+        for (int j = 0; j < 3; j++)
+            v->out[j].final = NAN;
+    } else {
+        rf_path_sample(s->path, pf, &v->out[0].final, &v->out[1].final, &v->out[2].final);
+        for (int j = 0; j < 2; j++)    /* as rf_value_eval clamps */
+            v->out[j].final = fmin(fmax(v->out[j].final, v->out[j].lo), v->out[j].hi);
+    }
+    /* the one-output facts describe x, as out[0] does */
+    v->final = v->out[0].final;
+    v->lo = v->out[0].lo;
+    v->hi = v->out[0].hi;
+}
+
+/* A `from` naming a value: that value's state at the start of this one
+ * (value, and velocity for spring, physics and decay unless given). */
+static int apply_from(loader_t *L, const vsrc_t *s, const rf_value_t *vals)
+{
+    const rf_value_t *src = &vals[s->from_vi];
+    rf_anim_spec_t *sp = &s->specs[0];
+    double x = 0, vel = 0;
+    nbuf_t b1, b2, b3, b4;
+    rf_track_eval_state(&src->track, sp->start, &x, &vel);
+    if (!isfinite(x) || !isfinite(vel)) {
+        err_at(L, s->from_ptr, "'%s' is not finite at t = %s, where this %s starts",
+               L->vals[s->from_vi].name, num(&b1, sp->start), s->from_kind);
+        return -1;
+    }
+    if (sp->curve == RF_CURVE_PHYSICS && !(x >= sp->min && x <= sp->max)) {
+        err_at(L, s->from_ptr, "'%s' is %s at t = %s, where this physics starts: outside "
+               "[min, max] = [%s, %s]", L->vals[s->from_vi].name, num(&b1, x),
+               num(&b2, sp->start), num(&b3, sp->min), num(&b4, sp->max));
+        return -1;
+    }
+    sp->from = x;
+    sp->has_from = 1;
+    if (s->from_velocity) {
+        sp->velocity = vel;
+        sp->has_velocity = 1;
+    }
+    return 0;
+}
+
 static int build_values(loader_t *L)
 {
     rf_scene_t *sc = L->sc;
@@ -1804,45 +2587,95 @@ static int build_values(loader_t *L)
     size_t n = L->nvals;
     rf_value_t *vals = aalloc(L, n, sizeof *vals);
     uint32_t *order = aalloc(L, n, sizeof *order);
-    if (vals == NULL || order == NULL)
+    if (vals == NULL || order == NULL || L->order == NULL)
         return -1;
+    /* slots in file order: one per output */
+    size_t nslots = 0;
     for (size_t i = 0; i < n; i++) {
+        vals[i].slot = (uint32_t)nslots;
+        vals[i].nout = L->vals[i].kind == RF_VALUE_SAMPLE_PATH ? 3 : 1;
+        nslots += vals[i].nout;
+    }
+    /* the final value of every slot (for expressions' finals), and which
+     * value owns a slot */
+    double *finals = malloc((nslots ? nslots : 1) * sizeof *finals);
+    uint32_t *owner = malloc((nslots ? nslots : 1) * sizeof *owner);
+    if (finals == NULL || owner == NULL) {
+        free(finals);
+        free(owner);
+        err_oom(L);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++)
+        for (uint32_t j = 0; j < vals[i].nout; j++)
+            owner[vals[i].slot + j] = (uint32_t)i;
+    int rc = 0;
+    for (size_t oi = 0; oi < n && rc == 0; oi++) {
+        size_t i = L->order[oi];
         const vsrc_t *s = &L->vals[i];
         rf_value_t *v = &vals[i];
-        if (s->specs == NULL || s->nspecs == 0) {
-            /* every path that leaves a value without specs reports an error */
-            rf_diag_file(L->d, "internal error: value %zu has no description", i);
-            return -1;
-        }
-        size_t bytes = rf_track_storage_size((uint32_t)s->nspecs);
-        void *storage = bytes ? aalloc(L, 1, bytes) : NULL;
-        if (storage == NULL)
-            return -1;
+        order[oi] = (uint32_t)i;
         v->name = s->name;
         v->kind = s->kind;
-        v->slot = (uint32_t)i;
-        v->nout = 1;
         v->used = s->used;
-        rf_track_build(&v->track, storage, s->specs, (uint32_t)s->nspecs);
-        if (s->kind == RF_VALUE_STATIC) {
-            /* a number: settled from the start, exactly itself */
-            v->settle = 0;
-            v->final = s->specs[0].from;
-            v->lo = v->hi = s->specs[0].from;
+        if (s->kind == RF_VALUE_EXPR) {
+            if (s->src == NULL) {
+                rc = -1;
+                break;
+            }
+            rc = build_expr(L, s, vals, v, finals, owner);
+        } else if (s->kind == RF_VALUE_SAMPLE_PATH) {
+            if (s->path == NULL || s->progress_vi < 0) {
+                rc = -1;
+                break;
+            }
+            build_sample(s, vals, v);
         } else {
-            v->settle = v->track.settle;
-            v->final = v->track.final;
-            v->lo = v->track.lo;
-            v->hi = v->track.hi;
+            if (s->specs == NULL || s->nspecs == 0) {
+                rc = -1;
+                break;
+            }
+            if (s->from_vi >= 0 && apply_from(L, s, vals) != 0) {
+                rc = -1;
+                break;
+            }
+            size_t bytes = rf_track_storage_size((uint32_t)s->nspecs);
+            void *storage = bytes ? aalloc(L, 1, bytes) : NULL;
+            if (storage == NULL) {
+                rc = -1;
+                break;
+            }
+            rf_track_build(&v->track, storage, s->specs, (uint32_t)s->nspecs);
+            if (s->kind == RF_VALUE_STATIC) {
+                /* a number: settled from the start, exactly itself */
+                v->settle = 0;
+                v->final = s->specs[0].from;
+                v->lo = v->hi = s->specs[0].from;
+            } else {
+                v->settle = v->track.settle;
+                v->final = v->track.final;
+                v->lo = v->track.lo;
+                v->hi = v->track.hi;
+            }
+            out_one(v);
         }
-        order[i] = (uint32_t)i;
+        for (uint32_t j = 0; j < v->nout && rc == 0; j++)
+            finals[v->slot + j] = v->out[j].final;
+    }
+    free(finals);
+    free(owner);
+    if (rc != 0) {
+        /* every path that leaves a value undescribed reports an error */
+        if (nerrors(L) == 0)
+            rf_diag_file(L->d, "internal error: a value has no description");
+        return -1;
     }
     vs->n = (uint32_t)n;
     vs->nnamed = (uint32_t)L->nnamed;
     vs->values = vals;
     vs->order = order;
     vs->by_name = L->by_name;
-    vs->nslots = (uint32_t)n;
+    vs->nslots = (uint32_t)nslots;
     return 0;
 }
 
@@ -1928,12 +2761,16 @@ static void load_root(loader_t *L, const cJSON *root)
         pop(L, m);
     }
     index_values(L);
+    L->indexed = 1;
+    add_deferred(L);
 
     if (f[4] != NULL) {
         size_t m = push(L, "paths");
         parse_paths(L, f[4]);
         pop(L, m);
     }
+    /* every name is known now: expressions, samples and `from` sources */
+    resolve_pending(L);
     if (f[5] != NULL && !L->items_over) {
         size_t m = push(L, "layers");
         parse_layers(L, f[5]);
@@ -1945,6 +2782,9 @@ static void load_root(loader_t *L, const cJSON *root)
         pop(L, m);
     }
     if (L->oom)
+        return;
+    /* the graph: evaluation order, cycles, "used" through expressions */
+    if (!L->items_over && sort_values(L) != 0 && L->oom)
         return;
 
     /* Frames need fps and duration; with an explicit duration they do not
@@ -2026,7 +2866,10 @@ rf_scene_t *rf_scene_load_buffer(const char *name, const char *buf, size_t len,
 
     free(L.vals);
     free(L.names);
+    free(L.path_refs);
     free(L.path_names);
+    free(L.order);
+    rf_arena_destroy(L.scratch);
     cJSON_Delete(root);
     free(text);
     if (nerrors(&L) > 0 || sc->file == NULL) {

@@ -1,6 +1,7 @@
 /* values.c - name lookup and evaluation of a scene's values. */
 #include "values.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "expr.h"
@@ -66,10 +67,16 @@ void rf_value_eval(const rf_value_t *v, double t, double *slots)
     case RF_VALUE_EXPR:
         slots[v->slot] = rf_expr_eval(v->expr, slots, t);
         return;
-    case RF_VALUE_SAMPLE_PATH:
-        rf_path_sample(v->path, slots[v->progress_slot], &slots[v->slot], &slots[v->slot + 1],
-                       &slots[v->slot + 2]);
+    case RF_VALUE_SAMPLE_PATH: {
+        double x, y;
+        rf_path_sample(v->path, slots[v->progress_slot], &x, &y, &slots[v->slot + 2]);
+        /* Curve evaluation rounds: a point near an extremum may land an ulp
+         * outside the exact bounds that the value publishes as its range
+         * (expressions over NAME.x rely on it); clamping keeps it inside. */
+        slots[v->slot] = fmin(fmax(x, v->out[0].lo), v->out[0].hi);
+        slots[v->slot + 1] = fmin(fmax(y, v->out[1].lo), v->out[1].hi);
         return;
+    }
     default:
         slots[v->slot] = rf_track_eval(&v->track, t);
         return;

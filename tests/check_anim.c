@@ -141,6 +141,44 @@ START_TEST(test_spring_range)
 }
 END_TEST
 
+/* Soundness of the published range, exactly (no tolerance): random springs
+ * and physics evaluated at random times and right at their extrema never
+ * leave [lo, hi], even by an ulp. */
+START_TEST(test_range_sound_exact)
+{
+    srand(11);
+    for (int k = 0; k < 300; k++) {
+        double from = (rand() % 2000 - 1000) / 7.0, to = (rand() % 2000 - 1000) / 3.0;
+        double stiff = 1 + rand() % 900, damp = (rand() % 400) / 10.0;
+        double v0 = (rand() % 4000 - 2000) / 1.3;
+        rf_anim_t a;
+        make_spring(&a, from, to, stiff, damp, v0, 0.5);
+        double ext[2] = {0, 0};
+        double end = isfinite(a.settle) ? a.settle : 10.0;
+        for (int i = 0; i < 3000; i++) {
+            double t = 0.5 + (rand() / (double)RAND_MAX) * (end - 0.5);
+            double x = rf_anim_eval(&a, t);
+            ck_assert_msg(x >= a.lo && x <= a.hi, "spring %d: %.17g outside [%.17g, %.17g]", k, x,
+                          a.lo, a.hi);
+            ext[0] = t;
+        }
+        /* densely around the first extremum, where rounding matters */
+        double w = a.regime == 0 ? a.p[1] : 0;
+        if (w > 0) {
+            for (int i = -2000; i <= 2000; i++) {
+                double th = atan2(v0 * w, a.p[0] * v0 + a.p[4] * a.p[2]);
+                if (th < 0)
+                    th += M_PI;
+                double t = 0.5 + th / w + i * 1e-9;
+                double x = rf_anim_eval(&a, t);
+                ck_assert(x >= a.lo && x <= a.hi);
+            }
+        }
+        (void)ext;
+    }
+}
+END_TEST
+
 /* Hand-derived: the contract's example spring 0 -> 300, k 170, c 26. */
 START_TEST(test_spring_known_values)
 {
@@ -592,6 +630,7 @@ static Suite *anim_suite(void)
     tcase_add_loop_test(tc, test_spring_settle, 0, NCASES);
     tcase_add_loop_test(tc, test_spring_range, 0, NCASES);
     tcase_add_test(tc, test_spring_known_values);
+    tcase_add_test(tc, test_range_sound_exact);
     tcase_add_test(tc, test_spring_undamped);
     suite_add_tcase(s, tc);
     tc = tcase_create("eased");

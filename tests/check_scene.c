@@ -22,6 +22,7 @@
 #include "diag.h"
 #include "jsonsyn.h"
 #include "numfmt.h"
+#include "path.h"
 #include "scene.h"
 #include "values.h"
 
@@ -951,10 +952,10 @@ START_TEST(scene_types_and_ranges)
           "/values/x/physics/friction: must be >= 0, got -1" },
         { HEAD "\"timeline\": {\"duration\": 1}, \"values\": {\"x\": {\"physics\": {\"from\": 9, \"min\": 0, \"max\": 5}}}}",
           "/values/x/physics/from: must lie within [min, max] = [0, 5], got 9" },
-        { HEAD "\"timeline\": {\"duration\": 1}, \"values\": {\"x\": {\"expr\": \"t\"}}}",
-          "/values/x/expr: expression values are not implemented in this version" },
+        { HEAD "\"timeline\": {\"duration\": 1}, \"values\": {\"x\": {\"expr\": 5}}}",
+          "/values/x/expr: must be an expression string such as \"2*x + t\", got a number" },
         { HEAD "\"timeline\": {\"duration\": 1}, \"values\": {\"x\": {\"sample_path\": {}}}}",
-          "/values/x/sample_path: sample_path values are not implemented in this version" },
+          "/values/x/sample_path: missing required key 'path'" },
         { HEAD "\"timeline\": {\"duration\": 1}, \"values\": {\"x\": {}}}",
           "/values/x: missing the value kind: one of spring, bezier, repeat, tween, physics, decay, keyframes, sequence, expr, sample_path" },
         { HEAD "\"timeline\": {\"duration\": 1}, \"values\": {\"max\": 1}}",
@@ -1066,6 +1067,688 @@ START_TEST(scene_load_file)
 }
 END_TEST
 
+/* ================================================================ derived values */
+
+/* Evaluates every value of vs at t into a fresh array (free it). */
+static double *eval_all(const rf_values_t *vs, double t)
+{
+    double *out = malloc((vs->nslots ? vs->nslots : 1) * sizeof *out);
+    ck_assert_ptr_nonnull(out);
+    for (uint32_t i = 0; i < vs->nslots; i++)
+        out[i] = -12345.678;   /* nothing may be left unwritten */
+    rf_values_eval(vs, t, out);
+    return out;
+}
+
+/* Output comp (0: the value, or x; 1: y; 2: angle) of name at t. */
+static double value_at(const rf_values_t *vs, const char *name, uint32_t comp, double t)
+{
+    const rf_value_t *v = rf_values_find(vs, name);
+    ck_assert_msg(v != NULL, "no value '%s'", name);
+    ck_assert_uint_lt(comp, v->nout);
+    double *out = eval_all(vs, t);
+    double x = out[v->slot + comp];
+    free(out);
+    return x;
+}
+
+/* Position of value index i in the evaluation order. */
+static uint32_t order_pos(const rf_values_t *vs, uint32_t i)
+{
+    for (uint32_t k = 0; k < vs->n; k++)
+        if (vs->order[k] == i)
+            return k;
+    ck_abort_msg("value %u is not in the order", (unsigned)i);
+    return 0;
+}
+
+static uint32_t index_of(const rf_values_t *vs, const char *name)
+{
+    const rf_value_t *v = rf_values_find(vs, name);
+    ck_assert_msg(v != NULL, "no value '%s'", name);
+    return (uint32_t)(v - vs->values);
+}
+
+START_TEST(scene_expr_values)
+{
+    /* r is defined before x: the order puts x first all the same */
+    rf_scene_t *sc = load(HEAD "\"timeline\": {\"duration\": 1}, \"values\": {"
+                          "\"r\": {\"expr\": \"2*x + t\"},"
+                          " \"x\": {\"tween\": {\"from\": 0, \"to\": 100, \"duration\": 1}},"
+                          " \"h\": {\"expr\": \"x/2\"},"
+                          " \"c\": {\"expr\": \"r > 100 ? r - 100 : -1\"},"
+                          " \"k\": {\"expr\": \"3*4 + 0.5\"}}}");
+    const rf_values_t *vs = &sc->values;
+    const rf_value_t *r = rf_values_find(vs, "r");
+    ck_assert_int_eq(r->kind, RF_VALUE_EXPR);
+    ck_assert_str_eq(rf_value_kind_name(r->kind), "expr");
+    ck_assert_uint_eq(r->nout, 1);
+    ck_assert_uint_eq(vs->nslots, 5);
+    ck_assert_uint_lt(order_pos(vs, index_of(vs, "x")), order_pos(vs, index_of(vs, "r")));
+    ck_assert_uint_lt(order_pos(vs, index_of(vs, "r")), order_pos(vs, index_of(vs, "c")));
+    /* a linear tween 0..100 over 1 s is 25 at 0.25: 2*25 + 0.25 */
+    ck_assert(value_at(vs, "r", 0, 0.25) == 50.25);
+    ck_assert(value_at(vs, "h", 0, 0.25) == 12.5);
+    ck_assert(value_at(vs, "c", 0, 0.25) == -1);
+    /* at 0.75: r = 150.75, so c = 50.75 */
+    ck_assert(value_at(vs, "c", 0, 0.75) == 50.75);
+    ck_assert(value_at(vs, "r", 0, 7) == 207);
+    ck_assert(value_at(vs, "k", 0, 0.3) == 12.5);
+    /* ranges: x in [0, 100] gives x/2 in [0, 50]; 2x + t with t >= 0 */
+    const rf_value_t *h = rf_values_find(vs, "h");
+    ck_assert(h->lo == 0 && h->hi == 50);
+    ck_assert(h->out[0].lo == 0 && h->out[0].hi == 50);
+    /* t is taken in [0, 2^53] s: finite, so that sin(t * k) stays bounded */
+    ck_assert(r->lo == 0 && r->hi >= 200 + 0x1p53 && r->hi <= 0x1p53 + 400);
+    /* settle: h reads only x (settles at 1, on 100); r reads t */
+    ck_assert(h->settle == 1 && h->final == 50);
+    ck_assert(h->out[0].final == 50);
+    ck_assert(isinf(r->settle) && isnan(r->final));
+    ck_assert(isinf(rf_values_find(vs, "c")->settle));
+    const rf_value_t *k = rf_values_find(vs, "k");
+    ck_assert(k->settle == 0 && k->final == 12.5 && k->lo == 12.5 && k->hi == 12.5);
+    rf_scene_destroy(sc);
+}
+END_TEST
+
+START_TEST(scene_expr_settle_and_ranges)
+{
+    rf_scene_t *sc = load(HEAD "\"timeline\": {\"duration\": 2}, \"values\": {"
+                          "\"x\": {\"tween\": {\"from\": 0, \"to\": 100, \"duration\": 1}},"
+                          " \"y\": {\"spring\": {\"from\": 0, \"to\": 10, \"stiffness\": 20,"
+                          " \"damping\": 2}},"
+                          " \"w\": {\"repeat\": {\"from\": 0, \"to\": 1, \"duration\": 0.5}},"
+                          " \"sum\": {\"expr\": \"x*2 + y\"},"
+                          " \"loop\": {\"expr\": \"w + 1\"},"
+                          " \"wave\": {\"expr\": \"sin(t*6.283) * 5\"},"
+                          " \"cl\": {\"expr\": \"clamp(y, 2, 3) + min(x, 20)\"},"
+                          " \"d\": {\"expr\": \"1 / (x - 50)\"},"
+                          " \"chain\": {\"expr\": \"sum - 200\"}}}");
+    const rf_values_t *vs = &sc->values;
+    const rf_value_t *y = rf_values_find(vs, "y");
+    const rf_value_t *sum = rf_values_find(vs, "sum");
+    /* settles with its last input (the slow spring, after x's 1 s), on
+     * 2*100 + 10 */
+    ck_assert(isfinite(y->settle) && y->settle > 1);
+    ck_assert(y->hi > 10);   /* it overshoots */
+    ck_assert(sum->settle == y->settle);
+    ck_assert(sum->final == 210);
+    ck_assert(value_at(vs, "sum", 0, y->settle + 1) == 210);
+    /* x*2 + y over x in [0,100] and the spring's exact range */
+    ck_assert(sum->lo <= 2 * 0 + y->lo && sum->lo >= 2 * 0 + y->lo - 1e-9);
+    ck_assert(sum->hi >= 200 + y->hi && sum->hi <= 200 + y->hi + 1e-9);
+    /* chained: sum - 200 settles with sum, on 10 */
+    const rf_value_t *chain = rf_values_find(vs, "chain");
+    ck_assert(chain->settle == sum->settle && chain->final == 10);
+    /* an input that never settles */
+    const rf_value_t *loop = rf_values_find(vs, "loop");
+    ck_assert(isinf(loop->settle) && isnan(loop->final));
+    ck_assert(loop->lo == 1 && loop->hi == 2);
+    /* sin bounded: [-5, 5] */
+    const rf_value_t *wave = rf_values_find(vs, "wave");
+    ck_assert(wave->lo == -5 && wave->hi == 5);
+    ck_assert(isinf(wave->settle));
+    /* clamp and min are exact on intervals */
+    const rf_value_t *cl = rf_values_find(vs, "cl");
+    ck_assert(cl->lo == 2 && cl->hi == 23);
+    ck_assert(cl->final == 23);
+    /* dividing by an interval holding 0: unbounded */
+    const rf_value_t *d = rf_values_find(vs, "d");
+    ck_assert(d->lo == -INFINITY && d->hi == INFINITY);
+    ck_assert(d->final == 1.0 / 50);
+    /* the duration "auto" rule sees only finite settle times */
+    rf_scene_destroy(sc);
+
+    sc = load(HEAD "\"values\": {"
+              "\"x\": {\"tween\": {\"from\": 0, \"to\": 100, \"duration\": 1.5}},"
+              " \"z\": {\"tween\": {\"from\": 0, \"to\": 1, \"duration\": 4}},"
+              " \"y\": {\"tween\": {\"from\": 0, \"to\": 1, \"duration\": 0.5}},"
+              " \"e\": {\"expr\": \"x + y\"}},"
+              " \"layers\": [{\"type\": \"circle\", \"r\": \"e\"}]}");
+    vs = &sc->values;
+    /* the layer uses e, so e's inputs x and y are used too; z is not */
+    ck_assert_int_eq(rf_values_find(vs, "e")->used, 1);
+    ck_assert_int_eq(rf_values_find(vs, "x")->used, 1);
+    ck_assert_int_eq(rf_values_find(vs, "y")->used, 1);
+    ck_assert_int_eq(rf_values_find(vs, "z")->used, 0);
+    ck_assert(sc->duration == 1.5);
+    rf_scene_destroy(sc);
+
+    /* an inline expression in a layer, transitively */
+    sc = load(HEAD "\"values\": {"
+              "\"x\": {\"tween\": {\"from\": 0, \"to\": 100, \"duration\": 2.5}},"
+              " \"z\": {\"tween\": {\"from\": 0, \"to\": 1, \"duration\": 4}},"
+              " \"e\": {\"expr\": \"x * 3\"}},"
+              " \"layers\": [{\"type\": \"circle\", \"r\": {\"expr\": \"e + 1\"}}]}");
+    vs = &sc->values;
+    ck_assert_uint_eq(vs->n, 4);
+    ck_assert_int_eq(vs->values[3].kind, RF_VALUE_EXPR);
+    ck_assert_int_eq(vs->values[3].used, 1);
+    ck_assert_int_eq(rf_values_find(vs, "x")->used, 1);
+    ck_assert_int_eq(rf_values_find(vs, "z")->used, 0);
+    ck_assert(sc->duration == 2.5);
+    double *out = eval_all(vs, 1.25);
+    ck_assert(out[vs->values[3].slot] == 151);
+    free(out);
+    rf_scene_destroy(sc);
+}
+END_TEST
+
+START_TEST(scene_sample_path)
+{
+    rf_scene_t *sc = load(HEAD "\"timeline\": {\"duration\": 1}, \"values\": {"
+                          "\"p\": {\"sample_path\": {\"path\": \"h\", \"progress\": \"g\"}},"
+                          " \"g\": {\"tween\": {\"from\": 0, \"to\": 1, \"duration\": 1}},"
+                          " \"q\": {\"sample_path\": {\"path\": \"v\", \"progress\": \"g\"}},"
+                          " \"r\": {\"sample_path\": {\"path\": \"M 10 10 l 30 40\", \"progress\": 0.5}},"
+                          " \"s\": {\"sample_path\": {\"path\": \"h\", \"progress\":"
+                          " {\"tween\": {\"from\": 1, \"to\": 0, \"duration\": 2}}}},"
+                          " \"u\": {\"sample_path\": {\"path\": \"h\", \"progress\": \"q.y\"}},"
+                          " \"e\": {\"expr\": \"p.x + q.y + p.angle + q.angle\"}},"
+                          " \"paths\": {\"h\": \"M 0 0 L 100 0\", \"v\": \"M 0 0 L 0 100\","
+                          " \"c\": \"M 0 0 C 0 100 100 100 100 0\"}}");
+    const rf_values_t *vs = &sc->values;
+    ck_assert_uint_eq(sc->npaths, 3);
+    ck_assert_str_eq(sc->paths[0].name, "h");
+    ck_assert_str_eq(sc->paths[2].name, "c");
+    ck_assert(fabs(rf_path_length(sc->paths[1].path) - 100) < 1e-12);
+    const rf_value_t *p = rf_values_find(vs, "p");
+    ck_assert_int_eq(p->kind, RF_VALUE_SAMPLE_PATH);
+    ck_assert_str_eq(rf_value_kind_name(p->kind), "sample_path");
+    ck_assert_uint_eq(p->nout, 3);
+    /* slots: p 0-2, g 3, q 4-6, r 7-9, s 10-12, u 13-15, e 16, then the
+     * inline progresses (r's 0.5 and s's tween) */
+    ck_assert_uint_eq(p->slot, 0);
+    ck_assert_uint_eq(rf_values_find(vs, "g")->slot, 3);
+    ck_assert_uint_eq(rf_values_find(vs, "q")->slot, 4);
+    ck_assert_uint_eq(vs->nslots, 19);
+    ck_assert_uint_eq(vs->n, 9);
+    ck_assert_uint_lt(order_pos(vs, index_of(vs, "g")), order_pos(vs, index_of(vs, "p")));
+    ck_assert_uint_lt(order_pos(vs, index_of(vs, "q")), order_pos(vs, index_of(vs, "u")));
+    /* halfway along "M 0 0 L 100 0": (50, 0), heading 0 degrees */
+    ck_assert(value_at(vs, "p", 0, 0.5) == 50);
+    ck_assert(value_at(vs, "p", 1, 0.5) == 0);
+    ck_assert(value_at(vs, "p", 2, 0.5) == 0);
+    /* "M 0 0 L 0 100" points down the canvas: 90 degrees */
+    ck_assert(value_at(vs, "q", 0, 0.5) == 0);
+    ck_assert(value_at(vs, "q", 1, 0.5) == 50);
+    ck_assert(value_at(vs, "q", 2, 0.5) == 90);
+    /* inline data and a number progress: halfway along a 3-4-5 line */
+    ck_assert(fabs(value_at(vs, "r", 0, 0) - 25) < 1e-12);
+    ck_assert(fabs(value_at(vs, "r", 1, 0) - 30) < 1e-12);
+    ck_assert(fabs(value_at(vs, "r", 2, 0) - atan2(4, 3) * 180 / M_PI) < 1e-12);
+    /* an inline progress: 1 -> 0 over 2 s, 0.75 at 0.5 s */
+    ck_assert(fabs(value_at(vs, "s", 0, 0.5) - 75) < 1e-12);
+    /* progress from another sample's y: q.y / 100 ... clamped: q.y = 25 at
+     * 0.25 -> progress 25 clamps to 1 */
+    ck_assert(value_at(vs, "u", 0, 0.25) == 100);
+    ck_assert(value_at(vs, "u", 0, 0) == 0);
+    /* an expression over components: 50 + 50 + 0 + 90 */
+    ck_assert(value_at(vs, "e", 0, 0.5) == 190);
+    /* ranges are the path's bounds; angles [-180, 180] */
+    ck_assert(p->out[0].lo == 0 && p->out[0].hi == 100);
+    ck_assert(p->out[1].lo == 0 && p->out[1].hi == 0);
+    ck_assert(p->out[2].lo == -180 && p->out[2].hi == 180);
+    ck_assert(p->lo == 0 && p->hi == 100);
+    const rf_value_t *q = rf_values_find(vs, "q");
+    ck_assert(q->out[0].lo == 0 && q->out[0].hi == 0);
+    ck_assert(q->out[1].lo == 0 && q->out[1].hi == 100);
+    const rf_value_t *e = rf_values_find(vs, "e");
+    ck_assert(e->lo == -360 && e->hi == 560);
+    /* settle with the progress (g settles at 1), on the end point */
+    ck_assert(p->settle == 1);
+    ck_assert(p->out[0].final == 100 && p->out[1].final == 0 && p->out[2].final == 0);
+    ck_assert(q->out[1].final == 100 && q->out[2].final == 90);
+    ck_assert(e->settle == 1 && e->final == 100 + 100 + 0 + 90);
+    const rf_value_t *r = rf_values_find(vs, "r");
+    ck_assert(r->settle == 0 && fabs(r->out[0].final - 25) < 1e-12);
+    ck_assert(r->out[0].lo == 10 && r->out[0].hi == 40 && r->out[1].lo == 10 &&
+              r->out[1].hi == 50);
+    ck_assert(rf_values_find(vs, "s")->settle == 2);
+    rf_scene_destroy(sc);
+
+    /* follow marks the sample used, and its progress with it */
+    sc = load(HEAD "\"values\": {"
+              "\"g\": {\"tween\": {\"from\": 0, \"to\": 1, \"duration\": 0.8}},"
+              " \"z\": {\"tween\": {\"from\": 0, \"to\": 1, \"duration\": 3}},"
+              " \"p\": {\"sample_path\": {\"path\": \"c\", \"progress\": \"g\"}}},"
+              " \"paths\": {\"c\": \"M 0 0 C 0 100 100 100 100 0\"},"
+              " \"layers\": [{\"type\": \"circle\", \"r\": 3, \"follow\": \"p\", \"orient\": true}]}");
+    vs = &sc->values;
+    ck_assert_int_eq(rf_values_find(vs, "p")->used, 1);
+    ck_assert_int_eq(rf_values_find(vs, "g")->used, 1);
+    ck_assert_int_eq(rf_values_find(vs, "z")->used, 0);
+    ck_assert(sc->duration == 0.8);
+    /* the cubic's exact bounds: y peaks at 75 (t = 1/2), not the hull's 100 */
+    p = rf_values_find(vs, "p");
+    ck_assert(p->out[0].lo == 0 && p->out[0].hi == 100);
+    ck_assert(p->out[1].lo == 0 && fabs(p->out[1].hi - 75) < 1e-12);
+    rf_scene_destroy(sc);
+}
+END_TEST
+
+static void *test_malloc(void *ctx, size_t size)
+{
+    (void)ctx;
+    return malloc(size);
+}
+
+START_TEST(scene_sample_clamped_to_bounds)
+{
+    /* Near a curve's extremum, evaluation may round an ulp past the exact
+     * bound found from the derivative's root (found by a dense search near
+     * the peak of this cubic: y 10.975596452109031 against a bound of
+     * 10.975596452109029). A sample publishes the bounds as its range, so
+     * its outputs are clamped to them. */
+    const char *d = "M 45.493480441323975 -30.925777331995988 C -57.243731193580743 "
+                    "-63.685055165496486 -45.877632898696085 78.199598796389168 "
+                    "51.711133400200602 -31.179538615847541";
+    const double prog = 0.59714137425692049;
+    char json[1024];
+    snprintf(json, sizeof json, HEAD "\"timeline\": {\"duration\": 1}, \"values\": {"
+             "\"p\": {\"sample_path\": {\"path\": \"%s\", \"progress\": %.17g}}}}", d, prog);
+    rf_scene_t *sc = load(json);
+    const rf_value_t *p = rf_values_find(&sc->values, "p");
+    rf_path_t *raw = NULL;
+    rf_path_error_t pe;
+    ck_assert_int_eq(rf_path_parse(d, strlen(d), test_malloc, NULL, &raw, &pe), 0);
+    double x, y, a, x0, y0, x1, y1;
+    rf_path_sample(raw, prog, &x, &y, &a);
+    rf_path_bounds(raw, &x0, &y0, &x1, &y1);
+    ck_assert(p->out[1].lo == y0 && p->out[1].hi == y1);
+    double got = value_at(&sc->values, "p", 1, 0.5);
+    ck_assert(got >= y0 && got <= y1);
+    /* what the clamp changes: nothing inside the bounds, else the bound */
+    ck_assert(got == (y > y1 ? y1 : y));
+    ck_assert(value_at(&sc->values, "p", 0, 0.5) == x);
+    ck_assert(value_at(&sc->values, "p", 2, 0.5) == a);
+    free(raw);
+    rf_scene_destroy(sc);
+}
+END_TEST
+
+/* The decay of scene-v1.md in long double: value and velocity at tau. */
+static long double decay_ref(long double from, long double v0, long double friction,
+                             long double tau, long double *vel)
+{
+    long double lambda = 4.2L * friction, e = expl(-lambda * tau);
+    *vel = v0 * e;
+    return from + v0 / lambda * (1 - e);
+}
+
+START_TEST(scene_from_sources)
+{
+    rf_scene_t *sc = load(HEAD "\"timeline\": {\"duration\": 2}, \"values\": {"
+                          "\"y\": {\"spring\": {\"from\": \"d\", \"to\": 0, \"start\": 0.3}},"
+                          " \"d\": {\"decay\": {\"from\": 0, \"velocity\": 1200, \"friction\": 1}},"
+                          " \"y0\": {\"spring\": {\"from\": \"d\", \"to\": 0, \"velocity\": 0,"
+                          " \"start\": 0.3}},"
+                          " \"tw\": {\"tween\": {\"from\": \"d\", \"to\": 0, \"duration\": 1,"
+                          " \"start\": 0.3}},"
+                          " \"k\": 5,"
+                          " \"fromk\": {\"bezier\": {\"from\": \"k\", \"to\": 9, \"duration\": 1,"
+                          " \"curve\": \"linear\"}},"
+                          " \"seq\": {\"sequence\": [{\"at\": 0.3, \"physics\": {\"from\": \"d\","
+                          " \"friction\": 2}}, {\"at\": 1, \"spring\": {\"to\": 0}}]}}}");
+    const rf_values_t *vs = &sc->values;
+    ck_assert_uint_lt(order_pos(vs, index_of(vs, "d")), order_pos(vs, index_of(vs, "y")));
+    /* the decay at 0.3 s, independently: its value and velocity there */
+    long double dv;
+    long double dx = decay_ref(0, 1200, 1, 0.3L, &dv);
+    const rf_value_t *d = rf_values_find(vs, "d");
+    double ex, ev;
+    rf_track_eval_state(&d->track, 0.3, &ex, &ev);
+    ck_assert(fabsl(ex - dx) < 1e-9L * fabsl(dx));
+    ck_assert(fabsl(ev - dv) < 1e-9L * fabsl(dv));
+    /* y holds the decay's value before its start, then springs from there
+     * with the decay's velocity (stiffness 170, damping 26: under-damped) */
+    ck_assert(fabsl(value_at(vs, "y", 0, 0) - dx) < 1e-9L * fabsl(dx));
+    ck_assert(fabsl(value_at(vs, "y", 0, 0.3) - dx) < 1e-9L * fabsl(dx));
+    static const double taus[] = { 0.01, 0.05, 0.1, 0.2, 0.4, 0.7 };
+    for (size_t i = 0; i < sizeof taus / sizeof taus[0]; i++) {
+        long double want = spring_ref(dx, 0, 170, 26, dv, taus[i], NULL);
+        double got = value_at(vs, "y", 0, 0.3 + taus[i]);
+        ck_assert_msg(fabsl(got - want) < 1e-9L * fabsl(dx), "tau %g: %.17g vs %.17Lg",
+                      taus[i], got, want);
+        /* an explicit velocity overrides the inherited one */
+        want = spring_ref(dx, 0, 170, 26, 0, taus[i], NULL);
+        got = value_at(vs, "y0", 0, 0.3 + taus[i]);
+        ck_assert_msg(fabsl(got - want) < 1e-9L * fabsl(dx), "tau %g (y0)", taus[i]);
+    }
+    /* a tween inherits only the value: linear 1 s from dx to 0 */
+    ck_assert(fabsl(value_at(vs, "tw", 0, 0.8) - dx * 0.5L) < 1e-9L * fabsl(dx));
+    /* a static source: its number */
+    ck_assert(value_at(vs, "fromk", 0, 0.5) == 7);
+    ck_assert(rf_values_find(vs, "fromk")->lo == 5);
+    /* a sequence's first entry: physics from the decay's state, friction 2:
+     * x = x0 + v0 (1 - e^(-2 tau)) / 2 */
+    long double tau = 0.4L;
+    long double want = dx + dv * (1 - expl(-2 * tau)) / 2;
+    ck_assert(fabsl(value_at(vs, "seq", 0, 0.7) - want) < 1e-9L * fabsl(want));
+    /* `from` does not make the source used: it is read once, at load */
+    rf_scene_destroy(sc);
+
+    sc = load(HEAD "\"values\": {"
+              "\"d\": {\"tween\": {\"from\": 0, \"to\": 1, \"duration\": 5}},"
+              " \"y\": {\"tween\": {\"from\": \"d\", \"to\": 2, \"duration\": 1, \"start\": 0.5}}},"
+              " \"layers\": [{\"type\": \"circle\", \"r\": \"y\"}]}");
+    ck_assert_int_eq(rf_values_find(&sc->values, "d")->used, 0);
+    ck_assert(sc->duration == 1.5);
+    ck_assert(value_at(&sc->values, "y", 0, 0) == 0.1);
+    rf_scene_destroy(sc);
+}
+END_TEST
+
+/* Loads json, which must fail, and wants exactly these messages (each after
+ * "runeframe: t.json: "), in order. */
+static void fails_exactly(const char *json, const char *const *want, int n)
+{
+    rf_diag_init(diag, "t.json");
+    rf_scene_t *sc = rf_scene_load_buffer("t.json", json, strlen(json), diag);
+    ck_assert_ptr_null(sc);
+    for (int i = 0; i < diag->count; i++)
+        if (i >= n || strncmp(diag->msg[i], "runeframe: t.json: ", 19) != 0 ||
+            strcmp(diag->msg[i] + 19, want[i]) != 0)
+            fprintf(stderr, "message %d: got \"%s\"\n  wanted \"%s\"\n", i, diag->msg[i],
+                    i < n ? want[i] : "(none)");
+    ck_assert_int_eq(diag->count, n);
+    for (int i = 0; i < n; i++)
+        ck_assert_str_eq(diag->msg[i] + 19, want[i]);
+}
+
+START_TEST(scene_derived_errors)
+{
+    {
+        const char *w[] = {
+            "/values/r/expr: col 6: unexpected ')'\n"
+            "    x + 1)\n"
+            "         ^",
+        };
+        fails_exactly(HEAD "\"timeline\": {\"duration\": 1}, \"values\": {\"x\": 1,"
+                      " \"r\": {\"expr\": \"x + 1)\"}}}", w, 1);
+    }
+    {
+        const char *w[] = {
+            "/values/r/expr: col 5: unknown value 'pp' (did you mean 'p'?)\n"
+            "    1 + pp\n"
+            "        ^",
+            "/values/s/expr: col 1: 'x' is a static value: only a sample_path value has .x, "
+            ".y and .angle\n"
+            "    x.y * 2\n"
+            "    ^",
+            "/values/u/expr: col 2: 'p' is a path sample: use p.x, p.y or p.angle\n"
+            "    -p\n"
+            "     ^",
+        };
+        fails_exactly(HEAD "\"timeline\": {\"duration\": 1}, \"values\": {\"x\": 1,"
+                      " \"p\": {\"sample_path\": {\"path\": \"M 0 0 H 9\", \"progress\": 1}},"
+                      " \"r\": {\"expr\": \"1 + pp\"}, \"s\": {\"expr\": \"x.y * 2\"},"
+                      " \"u\": {\"expr\": \"-p\"}}}", w, 3);
+    }
+    {
+        const char *w[] = {
+            "/values/a/expr: cycle: a -> b -> a",
+            "/values/c/expr: cycle: c -> d -> e -> c",
+            "/values/f/expr: cycle: f -> f",
+            "/values/n/expr: cycle: n -> o -> n",
+        };
+        /* the search reaches the last cycle from m, through o: it is named
+         * from n all the same, its value that comes first in the file */
+        fails_exactly(HEAD "\"timeline\": {\"duration\": 1}, \"values\": {"
+                      "\"a\": {\"expr\": \"b + 1\"}, \"b\": {\"expr\": \"2 * a\"},"
+                      " \"c\": {\"expr\": \"d\"}, \"d\": {\"expr\": \"e\"},"
+                      " \"e\": {\"expr\": \"c + a\"}, \"f\": {\"expr\": \"f + 1\"},"
+                      " \"m\": {\"expr\": \"o\"}, \"n\": {\"expr\": \"o * 2\"},"
+                      " \"o\": {\"expr\": \"n - 1\"}}}", w, 4);
+    }
+    {
+        const char *w[] = {
+            "/values/a/spring/from: cycle: a -> b -> a",
+            "/values/s/sequence/0/tween/from: cycle: s -> s",
+        };
+        fails_exactly(HEAD "\"timeline\": {\"duration\": 1}, \"values\": {"
+                      "\"a\": {\"spring\": {\"from\": \"b\", \"to\": 1}},"
+                      " \"b\": {\"decay\": {\"from\": \"a\", \"velocity\": 3}},"
+                      " \"s\": {\"sequence\": [{\"at\": 0, \"tween\": {\"from\": \"s\", \"to\": 1,"
+                      " \"duration\": 1}}]}}}", w, 2);
+    }
+    {
+        /* the misplaced from is found while parsing; names once all are known */
+        const char *w[] = {
+            "/values/q/sequence/1/spring/from: only a sequence's first entry may start from "
+            "another value: later entries inherit from the entry before",
+            "/values/y/spring/from: 'r' is an expression: expressions and path samples are "
+            "downstream only and cannot be the source of a spring",
+            "/values/z/sequence/0/physics/from: 'p' is a path sample: expressions and path "
+            "samples are downstream only and cannot be the source of a physics",
+            "/values/w/tween/from: unknown value 'rr' (did you mean 'r'?)",
+        };
+        fails_exactly(HEAD "\"timeline\": {\"duration\": 1}, \"values\": {"
+                      "\"r\": {\"expr\": \"t\"},"
+                      " \"p\": {\"sample_path\": {\"path\": \"M 0 0 H 9\", \"progress\": 1}},"
+                      " \"y\": {\"spring\": {\"from\": \"r\", \"to\": 1}},"
+                      " \"z\": {\"sequence\": [{\"at\": 0, \"physics\": {\"from\": \"p.x\"}}]},"
+                      " \"w\": {\"tween\": {\"from\": \"rr\", \"to\": 1, \"duration\": 1}},"
+                      " \"q\": {\"sequence\": [{\"at\": 0, \"spring\": {\"to\": 1}},"
+                      " {\"at\": 1, \"spring\": {\"from\": \"r\", \"to\": 2}}]}}}", w, 4);
+    }
+    {
+        const char *w[] = {
+            "/paths/orbit: col 13: expected a number\n"
+            "    M 40 300 C 1x0 40 520 40 600 300\n"
+            "                ^",
+            "/values/p/sample_path/path: unknown path 'orbt' (did you mean 'orbit'?)",
+            "/layers/0/follow: 'g' is a tween value: 'follow' needs a sample_path value",
+            "/layers/0/x: 'p' is a path sample: use p.x, p.y or p.angle",
+            "/layers/0/y: unknown output '.z' of 'p': a path sample has .x, .y and .angle",
+        };
+        fails_exactly(HEAD "\"timeline\": {\"duration\": 1}, \"values\": {"
+                      "\"g\": {\"tween\": {\"from\": 0, \"to\": 1, \"duration\": 1}},"
+                      " \"p\": {\"sample_path\": {\"path\": \"orbt\", \"progress\": \"g\"}}},"
+                      " \"paths\": {\"orbit\": \"M 40 300 C 1x0 40 520 40 600 300\"},"
+                      " \"layers\": [{\"type\": \"circle\", \"follow\": \"g\", \"x\": \"p\","
+                      " \"y\": \"p.z\"}]}", w, 5);
+    }
+    {
+        /* an expression of 4,097 bytes */
+        char *json = malloc(8192);
+        ck_assert_ptr_nonnull(json);
+        int o = snprintf(json, 8192, HEAD "\"timeline\": {\"duration\": 1}, \"values\": "
+                         "{\"r\": {\"expr\": \"");
+        for (int i = 0; i < 4097; i++)
+            json[o++] = i % 2 ? '+' : '1';
+        snprintf(json + o, (size_t)(8192 - o), "\"}}}");
+        const char *w[] = { "/values/r/expr: expression is 4097 bytes; the limit is 4096" };
+        fails_exactly(json, w, 1);
+        /* and 4,096 bytes compile: 1+1+...+1 (2,048 ones, '+' between) */
+        o = snprintf(json, 8192, HEAD "\"timeline\": {\"duration\": 1}, \"values\": "
+                     "{\"r\": {\"expr\": \"");
+        for (int i = 0; i < 4095; i++)
+            json[o++] = i % 2 ? '+' : '1';
+        json[o++] = ' ';
+        snprintf(json + o, (size_t)(8192 - o), "\"}}}");
+        rf_diag_init(diag, "t.json");
+        rf_scene_t *sc = load(json);
+        ck_assert(rf_values_find(&sc->values, "r")->final == 2048);
+        rf_scene_destroy(sc);
+        free(json);
+    }
+}
+END_TEST
+
+START_TEST(scene_long_chains)
+{
+    /* 99,999 expressions, each reading the one after it in the file: the
+     * sort is iterative (a recursive one would need 99,999 frames) */
+    const int n = 99999;
+    size_t cap = 8u << 20;
+    char *json = malloc(cap);
+    ck_assert_ptr_nonnull(json);
+    size_t o = (size_t)snprintf(json, cap, HEAD "\"timeline\": {\"duration\": 1}, \"values\": {");
+    for (int i = 0; i < n - 1; i++)
+        o += (size_t)snprintf(json + o, cap - o, "\"v%d\": {\"expr\": \"v%d + 1\"}, ", i, i + 1);
+    o += (size_t)snprintf(json + o, cap - o, "\"v%d\": {\"tween\": {\"from\": 0, \"to\": 10,"
+                          " \"duration\": 2}}}}", n - 1);
+    rf_scene_t *sc = load(json);
+    const rf_values_t *vs = &sc->values;
+    ck_assert_uint_eq(vs->n, (unsigned)n);
+    ck_assert_uint_eq(vs->order[0], (unsigned)n - 1);
+    ck_assert_uint_eq(vs->order[n - 1], 0);
+    /* v0 = tween + 99,998: 5 + 99998 at t = 1 */
+    ck_assert(value_at(vs, "v0", 0, 1) == 100003);
+    const rf_value_t *v0 = rf_values_find(vs, "v0");
+    ck_assert(v0->settle == 2 && v0->final == 100008);
+    ck_assert(v0->lo == 99998 && v0->hi == 100008);
+    rf_scene_destroy(sc);
+
+    /* the same as one cycle: its message is cut, keeping its closing name */
+    o = (size_t)snprintf(json, cap, HEAD "\"timeline\": {\"duration\": 1}, \"values\": {");
+    for (int i = 0; i < n; i++)
+        o += (size_t)snprintf(json + o, cap - o, "%s\"v%d\": {\"expr\": \"v%d + 1\"}",
+                              i ? ", " : "", i, (i + 1) % n);
+    snprintf(json + o, cap - o, "}}");
+    rf_diag_init(diag, "t.json");
+    ck_assert_ptr_null(rf_scene_load_buffer("t.json", json, strlen(json), diag));
+    ck_assert_int_eq(diag->count, 1);
+    const char *m = diag->msg[0];
+    const char *head = "runeframe: t.json: /values/v0/expr: cycle: v0 -> v1 -> v2 -> ";
+    const char *tail = " -> ... -> v0 (a cycle of 99999 values)";
+    ck_assert_msg(strncmp(m, head, strlen(head)) == 0, "%s", m);
+    ck_assert(strlen(m) > strlen(tail));
+    ck_assert_str_eq(m + strlen(m) - strlen(tail), tail);
+    ck_assert_ptr_null(strchr(m, '\n'));
+    free(json);
+}
+END_TEST
+
+/* ---- interval soundness at the scene level ---- */
+
+static uint64_t rng_state;
+
+static double rng_unit(void)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return (double)(rng_state >> 11) * 0x1p-53;
+}
+
+/* Evaluates sc at ntimes random times (and at every settle time, and just
+ * around it) and asserts that every output of every value lies in its
+ * published range (NaN only under (-inf, +inf)). Returns the number of
+ * expression outputs checked. */
+static long check_sound(const rf_scene_t *sc, const char *what, int ntimes)
+{
+    const rf_values_t *vs = &sc->values;
+    double *out = malloc((vs->nslots ? vs->nslots : 1) * sizeof *out);
+    ck_assert_ptr_nonnull(out);
+    long nexpr = 0;
+    int nsettle = 0;
+    for (uint32_t i = 0; i < vs->n; i++)
+        if (isfinite(vs->values[i].settle))
+            nsettle++;
+    double span = sc->duration > 0 ? sc->duration : 1;
+    for (int k = 0; k < ntimes + 3 * nsettle + 1; k++) {
+        double t;
+        if (k < ntimes / 2) {
+            t = rng_unit() * 1.5 * span;           /* the timeline and past it */
+        } else if (k < ntimes) {
+            t = span * exp(rng_unit() * 12 - 6);   /* 0.0025 x .. 400 x the duration */
+        } else if (k < ntimes + 3 * nsettle) {
+            int j = (k - ntimes) / 3, c = 0;
+            const rf_value_t *v = NULL;
+            for (uint32_t i = 0; i < vs->n && v == NULL; i++)
+                if (isfinite(vs->values[i].settle) && c++ == j)
+                    v = &vs->values[i];
+            t = v->settle + ((k - ntimes) % 3 - 1) * 1e-9;
+            if (t < 0)
+                t = 0;
+        } else {
+            t = 0;
+        }
+        rf_values_eval(vs, t, out);
+        for (uint32_t i = 0; i < vs->n; i++) {
+            const rf_value_t *v = &vs->values[i];
+            for (uint32_t j = 0; j < v->nout; j++) {
+                double x = out[v->slot + j], lo = v->out[j].lo, hi = v->out[j].hi;
+                int ok = isnan(x) ? (lo == -INFINITY && hi == INFINITY) : (x >= lo && x <= hi);
+                ck_assert_msg(ok, "%s: value '%s' (%s) output %u at t = %.17g is %.17g, "
+                              "outside [%.17g, %.17g]", what, v->name,
+                              rf_value_kind_name(v->kind), (unsigned)j, t, x, lo, hi);
+                if (v->kind == RF_VALUE_EXPR)
+                    nexpr++;
+            }
+        }
+    }
+    free(out);
+    return nexpr;
+}
+
+START_TEST(scene_range_soundness)
+{
+    rng_state = 0x9E3779B97F4A7C15ull;
+    /* every scene shipped in scenes/ */
+    const char *top = getenv("top_srcdir");
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/scenes", top != NULL ? top : ".");
+    static const char *const names[] = {
+        "bezier", "decay", "keyframes", "physics", "sequence", "showcase", "spring", "tween",
+    };
+    long nexpr = 0;
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        char path[4200];
+        snprintf(path, sizeof path, "%s/%s.json", dir, names[i]);
+        rf_diag_init(diag, path);
+        rf_scene_t *sc = rf_scene_load(path, diag);
+        for (int k = 0; k < diag->count; k++)
+            fprintf(stderr, "%s\n", diag->msg[k]);
+        ck_assert_msg(sc != NULL, "cannot load %s (set top_srcdir)", path);
+        nexpr += check_sound(sc, path, 4000);
+        rf_scene_destroy(sc);
+    }
+    ck_assert_msg(nexpr > 0, "scenes/ has no expression to check");
+
+    /* expressions over every kind of input, including overshooting springs,
+     * bounded physics, ping-pong, keyframes and path samples */
+    static const char *const exprs[] = {
+        "x*2 + y", "x - y", "x * y", "x / 2 - y / 3", "sin(x) * y", "cos(t * 7) * x",
+        "mix(40, 600, g) + 8*sin(t*6.283)", "clamp(x, 0, 50) + max(y, 3)", "abs(x - 50)",
+        "floor(x / 7) + ceil(y) + round(w * 3)", "sqrt(abs(x)) + exp(-t)", "log(1 + g)",
+        "pow(g, 3) + pow(2, g)", "x > 50 ? y : -y", "step(0.5, g) * x", "smoothstep(0, 100, x)",
+        "x % 7", "atan2(p.y, p.x)", "p.x * 2 - p.y", "p.angle / 180", "tan(g)", "1 / (x - 40)",
+        "min(k, x) * (k >= 5)", "-x*-y", "(x == y) + (x != y) + (x < y) + (x <= y)",
+        "kf * 2 + ph / 3", "dc - w", "e1 * 2 + e2", "t", "t * t - 3 * t",
+    };
+    char json[8192];
+    int o = snprintf(json, sizeof json, HEAD "\"timeline\": {\"duration\": 3}, \"values\": {"
+                     "\"x\": {\"spring\": {\"from\": 0, \"to\": 100, \"stiffness\": 300, \"damping\": 8}},"
+                     " \"y\": {\"physics\": {\"from\": 10, \"velocity\": -200, \"friction\": 2,"
+                     " \"gravity\": 900, \"min\": -100, \"max\": 720}},"
+                     " \"w\": {\"bezier\": {\"from\": -1, \"to\": 1, \"duration\": 0.7,"
+                     " \"repeat\": \"ping-pong\"}},"
+                     " \"g\": {\"tween\": {\"from\": 0, \"to\": 1, \"duration\": 2,"
+                     " \"easing\": \"ease-out-back\"}},"
+                     " \"k\": 5,"
+                     " \"kf\": {\"keyframes\": {\"duration\": 1.2, \"keys\": [[0, 0], [0.3, 80,"
+                     " \"ease-out-elastic\"], [1, 100]]}},"
+                     " \"ph\": {\"physics\": {\"from\": 0, \"velocity\": 300, \"friction\": 1.5}},"
+                     " \"dc\": {\"decay\": {\"from\": \"x\", \"start\": 0.4}},"
+                     " \"p\": {\"sample_path\": {\"path\": \"M 40 300 C 120 40 520 40 600 300 Q 700 500 300 400 Z\","
+                     " \"progress\": \"g\"}},"
+                     " \"e1\": {\"expr\": \"x * 3 - p.x\"}, \"e2\": {\"expr\": \"e1 / 4 + w\"}");
+    for (size_t i = 0; i < sizeof exprs / sizeof exprs[0]; i++)
+        o += snprintf(json + o, sizeof json - (size_t)o, ", \"q%zu\": {\"expr\": \"%s\"}", i,
+                      exprs[i]);
+    snprintf(json + o, sizeof json - (size_t)o, "}}");
+    ck_assert_uint_lt((size_t)o + 4, sizeof json);
+    rf_diag_init(diag, "t.json");
+    rf_scene_t *sc = load(json);
+    long n = check_sound(sc, "mixed inputs", 20000);
+    ck_assert_int_ge(n, 20000L * (long)(sizeof exprs / sizeof exprs[0]));
+    rf_scene_destroy(sc);
+}
+END_TEST
+
 static Suite *scene_suite(void)
 {
     Suite *s = suite_create("scene");
@@ -1121,6 +1804,19 @@ static Suite *scene_suite(void)
     tcase_add_test(tc, scene_syntax_errors_in_diag);
     tcase_add_test(tc, scene_limits);
     tcase_add_test(tc, scene_load_file);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("derived");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, scene_expr_values);
+    tcase_add_test(tc, scene_expr_settle_and_ranges);
+    tcase_add_test(tc, scene_sample_path);
+    tcase_add_test(tc, scene_sample_clamped_to_bounds);
+    tcase_add_test(tc, scene_from_sources);
+    tcase_add_test(tc, scene_derived_errors);
+    tcase_add_test(tc, scene_long_chains);
+    tcase_add_test(tc, scene_range_soundness);
     suite_add_tcase(s, tc);
     return s;
 }
