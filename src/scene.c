@@ -10,12 +10,13 @@
  * Stages: parse `values` (structure only) -> index their names -> parse
  * `paths` -> resolve the references of every value (expression names,
  * sample paths and progresses, `from` sources), now that every name is
- * known -> `layers` (their inline values resolved in place) -> the value
- * graph: one iterative depth-first sort gives the evaluation order, finds a
- * cycle, and carries "used" from a layer's values to what they read -> build
+ * known -> `layers`, walked into the layer tree (layer.h; their inline
+ * values resolved in place) -> the value graph: one iterative depth-first
+ * sort gives the evaluation order, finds a cycle, and carries "used" from a
+ * layer's values to what they read -> build
  * everything in that order, so that an expression is compiled with the real
  * ranges of its inputs and a `from` source's track exists before the value
- * that starts from it.
+ * that starts from it -> the layers' value references become slots.
  */
 #include "scene.h"
 
@@ -33,6 +34,7 @@
 #include "easing.h"
 #include "expr.h"
 #include "jsonsyn.h"
+#include "layer.h"
 #include "numfmt.h"
 #include "path.h"
 
@@ -101,6 +103,7 @@ typedef struct loader {
     const char **path_names;   /* malloc'd: the same names, for suggestions */
     size_t npaths;
     uint32_t *order;           /* malloc'd: evaluation order, once sorted */
+    rf_layer_t *layers;        /* arena: the top-level layers, slots PENDING until built */
     size_t items;              /* values, layers, path segments, entries */
     int items_over;
     int oom;
@@ -618,7 +621,8 @@ static int color_string(loader_t *L, const cJSON *it, const char *key, uint32_t 
     qbuf_t a;
     if (parse_color(it->valuestring, out) == 0)
         return F_OK;
-    err_key(L, key, "invalid color \"%s\": expected \"#rgb\", \"#rrggbb\" or \"#rrggbbaa\"",
+    err_key(L, key, "invalid color \"%s\": expected \"#rgb\", \"#rgba\", \"#rrggbb\" or "
+            "\"#rrggbbaa\"",
             q(&a, it->valuestring));
     return F_BAD;
 }
@@ -1778,43 +1782,82 @@ static const char *const line_keys[] = { "x1", "y1", "x2", "y2" };
 static const char *const path_layer_keys[] = { "path", "trim" };
 static const char *const group_keys[] = { "children" };
 
-static const struct { const char *const *keys; size_t n; } type_keys[] = {
-    { rect_keys, NELEM(rect_keys) },
-    { circle_keys, NELEM(circle_keys) },
-    { ellipse_keys, NELEM(ellipse_keys) },
-    { line_keys, NELEM(line_keys) },
-    { path_layer_keys, NELEM(path_layer_keys) },
-    { group_keys, NELEM(group_keys) },
+/* The keys of each type, in rf_layer_type_t order. The first nreq are
+ * required: a shape without its size or a path without its data has
+ * nothing to draw, and a silent default would hide a misspelt key. */
+static const struct {
+    const char *const *keys;
+    size_t n, nreq;
+    const char *needs;         /* the end of the missing-key message */
+} type_keys[] = {
+    { rect_keys, NELEM(rect_keys), 2, "a rect needs width and height" },
+    { circle_keys, NELEM(circle_keys), 1, "a circle needs its radius r" },
+    { ellipse_keys, NELEM(ellipse_keys), 2, "an ellipse needs its radii rx and ry" },
+    { line_keys, NELEM(line_keys), 4, "a line needs x1, y1, x2 and y2" },
+    { path_layer_keys, NELEM(path_layer_keys), 1,
+      "a path layer needs path: a name in 'paths' or SVG path data" },
+    { group_keys, NELEM(group_keys), 1, "a group needs children: an array of layers" },
 };
 
-static void walk_layer(loader_t *L, const cJSON *layer);
+/* While layers are walked the values have no slots yet (build_values
+ * numbers them once the graph is sorted): a property naming a value holds
+ * PENDING(value index, output) until fix_layers turns it into the slot
+ * (indices stay below RF_MAX_ITEMS + 1, so this never reaches RF_PROP_CONST). */
+#define PENDING(vi, k) ((uint32_t)(vi) * 3u + (uint32_t)(k))
+
+static rf_prop_t konst(double k)
+{
+    rf_prop_t p = { RF_PROP_CONST, k };
+    return p;
+}
+
+static void walk_layer(loader_t *L, const cJSON *layer, rf_layer_t *out);
 
 /* A value reference "NAME" or "NAME.x|y|angle" in a numeric property. */
-static void value_ref(loader_t *L, const char *key, const char *s)
+static void value_ref(loader_t *L, const char *key, const char *s, rf_prop_t *out)
 {
     char msg[RF_DIAG_LINE];
     long vi;
     int comp;
-    if (resolve_input(L, s, &vi, &comp, msg, sizeof msg) != 0)
+    if (resolve_input(L, s, &vi, &comp, msg, sizeof msg) != 0) {
         err_key(L, key, "%s", msg);
-    else
-        L->vals[vi].used = 1;
+        return;
+    }
+    L->vals[vi].used = 1;
+    out->slot = PENDING(vi, comp == RF_EXPR_PLAIN ? 0 : comp - RF_EXPR_X);
 }
 
-/* A numeric layer property: number, value reference or inline value. */
-static void walk_numeric(loader_t *L, const cJSON *it, const char *key)
+enum { P_ANY, P_NONNEG };
+
+/* A numeric layer property: number, value reference or inline value. A
+ * constant size must not be negative (P_NONNEG): an animated one may pass
+ * below 0 (a spring's overshoot) and is drawn as 0 there, but a constant
+ * one can only be a mistake. */
+static void walk_numeric(loader_t *L, const cJSON *it, const char *key, int range,
+                         rf_prop_t *out)
 {
-    if (cJSON_IsNumber(it))
+    if (cJSON_IsNumber(it)) {
+        double v = it->valuedouble;
+        nbuf_t b;
+        if (!isfinite(v))
+            return;            /* reported by check_finite */
+        if (range == P_NONNEG && v < 0)
+            err_key(L, key, "must be >= 0, got %s", num(&b, v));
+        else
+            *out = konst(v);
         return;
+    }
     if (cJSON_IsString(it)) {
-        value_ref(L, key, it->valuestring);
+        value_ref(L, key, it->valuestring, out);
         return;
     }
     if (cJSON_IsObject(it)) {
         size_t m = push(L, key);
         size_t vi = add_value(L, "", it);
-        if (vi != SIZE_MAX)
+        if (vi != SIZE_MAX) {
             L->vals[vi].used = 1;
+            out->slot = PENDING(vi, 0);
+        }
         resolve_pending(L);
         pop(L, m);
         return;
@@ -1822,64 +1865,177 @@ static void walk_numeric(loader_t *L, const cJSON *it, const char *key)
     err_key(L, key, "must be a number, a value name or a value object, got %s", json_type(it));
 }
 
-/* [a, b] of numeric properties (anchor, trim, gradient points). */
-static void walk_pair(loader_t *L, const cJSON *it, const char *key, const char *shape)
+/* [a, b] of numeric properties (anchor, scale, trim, gradient points). */
+static void walk_pair(loader_t *L, const cJSON *it, const char *key, const char *shape,
+                      rf_prop_t *a, rf_prop_t *b)
 {
     if (!cJSON_IsArray(it) || cJSON_GetArraySize(it) != 2) {
         if (cJSON_IsArray(it))
-            err_key(L, key, "must be an array %s, got %d elements", shape,
-                    cJSON_GetArraySize(it));
+            err_key(L, key, "must be an array %s, got %d element%s", shape,
+                    cJSON_GetArraySize(it), cJSON_GetArraySize(it) == 1 ? "" : "s");
         else
             err_key(L, key, "must be an array %s, got %s", shape, json_type(it));
         return;
     }
     size_t m = push(L, key);
-    walk_numeric(L, it->child, "0");
-    walk_numeric(L, it->child->next, "1");
+    walk_numeric(L, it->child, "0", P_ANY, a);
+    walk_numeric(L, it->child->next, "1", P_ANY, b);
     pop(L, m);
 }
 
-static void walk_stops(loader_t *L, const cJSON *it)
+/* 0xRRGGBBAA -> straight channels in [0, 1]. */
+static void to_color(uint32_t c, rf_color_t *out)
 {
-    if (!cJSON_IsArray(it) || cJSON_GetArraySize(it) < 1) {
-        err_key(L, "stops", "must be a non-empty array of [offset, color]");
+    out->r = (double)(c >> 24 & 0xFFu) / 255;
+    out->g = (double)(c >> 16 & 0xFFu) / 255;
+    out->b = (double)(c >> 8 & 0xFFu) / 255;
+    out->a = (double)(c & 0xFFu) / 255;
+}
+
+/* A color string where only a plain color fits: a mix's two colors, a
+ * gradient stop's color. what names the taker for the message. */
+static void plain_color(loader_t *L, const cJSON *it, const char *key, const char *what,
+                        rf_color_t *out)
+{
+    uint32_t c;
+    if (cJSON_IsString(it)) {
+        if (strcmp(it->valuestring, "none") == 0)
+            err_key(L, key, "must be a color: \"none\" stands only for a whole fill or "
+                    "stroke");
+        else if (color_string(L, it, key, &c) == F_OK)
+            to_color(c, out);
+    } else if (cJSON_IsObject(it)) {
+        err_key(L, key, "must be a color string: %s takes plain colors, not a mix or a "
+                "gradient", what);
+    } else {
+        err_key(L, key, "must be a color string, got %s", json_type(it));
+    }
+}
+
+/* Stops of a gradient: [offset, color], offsets in [0, 1], non-decreasing
+ * (CSS and SVG would clamp a decreasing offset up to the one before it;
+ * here it is an error, as it is most likely a typo). */
+static void walk_stops(loader_t *L, const cJSON *it, rf_paint_t *p)
+{
+    if (!cJSON_IsArray(it)) {
+        err_key(L, "stops", "must be an array of stops [offset, color], got %s",
+                json_type(it));
         return;
     }
+    int n = cJSON_GetArraySize(it);
+    if (n < 1) {
+        err_key(L, "stops", "must have at least one stop [offset, color]");
+        return;
+    }
+    rf_gradient_stop_t *st = aalloc(L, (size_t)n, sizeof *st);
+    if (st == NULL)
+        return;
+    p->stops = st;
+    p->nstops = (uint32_t)n;
     size_t m = push(L, "stops");
     size_t i = 0;
+    double prev = 0;
+    int have_prev = 0;
     for (const cJSON *s = it->child; s != NULL; s = s->next, i++) {
         size_t mi = pushi(L, i);
         if (!cJSON_IsArray(s) || cJSON_GetArraySize(s) != 2) {
-            err(L, "a stop must be [offset, color]");
-        } else {
-            double off = 0;
-            uint32_t col;
-            if (want_number(L, s->child, "0", &off) == F_OK && !(off >= 0 && off <= 1)) {
-                nbuf_t b;
-                err_key(L, "0", "a stop offset must be in [0, 1], got %s", num(&b, off));
-            }
-            if (!cJSON_IsString(s->child->next))
-                err_key(L, "1", "must be a color string, got %s", json_type(s->child->next));
+            if (cJSON_IsArray(s))
+                err(L, "a stop must be [offset, color], got %d element%s",
+                    cJSON_GetArraySize(s), cJSON_GetArraySize(s) == 1 ? "" : "s");
             else
-                color_string(L, s->child->next, "1", &col);
+                err(L, "a stop must be [offset, color], got %s", json_type(s));
+            pop(L, mi);
+            continue;
         }
+        double off = 0;
+        nbuf_t b, b2;
+        if (want_number(L, s->child, "0", &off) == F_OK) {
+            if (!(off >= 0 && off <= 1)) {
+                err_key(L, "0", "a stop offset must be in [0, 1], got %s", num(&b, off));
+            } else if (have_prev && off < prev) {
+                err_key(L, "0", "stop offsets must not decrease: %s after %s", num(&b, off),
+                        num(&b2, prev));
+            } else {
+                st[i].offset = off;
+                prev = off;
+                have_prev = 1;
+            }
+        }
+        plain_color(L, s->child->next, "1", "a gradient stop", &st[i].color);
         pop(L, mi);
     }
     pop(L, m);
 }
 
 static const char *const color_kinds[] = { "mix", "linear", "radial" };
-static const char *const mix_keys[] = { "mix", "by" };
 static const char *const linear_keys[] = { "from", "to", "stops" };
 static const char *const radial_keys[] = { "center", "radius", "stops" };
+enum { C_MIX, C_LINEAR, C_RADIAL };
 
-/* fill/stroke: "#..." (or "none"), or a mix or gradient object. */
-static void walk_color(loader_t *L, const cJSON *it, const char *key)
+/* {"mix": [COLOR, COLOR], "by": NUMBER}, the "mix" member given. */
+static void walk_mix(loader_t *L, const cJSON *mix, const cJSON *by, rf_paint_t *p)
+{
+    p->kind = RF_PAINT_MIX;
+    if (!cJSON_IsArray(mix) || cJSON_GetArraySize(mix) != 2) {
+        int n = cJSON_GetArraySize(mix);
+        if (cJSON_IsArray(mix))
+            err_key(L, "mix", "must be an array of 2 colors [\"#rrggbb\", \"#rrggbb\"], got "
+                    "%d element%s", n, n == 1 ? "" : "s");
+        else
+            err_key(L, "mix", "must be an array of 2 colors [\"#rrggbb\", \"#rrggbb\"], got %s",
+                    json_type(mix));
+    } else {
+        size_t m = push(L, "mix");
+        plain_color(L, mix->child, "0", "a mix", &p->color);
+        plain_color(L, mix->child->next, "1", "a mix", &p->color2);
+        pop(L, m);
+    }
+    if (by == NULL)
+        err(L, "missing required key 'by' (the mix amount: 0 is the first color, 1 the "
+            "second)");
+    else
+        walk_numeric(L, by, "by", P_ANY, &p->by);
+}
+
+/* {"linear": {...}} or {"radial": {...}}: body is the kind's member. */
+static void walk_gradient(loader_t *L, const cJSON *body, int kind, rf_paint_t *p)
+{
+    int lin = kind == C_LINEAR;
+    p->kind = lin ? RF_PAINT_LINEAR : RF_PAINT_RADIAL;
+    size_t m = push(L, body->string);
+    if (!cJSON_IsObject(body)) {
+        err(L, "must be an object {%s}, got %s",
+            lin ? "\"from\": [x, y], \"to\": [x, y], \"stops\": [...]"
+                : "\"center\": [x, y], \"radius\": r, \"stops\": [...]", json_type(body));
+        pop(L, m);
+        return;
+    }
+    const cJSON *f[3];
+    const char *const *keys = lin ? linear_keys : radial_keys;
+    scan_keys(L, body, keys, 3, f);
+    for (int k = 0; k < 3; k++)
+        if (f[k] == NULL)
+            err(L, "missing required key '%s'", keys[k]);
+    if (f[0] != NULL)
+        walk_pair(L, f[0], keys[0], "[x, y]", &p->p0[0], &p->p0[1]);
+    if (f[1] != NULL && lin)
+        walk_pair(L, f[1], keys[1], "[x, y]", &p->p1[0], &p->p1[1]);
+    else if (f[1] != NULL)
+        walk_numeric(L, f[1], "radius", P_NONNEG, &p->radius);
+    if (f[2] != NULL)
+        walk_stops(L, f[2], p);
+    pop(L, m);
+}
+
+/* fill/stroke: "#..." or "none", or one mix or gradient object. */
+static void walk_color(loader_t *L, const cJSON *it, const char *key, rf_paint_t *p)
 {
     uint32_t col;
     if (cJSON_IsString(it)) {
-        if (strcmp(it->valuestring, "none") != 0)
-            color_string(L, it, key, &col);
+        if (strcmp(it->valuestring, "none") != 0 && color_string(L, it, key, &col) == F_OK) {
+            p->kind = RF_PAINT_SOLID;
+            to_color(col, &p->color);
+        }
         return;
     }
     if (!cJSON_IsObject(it)) {
@@ -1888,153 +2044,279 @@ static void walk_color(loader_t *L, const cJSON *it, const char *key)
         return;
     }
     size_t m = push(L, key);
-    const cJSON *kind = NULL;
-    for (const cJSON *c = it->child; c != NULL && kind == NULL; c = c->next)
-        if (find_name(color_kinds, NELEM(color_kinds), c->string) >= 0)
-            kind = c;
-    if (kind == NULL) {
-        err(L, "a color object needs one of 'mix', 'linear' or 'radial'");
-    } else if (strcmp(kind->string, "mix") == 0) {
-        const cJSON *f[2];
-        scan_keys(L, it, mix_keys, 2, f);
-        if (!cJSON_IsArray(f[0]) || cJSON_GetArraySize(f[0]) != 2) {
-            err_key(L, "mix", "must be an array of 2 colors [\"#rrggbb\", \"#rrggbb\"]");
-        } else {
-            size_t mm = push(L, "mix");
-            const cJSON *c = f[0]->child;
-            for (int i = 0; i < 2; i++, c = c->next) {
-                char idx[16];
-                snprintf(idx, sizeof idx, "%d", i);
-                if (!cJSON_IsString(c))
-                    err_key(L, idx, "must be a color string, got %s", json_type(c));
-                else
-                    color_string(L, c, idx, &col);
+    const cJSON *body = NULL, *by = NULL;
+    int kind = -1;
+    for (const cJSON *c = it->child; c != NULL && body == NULL; c = c->next)
+        if ((kind = find_name(color_kinds, NELEM(color_kinds), c->string)) >= 0)
+            body = c;
+    /* everything but the one kind, in file order */
+    int unknown = 0;
+    for (const cJSON *c = it->child; c != NULL; c = c->next) {
+        qbuf_t a;
+        if (c == body)
+            continue;
+        if (find_name(color_kinds, NELEM(color_kinds), c->string) >= 0) {
+            if (strcmp(c->string, body->string) == 0)
+                err_key(L, c->string, "duplicate key '%s'", c->string);
+            else
+                err_key(L, c->string, "a color has exactly one kind, got '%s' and '%s'",
+                        body->string, c->string);
+        } else if (strcmp(c->string, "by") == 0 && kind == C_MIX) {
+            if (by != NULL)
+                err_key(L, c->string, "duplicate key 'by'");
+            else
+                by = c;
+        } else if (body == NULL) {
+            if (strcmp(c->string, "by") != 0) {
+                err_unknown_key(L, c->string, "color kind", color_kinds, NELEM(color_kinds));
+                unknown++;
             }
-            pop(L, mm);
+        } else if (kind != C_MIX &&
+                   find_name(kind == C_LINEAR ? linear_keys : radial_keys, 3, c->string) >= 0) {
+            err_key(L, c->string, "'%s' belongs inside '%s'", c->string, body->string);
+        } else if (kind == C_MIX) {
+            static const char *const mix_keys[] = { "mix", "by" };
+            err_unknown_key(L, c->string, "key", mix_keys, NELEM(mix_keys));
+        } else {
+            err_key(L, c->string, "unknown key '%s' (a %s gradient has only '%s')",
+                    q(&a, c->string), body->string, body->string);
         }
-        if (f[1] == NULL)
-            err(L, "missing required key 'by'");
-        else
-            walk_numeric(L, f[1], "by");
+    }
+    if (body == NULL) {
+        if (unknown == 0)
+            err(L, "a color object needs one of 'mix', 'linear' or 'radial'");
+    } else if (kind == C_MIX) {
+        walk_mix(L, body, by, p);
     } else {
-        int lin = strcmp(kind->string, "linear") == 0;
-        const cJSON *only[1];
-        scan_keys(L, it, &color_kinds[lin ? 1 : 2], 1, only);
-        size_t mg = push(L, kind->string);
-        if (!cJSON_IsObject(kind)) {
-            err(L, "must be an object, got %s", json_type(kind));
-        } else {
-            const cJSON *f[3];
-            const char *const *keys = lin ? linear_keys : radial_keys;
-            scan_keys(L, kind, keys, 3, f);
-            for (int k = 0; k < 3; k++) {
-                if (f[k] == NULL) {
-                    err(L, "missing required key '%s'", keys[k]);
-                    continue;
-                }
-                if (k == 2)
-                    walk_stops(L, f[k]);
-                else if (!lin && k == 1)
-                    walk_numeric(L, f[k], "radius");
-                else
-                    walk_pair(L, f[k], keys[k], "[x, y]");
-            }
-        }
-        pop(L, mg);
+        walk_gradient(L, body, kind, p);
     }
     pop(L, m);
 }
 
-static void walk_layer_prop(loader_t *L, const cJSON *c, int type)
+/* The numeric property called k of layer o, and whether a constant may be
+ * negative; NULL for a key that is not numeric. */
+static rf_prop_t *numeric_prop(rf_layer_t *o, const char *k, int *range)
 {
-    const char *k = c->string;
-    qbuf_t a;
-    if (strcmp(k, "id") == 0) {
-        if (!cJSON_IsString(c))
-            err_key(L, k, "must be a string, got %s", json_type(c));
-    } else if (strcmp(k, "scale") == 0) {
-        if (cJSON_IsArray(c))
-            walk_pair(L, c, k, "[sx, sy]");
-        else
-            walk_numeric(L, c, k);
-    } else if (strcmp(k, "anchor") == 0) {
-        walk_pair(L, c, k, "[ax, ay]");
-    } else if (strcmp(k, "trim") == 0) {
-        walk_pair(L, c, k, "[start, end]");
-    } else if (strcmp(k, "fill") == 0 || strcmp(k, "stroke") == 0) {
-        walk_color(L, c, k);
-    } else if (strcmp(k, "orient") == 0) {
-        if (!cJSON_IsBool(c))
-            err_key(L, k, "must be true or false, got %s", json_type(c));
-    } else if (strcmp(k, "follow") == 0) {
-        if (!cJSON_IsString(c)) {
-            err_key(L, k, "must be the name of a sample_path value, got %s", json_type(c));
-        } else {
-            const char *s = c->valuestring;
-            const char *dot = strchr(s, '.');
-            long vi = valid_name(s) ? lookup_value(L, s, strlen(s)) : -1;
-            long base = dot != NULL ? lookup_value(L, s, (size_t)(dot - s)) : -1;
-            if (base >= 0 && L->vals[base].kind == RF_VALUE_SAMPLE_PATH) {
-                err_key(L, k, "'follow' takes the sample_path value's name: \"%.*s\", not "
-                        "\"%s\" (it adds .x and .y, and .angle with orient)",
-                        (int)(dot - s), s, q(&a, s));
-            } else if (vi < 0) {
-                const char *dym = suggest(L, c->valuestring, L->names, L->nnamed);
-                if (dym != NULL)
-                    err_key(L, k, "unknown value '%s' (did you mean '%s'?)",
-                            q(&a, c->valuestring), dym);
-                else
-                    err_key(L, k, "unknown value '%s'", q(&a, c->valuestring));
-            } else if (L->vals[vi].kind != RF_VALUE_SAMPLE_PATH) {
-                err_key(L, k, "'%s' is %s %s value: 'follow' needs a sample_path value",
-                        c->valuestring, a_kind(L->vals[vi].kind),
-                        rf_value_kind_name(L->vals[vi].kind));
-            } else {
-                L->vals[vi].used = 1;
-            }
-        }
-    } else if (strcmp(k, "path") == 0) {
-        if (!cJSON_IsString(c)) {
-            err_key(L, k, "must be a path name or SVG path data, got %s", json_type(c));
-        } else {
-            /* the rule of sample_path: a name refers to `paths`, else data */
-            const char *s = c->valuestring;
-            const rf_path_t *path;
-            if (lookup_path(L, s, &path))
-                return;
-            if (valid_name(s)) {
-                const char *dym = suggest(L, s, L->path_names, L->npaths);
-                if (dym != NULL)
-                    err_key(L, k, "unknown path '%s' (did you mean '%s'?)", s, dym);
-                else
-                    err_key(L, k, "unknown path '%s'", s);
-                return;
-            }
-            size_t m = push(L, k);
-            parse_path_data(L, s);
-            pop(L, m);
-        }
-    } else if (strcmp(k, "children") == 0) {
-        if (!cJSON_IsArray(c)) {
-            err_key(L, k, "must be an array of layers, got %s", json_type(c));
-            return;
-        }
-        size_t m = push(L, k);
-        size_t i = 0;
-        for (const cJSON *ch = c->child; ch != NULL && !L->items_over; ch = ch->next, i++) {
-            size_t mi = pushi(L, i);
-            walk_layer(L, ch);
-            pop(L, mi);
-        }
-        pop(L, m);
-    } else {
-        (void)type;
-        walk_numeric(L, c, k);
+    static const char *const common[] = { "x", "y", "rotate", "opacity" };
+    rf_prop_t *const cp[] = { &o->x, &o->y, &o->rotate, &o->opacity };
+    int i = find_name(common, NELEM(common), k);
+    *range = P_ANY;
+    if (i >= 0)
+        return cp[i];
+    *range = P_NONNEG;
+    if (strcmp(k, "stroke_width") == 0)
+        return &o->stroke_width;
+    switch (o->type) {
+    case RF_LAYER_RECT: {
+        rf_prop_t *const p[] = { &o->u.rect.width, &o->u.rect.height, &o->u.rect.radius };
+        i = find_name(rect_keys, NELEM(rect_keys), k);
+        return i >= 0 ? p[i] : NULL;
+    }
+    case RF_LAYER_CIRCLE:
+        return strcmp(k, "r") == 0 ? &o->u.circle.r : NULL;
+    case RF_LAYER_ELLIPSE: {
+        rf_prop_t *const p[] = { &o->u.ellipse.rx, &o->u.ellipse.ry };
+        i = find_name(ellipse_keys, NELEM(ellipse_keys), k);
+        return i >= 0 ? p[i] : NULL;
+    }
+    case RF_LAYER_LINE: {
+        rf_prop_t *const p[] = { &o->u.line.x1, &o->u.line.y1, &o->u.line.x2, &o->u.line.y2 };
+        *range = P_ANY;
+        i = find_name(line_keys, NELEM(line_keys), k);
+        return i >= 0 ? p[i] : NULL;
+    }
+    default:
+        return NULL;
     }
 }
 
-static void walk_layer(loader_t *L, const cJSON *layer)
+/* follow: the name of a sample_path value; its first slot. */
+static void walk_follow(loader_t *L, const cJSON *c, rf_layer_t *out)
 {
+    const char *k = c->string;
+    qbuf_t a;
+    if (!cJSON_IsString(c)) {
+        err_key(L, k, "must be the name of a sample_path value, got %s", json_type(c));
+        return;
+    }
+    const char *s = c->valuestring;
+    const char *dot = strchr(s, '.');
+    long vi = valid_name(s) ? lookup_value(L, s, strlen(s)) : -1;
+    long base = dot != NULL ? lookup_value(L, s, (size_t)(dot - s)) : -1;
+    if (base >= 0 && L->vals[base].kind == RF_VALUE_SAMPLE_PATH) {
+        err_key(L, k, "'follow' takes the sample_path value's name: \"%.*s\", not "
+                "\"%s\" (it adds .x and .y, and .angle with orient)",
+                (int)(dot - s), s, q(&a, s));
+    } else if (vi < 0) {
+        const char *dym = suggest(L, s, L->names, L->nnamed);
+        if (dym != NULL)
+            err_key(L, k, "unknown value '%s' (did you mean '%s'?)", q(&a, s), dym);
+        else
+            err_key(L, k, "unknown value '%s'", q(&a, s));
+    } else if (L->vals[vi].kind != RF_VALUE_SAMPLE_PATH) {
+        err_key(L, k, "'%s' is %s %s value: 'follow' needs a sample_path value", s,
+                a_kind(L->vals[vi].kind), rf_value_kind_name(L->vals[vi].kind));
+    } else {
+        L->vals[vi].used = 1;
+        out->follow_slot = PENDING(vi, 0);
+    }
+}
+
+/* path: a name in `paths` (its measured path is shared) or inline data. */
+static void walk_path_ref(loader_t *L, const cJSON *c, rf_layer_t *out)
+{
+    const char *k = c->string;
+    if (!cJSON_IsString(c)) {
+        err_key(L, k, "must be a path name or SVG path data, got %s", json_type(c));
+        return;
+    }
+    /* the rule of sample_path: a name refers to `paths`, else data */
+    const char *s = c->valuestring;
+    const rf_path_t *path;
+    if (lookup_path(L, s, &path)) {
+        out->u.path.path = path;   /* NULL when its data was bad: reported */
+        return;
+    }
+    if (valid_name(s)) {
+        const char *dym = suggest(L, s, L->path_names, L->npaths);
+        if (dym != NULL)
+            err_key(L, k, "unknown path '%s' (did you mean '%s'?)", s, dym);
+        else
+            err_key(L, k, "unknown path '%s'", s);
+        return;
+    }
+    size_t m = push(L, k);
+    out->u.path.path = parse_path_data(L, s);
+    pop(L, m);
+}
+
+static void walk_children(loader_t *L, const cJSON *c, rf_layer_t *out)
+{
+    if (!cJSON_IsArray(c)) {
+        err_key(L, c->string, "must be an array of layers, got %s", json_type(c));
+        return;
+    }
+    int n = cJSON_GetArraySize(c);
+    rf_layer_t *ch = aalloc(L, (size_t)n, sizeof *ch);
+    if (ch == NULL)
+        return;
+    out->u.group.children = ch;
+    size_t m = push(L, c->string);
+    size_t i = 0;
+    for (const cJSON *jc = c->child; jc != NULL && !L->items_over; jc = jc->next, i++) {
+        size_t mi = pushi(L, i);
+        walk_layer(L, jc, &ch[i]);
+        pop(L, mi);
+    }
+    out->u.group.nchildren = (uint32_t)i;
+    pop(L, m);
+}
+
+static void walk_layer_prop(loader_t *L, const cJSON *c, int type, rf_layer_t *out)
+{
+    const char *k = c->string;
+    if (strcmp(k, "id") == 0) {
+        if (!cJSON_IsString(c)) {
+            err_key(L, k, "must be a string, got %s", json_type(c));
+        } else if ((out->id = rf_arena_strdup(L->arena, c->valuestring)) == NULL) {
+            err_oom(L);
+        }
+    } else if (strcmp(k, "scale") == 0) {
+        if (cJSON_IsArray(c)) {
+            walk_pair(L, c, k, "[sx, sy]", &out->scale_x, &out->scale_y);
+        } else {
+            walk_numeric(L, c, k, P_ANY, &out->scale_x);
+            out->scale_y = out->scale_x;
+        }
+    } else if (strcmp(k, "anchor") == 0) {
+        walk_pair(L, c, k, "[ax, ay]", &out->anchor_x, &out->anchor_y);
+    } else if (strcmp(k, "trim") == 0) {
+        walk_pair(L, c, k, "[start, end]", &out->u.path.trim0, &out->u.path.trim1);
+    } else if (strcmp(k, "fill") == 0 || strcmp(k, "stroke") == 0 ||
+               strcmp(k, "stroke_width") == 0) {
+        /* what a shape does not draw is an error, not silently ignored; a
+         * paint of "none" says nothing is drawn and is fine anywhere */
+        int none = cJSON_IsString(c) && strcmp(c->valuestring, "none") == 0;
+        if (type == RF_LAYER_LINE && strcmp(k, "fill") == 0 && !none) {
+            err_key(L, k, "a line has no fill (use stroke)");
+        } else if (type == RF_LAYER_GROUP && !none) {
+            err_key(L, k, "'%s' does nothing on a group: a group draws only its children "
+                    "(give it to them)", k);
+        } else if (strcmp(k, "stroke_width") == 0) {
+            walk_numeric(L, c, k, P_NONNEG, &out->stroke_width);
+        } else {
+            walk_color(L, c, k, k[0] == 'f' ? &out->fill : &out->stroke);
+        }
+    } else if (strcmp(k, "orient") == 0) {
+        if (!cJSON_IsBool(c))
+            err_key(L, k, "must be true or false, got %s", json_type(c));
+        else
+            out->orient = cJSON_IsTrue(c) ? 1 : 0;
+    } else if (strcmp(k, "follow") == 0) {
+        walk_follow(L, c, out);
+    } else if (strcmp(k, "path") == 0) {
+        walk_path_ref(L, c, out);
+    } else if (strcmp(k, "children") == 0) {
+        walk_children(L, c, out);
+    } else {
+        int range;
+        rf_prop_t scratch;
+        rf_prop_t *p = numeric_prop(out, k, &range);
+        walk_numeric(L, c, k, range, p != NULL ? p : &scratch);
+    }
+}
+
+static rf_paint_t paint_none(void)
+{
+    rf_paint_t p;
+    memset(&p, 0, sizeof p);
+    p.kind = RF_PAINT_NONE;
+    p.by = konst(0);
+    p.p0[0] = p.p0[1] = p.p1[0] = p.p1[1] = konst(0);
+    p.radius = konst(0);
+    return p;
+}
+
+/* The defaults of scene-v1.md "Layers", before the file's keys. */
+static void layer_defaults(rf_layer_t *o, int type)
+{
+    memset(o, 0, sizeof *o);
+    o->type = (uint8_t)(type >= 0 ? type : RF_LAYER_RECT);
+    o->x = o->y = o->rotate = konst(0);
+    o->scale_x = o->scale_y = konst(1);
+    o->anchor_x = o->anchor_y = konst(0.5);
+    o->opacity = konst(1);
+    o->stroke_width = konst(1);
+    o->fill = o->stroke = paint_none();
+    o->follow_slot = RF_PROP_CONST;
+    switch (o->type) {
+    case RF_LAYER_RECT:
+        o->u.rect.width = o->u.rect.height = o->u.rect.radius = konst(0);
+        break;
+    case RF_LAYER_CIRCLE:
+        o->u.circle.r = konst(0);
+        break;
+    case RF_LAYER_ELLIPSE:
+        o->u.ellipse.rx = o->u.ellipse.ry = konst(0);
+        break;
+    case RF_LAYER_LINE:
+        o->u.line.x1 = o->u.line.y1 = o->u.line.x2 = o->u.line.y2 = konst(0);
+        break;
+    case RF_LAYER_PATH:
+        o->u.path.path = NULL;
+        o->u.path.trim0 = konst(0);
+        o->u.path.trim1 = konst(1);
+        break;
+    default:
+        o->u.group.children = NULL;
+        o->u.group.nchildren = 0;
+        break;
+    }
+}
+
+static void walk_layer(loader_t *L, const cJSON *layer, rf_layer_t *out)
+{
+    layer_defaults(out, -1);
     if (count_items(L, 1))
         return;
     if (!cJSON_IsObject(layer)) {
@@ -2064,6 +2346,7 @@ static void walk_layer(loader_t *L, const cJSON *layer)
                         join(list, sizeof list, layer_types, NELEM(layer_types)));
         }
     }
+    layer_defaults(out, type);
     /* the keys this layer may have: common ones plus its type's */
     const char *allowed[NELEM(common_layer_keys) + 4];
     size_t na = 0;
@@ -2096,8 +2379,31 @@ static void walk_layer(loader_t *L, const cJSON *layer)
             continue;
         }
         seen[k] = c;
-        walk_layer_prop(L, c, type);
+        walk_layer_prop(L, c, type, out);
     }
+    if (type < 0)
+        return;
+    /* required keys, named in one message */
+    const char *miss[4];
+    size_t nmiss = 0;
+    for (size_t i = 0; i < type_keys[type].nreq; i++)
+        if (seen[NELEM(common_layer_keys) + i] == NULL)
+            miss[nmiss++] = type_keys[type].keys[i];
+    if (nmiss > 0) {
+        char list[100];
+        size_t o = 0;
+        for (size_t i = 0; i < nmiss; i++)
+            o += (size_t)snprintf(list + o, sizeof list - o, "%s'%s'",
+                                  i == 0 ? "" : i + 1 == nmiss ? " and " : ", ", miss[i]);
+        err(L, "missing required key%s %s (%s)", nmiss > 1 ? "s" : "", list,
+            type_keys[type].needs);
+    }
+    /* orient turns by the follow sample's angle: without follow there is
+     * none, and a silent no-op would hide a missing or misspelt follow */
+    const cJSON *jo = seen[find_name(allowed, na, "orient")];
+    if (jo != NULL && cJSON_IsTrue(jo) && seen[find_name(allowed, na, "follow")] == NULL)
+        err_key(L, "orient", "orient needs follow: a sample_path value to take the angle "
+                "from");
 }
 
 static void parse_layers(loader_t *L, const cJSON *arr)
@@ -2106,13 +2412,83 @@ static void parse_layers(loader_t *L, const cJSON *arr)
         err(L, "must be an array of layers, got %s", json_type(arr));
         return;
     }
+    int n = cJSON_GetArraySize(arr);
+    rf_layer_t *ls = aalloc(L, (size_t)n, sizeof *ls);
+    if (ls == NULL)
+        return;
     size_t i = 0;
     for (const cJSON *c = arr->child; c != NULL && !L->items_over; c = c->next, i++) {
         size_t m = pushi(L, i);
-        walk_layer(L, c);
+        walk_layer(L, c, &ls[i]);
         pop(L, m);
     }
+    L->layers = ls;
+    L->sc->layers = ls;
     L->sc->nlayers = (uint32_t)i;
+}
+
+/* Once the values have slots: PENDING references become slots. */
+static void fix_prop(const rf_value_t *vals, rf_prop_t *p)
+{
+    if (p->slot != RF_PROP_CONST)
+        p->slot = vals[p->slot / 3].slot + p->slot % 3;
+}
+
+static void fix_paint(const rf_value_t *vals, rf_paint_t *p)
+{
+    fix_prop(vals, &p->by);
+    for (int j = 0; j < 2; j++) {
+        fix_prop(vals, &p->p0[j]);
+        fix_prop(vals, &p->p1[j]);
+    }
+    fix_prop(vals, &p->radius);
+}
+
+static void fix_layers(const rf_value_t *vals, rf_layer_t *ls, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        rf_layer_t *o = &ls[i];
+        rf_prop_t *const common[] = {
+            &o->x, &o->y, &o->rotate, &o->scale_x, &o->scale_y, &o->anchor_x, &o->anchor_y,
+            &o->opacity, &o->stroke_width,
+        };
+        for (size_t j = 0; j < NELEM(common); j++)
+            fix_prop(vals, common[j]);
+        fix_paint(vals, &o->fill);
+        fix_paint(vals, &o->stroke);
+        if (o->follow_slot != RF_PROP_CONST)
+            o->follow_slot = vals[o->follow_slot / 3].slot;
+        switch (o->type) {
+        case RF_LAYER_RECT:
+            fix_prop(vals, &o->u.rect.width);
+            fix_prop(vals, &o->u.rect.height);
+            fix_prop(vals, &o->u.rect.radius);
+            break;
+        case RF_LAYER_CIRCLE:
+            fix_prop(vals, &o->u.circle.r);
+            break;
+        case RF_LAYER_ELLIPSE:
+            fix_prop(vals, &o->u.ellipse.rx);
+            fix_prop(vals, &o->u.ellipse.ry);
+            break;
+        case RF_LAYER_LINE:
+            fix_prop(vals, &o->u.line.x1);
+            fix_prop(vals, &o->u.line.y1);
+            fix_prop(vals, &o->u.line.x2);
+            fix_prop(vals, &o->u.line.y2);
+            break;
+        case RF_LAYER_PATH:
+            fix_prop(vals, &o->u.path.trim0);
+            fix_prop(vals, &o->u.path.trim1);
+            break;
+        default:
+            /* the children were allocated writable by walk_children; the
+             * model only hands them out as const */
+            fix_layers(vals, (rf_layer_t *)(uintptr_t)o->u.group.children,
+                       o->u.group.nchildren);
+            break;
+        }
+    }
 }
 
 /* ------------------------------------------------------------------ */
@@ -2799,6 +3175,7 @@ static void load_root(loader_t *L, const cJSON *root)
     }
     if (build_values(L) != 0)
         return;
+    fix_layers(sc->values.values, L->layers, sc->nlayers);
     if (!L->duration_given) {
         resolve_auto(L);
         frames_ok = nerrors(L) == 0;

@@ -21,8 +21,10 @@
 #include "arena.h"
 #include "diag.h"
 #include "jsonsyn.h"
+#include "layer.h"
 #include "numfmt.h"
 #include "path.h"
+#include "render.h"
 #include "scene.h"
 #include "values.h"
 
@@ -1546,7 +1548,7 @@ START_TEST(scene_derived_errors)
                       "\"g\": {\"tween\": {\"from\": 0, \"to\": 1, \"duration\": 1}},"
                       " \"p\": {\"sample_path\": {\"path\": \"orbt\", \"progress\": \"g\"}}},"
                       " \"paths\": {\"orbit\": \"M 40 300 C 1x0 40 520 40 600 300\"},"
-                      " \"layers\": [{\"type\": \"circle\", \"follow\": \"g\", \"x\": \"p\","
+                      " \"layers\": [{\"type\": \"circle\", \"r\": 1, \"follow\": \"g\", \"x\": \"p\","
                       " \"y\": \"p.z\"}]}", w, 5);
     }
     {
@@ -1749,6 +1751,595 @@ START_TEST(scene_range_soundness)
 }
 END_TEST
 
+/* ---- layers: the tree the loader builds (layer.h) ---- */
+
+/* The scene texts below use ' for " to stay readable: q2d swaps them. */
+static char *q2d(const char *s)
+{
+    char *t = strdup(s);
+    ck_assert_ptr_nonnull(t);
+    for (char *p = t; *p != '\0'; p++)
+        if (*p == '\'')
+            *p = '"';
+    return t;
+}
+
+static rf_scene_t *loadq(const char *s)
+{
+    char *t = q2d(s);
+    rf_scene_t *sc = load(t);
+    free(t);
+    return sc;
+}
+
+/* As fails_with, the scene written with ' (the message is exact). */
+static int fails_with_q(const char *s, const char *expect)
+{
+    char *t = q2d(s);
+    int r = fails_with(t, expect);
+    free(t);
+    return r;
+}
+
+#define QHEAD "{'runeframe': 1, 'canvas': {'width': 64, 'height': 32}, " \
+              "'timeline': {'duration': 1}, "
+
+#define CK_K(p, v) do { ck_assert_uint_eq((p).slot, RF_PROP_CONST); \
+                        ck_assert((p).k == (v)); } while (0)
+#define CK_SLOT(p, s) ck_assert_uint_eq((p).slot, (s))
+
+static void ck_color(rf_color_t c, double r, double g, double b, double a)
+{
+    ck_assert(c.r == r);
+    ck_assert(c.g == g);
+    ck_assert(c.b == b);
+    ck_assert(c.a == a);
+}
+
+START_TEST(layers_defaults)
+{
+    rf_scene_t *sc = loadq(QHEAD "'layers': [{'type': 'rect', 'width': 10, 'height': 20}]}");
+    ck_assert_uint_eq(sc->nlayers, 1);
+    ck_assert_ptr_nonnull(sc->layers);
+    const rf_layer_t *l = &sc->layers[0];
+    ck_assert_int_eq(l->type, RF_LAYER_RECT);
+    ck_assert_int_eq(l->orient, 0);
+    ck_assert_ptr_null(l->id);
+    CK_K(l->x, 0);
+    CK_K(l->y, 0);
+    CK_K(l->rotate, 0);
+    CK_K(l->scale_x, 1);
+    CK_K(l->scale_y, 1);
+    CK_K(l->anchor_x, 0.5);
+    CK_K(l->anchor_y, 0.5);
+    CK_K(l->opacity, 1);
+    CK_K(l->stroke_width, 1);
+    ck_assert_int_eq(l->fill.kind, RF_PAINT_NONE);
+    ck_assert_int_eq(l->stroke.kind, RF_PAINT_NONE);
+    ck_assert_uint_eq(l->follow_slot, RF_PROP_CONST);
+    CK_K(l->u.rect.width, 10);
+    CK_K(l->u.rect.height, 20);
+    CK_K(l->u.rect.radius, 0);
+    rf_scene_destroy(sc);
+
+    /* the other types' defaults: trim [0, 1], an empty group */
+    sc = loadq(QHEAD "'layers': [{'type': 'path', 'path': 'M 0 0 L 10 0'},"
+               " {'type': 'group', 'children': []}, {'type': 'line', 'x1': 1, 'y1': 2,"
+               " 'x2': 3, 'y2': 4, 'fill': 'none', 'stroke': 'none'}]}");
+    ck_assert_uint_eq(sc->nlayers, 3);
+    CK_K(sc->layers[0].u.path.trim0, 0);
+    CK_K(sc->layers[0].u.path.trim1, 1);
+    ck_assert_ptr_nonnull(sc->layers[0].u.path.path);
+    ck_assert_uint_eq(sc->layers[1].u.group.nchildren, 0);
+    ck_assert_int_eq(sc->layers[2].fill.kind, RF_PAINT_NONE);
+    ck_assert_int_eq(sc->layers[2].stroke.kind, RF_PAINT_NONE);
+    rf_scene_destroy(sc);
+
+    /* no layers at all */
+    sc = loadq(QHEAD "'values': {'a': 1}}");
+    ck_assert_uint_eq(sc->nlayers, 0);
+    rf_scene_destroy(sc);
+}
+END_TEST
+
+/* Slots are numbered by output, in value order: a = 0, p = 1..3 (x, y,
+ * angle), b = 4, then the inline values in the order the layers give
+ * them: 5, 6, ... So b's slot (4) differs from its index (2). */
+#define SLOT_VALUES "'values': {'a': {'tween': {'from': 0, 'to': 1, 'duration': 1}}," \
+    " 'p': {'sample_path': {'path': 'M 0 0 L 10 0', 'progress': 'a'}}," \
+    " 'b': {'spring': {'to': 5}}}, "
+
+START_TEST(layers_props_and_slots)
+{
+    rf_scene_t *sc = loadq(QHEAD SLOT_VALUES
+        "'layers': [{'type': 'circle', 'id': 'ball', 'r': 'b', 'x': 'a', 'y': 'p.y',"
+        " 'rotate': 'p.angle', 'scale': ['b', 2], 'anchor': [0, 'p.x'],"
+        " 'opacity': {'tween': {'from': 0, 'to': 1, 'duration': 0.5}},"
+        " 'stroke_width': {'expr': 'b * 2'}},"
+        " {'type': 'ellipse', 'rx': 3, 'ry': 'a', 'scale': 'p.x', 'x': -2.5}]}");
+    const rf_values_t *vs = &sc->values;
+    ck_assert_uint_eq(rf_values_find(vs, "a")->slot, 0);
+    ck_assert_uint_eq(rf_values_find(vs, "p")->slot, 1);
+    ck_assert_uint_eq(rf_values_find(vs, "b")->slot, 4);
+    ck_assert_uint_eq(vs->n, 5);
+    ck_assert_uint_eq(vs->nslots, 7);
+    const rf_layer_t *c = &sc->layers[0];
+    ck_assert_int_eq(c->type, RF_LAYER_CIRCLE);
+    ck_assert_str_eq(c->id, "ball");
+    CK_SLOT(c->u.circle.r, 4);
+    CK_SLOT(c->x, 0);
+    CK_SLOT(c->y, 2);
+    CK_SLOT(c->rotate, 3);
+    CK_SLOT(c->scale_x, 4);
+    CK_K(c->scale_y, 2);
+    CK_K(c->anchor_x, 0);
+    CK_SLOT(c->anchor_y, 1);
+    CK_SLOT(c->opacity, 5);
+    CK_SLOT(c->stroke_width, 6);
+    ck_assert_int_eq(vs->values[3].kind, RF_VALUE_TWEEN);
+    ck_assert_int_eq(vs->values[4].kind, RF_VALUE_EXPR);
+    const rf_layer_t *e = &sc->layers[1];
+    ck_assert_int_eq(e->type, RF_LAYER_ELLIPSE);
+    CK_K(e->u.ellipse.rx, 3);
+    CK_SLOT(e->u.ellipse.ry, 0);
+    /* one number for scale: both axes read it */
+    CK_SLOT(e->scale_x, 1);
+    CK_SLOT(e->scale_y, 1);
+    CK_K(e->x, -2.5);
+    /* the values read through the slots at t = 0.5: a = 0.5, the inline
+     * tween at its end (1), and b * 2 */
+    double out[7];
+    rf_values_eval(vs, 0.5, out);
+    ck_assert(out[c->x.slot] == 0.5);
+    ck_assert(out[c->opacity.slot] == 1);
+    ck_assert(out[c->stroke_width.slot] == 2 * out[c->u.circle.r.slot]);
+    ck_assert(fabs(out[c->anchor_y.slot] - 5) < 1e-9);  /* p.x at progress 0.5 */
+    rf_scene_destroy(sc);
+}
+END_TEST
+
+START_TEST(layers_types)
+{
+    rf_scene_t *sc = loadq(QHEAD SLOT_VALUES
+        "'paths': {'wave': 'M 0 0 C 10 10 20 10 30 0', 'arc': 'M 0 0 Q 5 5 10 0'},"
+        " 'layers': [{'type': 'line', 'x1': 1, 'y1': 'a', 'x2': -3, 'y2': 'p.x',"
+        " 'stroke': '#fff'},"
+        " {'type': 'path', 'path': 'arc', 'trim': [0.25, 'a']},"
+        " {'type': 'path', 'path': 'wave'},"
+        " {'type': 'path', 'path': 'M 1 2 L 4 6 Z', 'trim': [{'tween': {'from': 0, 'to': 1,"
+        " 'duration': 1}}, 1]},"
+        " {'type': 'rect', 'width': 'b', 'height': 4, 'radius': 1.5}]}");
+    ck_assert_uint_eq(sc->nlayers, 5);
+    const rf_layer_t *ln = &sc->layers[0];
+    ck_assert_int_eq(ln->type, RF_LAYER_LINE);
+    CK_K(ln->u.line.x1, 1);
+    CK_SLOT(ln->u.line.y1, 0);
+    CK_K(ln->u.line.x2, -3);
+    CK_SLOT(ln->u.line.y2, 1);
+    ck_assert_int_eq(ln->stroke.kind, RF_PAINT_SOLID);
+    ck_color(ln->stroke.color, 1, 1, 1, 1);
+    /* path layers naming `paths` share the scene's measured path */
+    ck_assert_uint_eq(sc->npaths, 2);
+    ck_assert_str_eq(sc->paths[1].name, "arc");
+    ck_assert_ptr_eq(sc->layers[1].u.path.path, sc->paths[1].path);
+    ck_assert_ptr_eq(sc->layers[2].u.path.path, sc->paths[0].path);
+    CK_K(sc->layers[1].u.path.trim0, 0.25);
+    CK_SLOT(sc->layers[1].u.path.trim1, 0);
+    CK_K(sc->layers[2].u.path.trim0, 0);
+    CK_K(sc->layers[2].u.path.trim1, 1);
+    /* inline data: its own path, a line and the close; the trim's inline
+     * tween is the first inline value (slot 5) */
+    const rf_path_t *own = sc->layers[3].u.path.path;
+    ck_assert_ptr_nonnull(own);
+    ck_assert_ptr_ne(own, sc->paths[0].path);
+    ck_assert_ptr_ne(own, sc->paths[1].path);
+    ck_assert_uint_eq(rf_path_segment_count(own), 2);
+    double x0, y0, x1, y1;
+    rf_path_bounds(own, &x0, &y0, &x1, &y1);
+    ck_assert(x0 == 1 && y0 == 2 && x1 == 4 && y1 == 6);
+    /* a 3-4-5 line there and the close back: 5 + 5 */
+    ck_assert(fabs(rf_path_length(own) - 10) < 1e-9);
+    CK_SLOT(sc->layers[3].u.path.trim0, 5);
+    CK_K(sc->layers[3].u.path.trim1, 1);
+    const rf_layer_t *r = &sc->layers[4];
+    CK_SLOT(r->u.rect.width, 4);
+    CK_K(r->u.rect.height, 4);
+    CK_K(r->u.rect.radius, 1.5);
+    rf_scene_destroy(sc);
+}
+END_TEST
+
+START_TEST(layers_groups)
+{
+    rf_scene_t *sc = loadq(QHEAD SLOT_VALUES
+        "'layers': [{'type': 'group', 'x': 'b', 'opacity': 0.5, 'children': ["
+        "  {'type': 'rect', 'width': 2, 'height': 2},"
+        "  {'type': 'group', 'rotate': 'p.angle', 'children': ["
+        "    {'type': 'circle', 'r': 1, 'x': 'b'},"
+        "    {'type': 'group', 'children': [{'type': 'ellipse', 'rx': 1, 'ry':"
+        "      {'tween': {'from': 0, 'to': 2, 'duration': 1}}}]},"
+        "    {'type': 'circle', 'r': 'a'}]}]},"
+        " {'type': 'circle', 'r': 3}]}");
+    ck_assert_uint_eq(sc->nlayers, 2);
+    const rf_layer_t *g = &sc->layers[0];
+    ck_assert_int_eq(g->type, RF_LAYER_GROUP);
+    CK_SLOT(g->x, 4);
+    CK_K(g->opacity, 0.5);
+    ck_assert_uint_eq(g->u.group.nchildren, 2);
+    const rf_layer_t *k = g->u.group.children;
+    ck_assert_int_eq(k[0].type, RF_LAYER_RECT);
+    ck_assert_int_eq(k[1].type, RF_LAYER_GROUP);
+    CK_SLOT(k[1].rotate, 3);
+    ck_assert_uint_eq(k[1].u.group.nchildren, 3);
+    const rf_layer_t *kk = k[1].u.group.children;
+    ck_assert_int_eq(kk[0].type, RF_LAYER_CIRCLE);
+    CK_SLOT(kk[0].x, 4);
+    ck_assert_int_eq(kk[1].type, RF_LAYER_GROUP);
+    ck_assert_uint_eq(kk[1].u.group.nchildren, 1);
+    ck_assert_int_eq(kk[1].u.group.children[0].type, RF_LAYER_ELLIPSE);
+    CK_SLOT(kk[1].u.group.children[0].u.ellipse.ry, 5);   /* the only inline value */
+    CK_SLOT(kk[2].u.circle.r, 0);
+    ck_assert_int_eq(sc->layers[1].type, RF_LAYER_CIRCLE);
+    CK_K(sc->layers[1].u.circle.r, 3);
+    rf_scene_destroy(sc);
+}
+END_TEST
+
+START_TEST(layers_colors)
+{
+    rf_scene_t *sc = loadq(QHEAD "'layers': ["
+        "{'type': 'circle', 'r': 1, 'fill': '#ff8000', 'stroke': '#f80'},"
+        "{'type': 'circle', 'r': 1, 'fill': '#11223344', 'stroke': '#1234'},"
+        "{'type': 'circle', 'r': 1, 'fill': '#A0b1C2', 'stroke': 'none'}]}");
+    const rf_layer_t *l = sc->layers;
+    ck_assert_int_eq(l[0].fill.kind, RF_PAINT_SOLID);
+    ck_color(l[0].fill.color, 1, 128 / 255.0, 0, 1);
+    ck_assert_int_eq(l[0].stroke.kind, RF_PAINT_SOLID);
+    ck_color(l[0].stroke.color, 1, 136 / 255.0, 0, 1);
+    ck_color(l[1].fill.color, 0x11 / 255.0, 0x22 / 255.0, 0x33 / 255.0, 0x44 / 255.0);
+    ck_color(l[1].stroke.color, 0x11 / 255.0, 0x22 / 255.0, 0x33 / 255.0, 0x44 / 255.0);
+    ck_color(l[2].fill.color, 0xa0 / 255.0, 0xb1 / 255.0, 0xc2 / 255.0, 1);
+    ck_assert_int_eq(l[2].stroke.kind, RF_PAINT_NONE);
+    rf_scene_destroy(sc);
+}
+END_TEST
+
+START_TEST(layers_mix_and_gradients)
+{
+    rf_scene_t *sc = loadq(QHEAD SLOT_VALUES "'layers': ["
+        "{'type': 'rect', 'width': 1, 'height': 1,"
+        " 'fill': {'mix': ['#ff0000', '#0000ff80'], 'by': 'b'},"
+        " 'stroke': {'by': 0.25, 'mix': ['#000', '#fff']}},"
+        "{'type': 'rect', 'width': 1, 'height': 1,"
+        " 'fill': {'linear': {'from': [0, 'a'], 'to': ['p.x', 20],"
+        "   'stops': [[0, '#f00'], [0.5, '#00ff00'], [0.5, '#00f'], [1, '#ffffff80']]}},"
+        " 'stroke': {'radial': {'stops': [[0.75, '#123']], 'center': [5, 'p.y'],"
+        "   'radius': {'tween': {'from': 1, 'to': 9, 'duration': 2}}}}}]}");
+    const rf_layer_t *l = sc->layers;
+    const rf_paint_t *m = &l[0].fill;
+    ck_assert_int_eq(m->kind, RF_PAINT_MIX);
+    ck_color(m->color, 1, 0, 0, 1);
+    ck_color(m->color2, 0, 0, 1, 128 / 255.0);
+    CK_SLOT(m->by, 4);
+    m = &l[0].stroke;
+    ck_assert_int_eq(m->kind, RF_PAINT_MIX);
+    ck_color(m->color, 0, 0, 0, 1);
+    ck_color(m->color2, 1, 1, 1, 1);
+    CK_K(m->by, 0.25);
+
+    const rf_paint_t *g = &l[1].fill;
+    ck_assert_int_eq(g->kind, RF_PAINT_LINEAR);
+    CK_K(g->p0[0], 0);
+    CK_SLOT(g->p0[1], 0);
+    CK_SLOT(g->p1[0], 1);
+    CK_K(g->p1[1], 20);
+    ck_assert_uint_eq(g->nstops, 4);
+    ck_assert(g->stops[0].offset == 0 && g->stops[1].offset == 0.5);
+    ck_assert(g->stops[2].offset == 0.5 && g->stops[3].offset == 1);
+    ck_color(g->stops[0].color, 1, 0, 0, 1);
+    ck_color(g->stops[1].color, 0, 1, 0, 1);
+    ck_color(g->stops[2].color, 0, 0, 1, 1);
+    ck_color(g->stops[3].color, 1, 1, 1, 128 / 255.0);
+
+    g = &l[1].stroke;
+    ck_assert_int_eq(g->kind, RF_PAINT_RADIAL);
+    CK_K(g->p0[0], 5);
+    CK_SLOT(g->p0[1], 2);
+    CK_SLOT(g->radius, 5);
+    ck_assert_uint_eq(g->nstops, 1);
+    ck_assert(g->stops[0].offset == 0.75);
+    ck_color(g->stops[0].color, 0x11 / 255.0, 0x22 / 255.0, 0x33 / 255.0, 1);
+    rf_scene_destroy(sc);
+}
+END_TEST
+
+START_TEST(layers_follow_orient)
+{
+    rf_scene_t *sc = loadq(QHEAD SLOT_VALUES
+        "'layers': [{'type': 'rect', 'width': 4, 'height': 2, 'follow': 'p', 'orient': true},"
+        " {'type': 'rect', 'width': 4, 'height': 2, 'follow': 'p', 'orient': false},"
+        " {'type': 'rect', 'width': 4, 'height': 2, 'follow': 'p'},"
+        " {'type': 'rect', 'width': 4, 'height': 2, 'orient': false}]}");
+    const rf_layer_t *l = sc->layers;
+    ck_assert_uint_eq(l[0].follow_slot, 1);
+    ck_assert_uint_eq(l[0].follow_slot, rf_values_find(&sc->values, "p")->slot);
+    ck_assert_int_eq(l[0].orient, 1);
+    ck_assert_uint_eq(l[1].follow_slot, 1);
+    ck_assert_int_eq(l[1].orient, 0);
+    ck_assert_uint_eq(l[2].follow_slot, 1);
+    ck_assert_int_eq(l[2].orient, 0);
+    ck_assert_uint_eq(l[3].follow_slot, RF_PROP_CONST);
+    ck_assert_int_eq(l[3].orient, 0);
+    /* follow makes the sample (and its progress) used */
+    ck_assert_int_eq(rf_values_find(&sc->values, "p")->used, 1);
+    ck_assert_int_eq(rf_values_find(&sc->values, "a")->used, 1);
+    ck_assert_int_eq(rf_values_find(&sc->values, "b")->used, 0);
+    rf_scene_destroy(sc);
+
+    /* a value only a layer's follow uses decides "auto": a (1 s), not b */
+    sc = loadq("{'runeframe': 1, 'canvas': {'width': 8, 'height': 8}, " SLOT_VALUES
+               "'layers': [{'type': 'circle', 'r': 1, 'follow': 'p'}]}");
+    ck_assert(sc->duration == 1);
+    rf_scene_destroy(sc);
+}
+END_TEST
+
+START_TEST(layers_errors)
+{
+    /* the rules the tree needs, each at its pointer */
+    ck_assert(fails_with_q(QHEAD "'layers': [{'type': 'elipse'}]}",
+                           "/layers/0/type: unknown layer type 'elipse' (did you mean 'ellipse'?)"));
+    ck_assert(fails_with_q(QHEAD "'layers': [{'type': 'rect', 'height': 1}]}",
+                           "/layers/0: missing required key 'width' (a rect needs width and "
+                           "height)"));
+    ck_assert(fails_with_q(QHEAD "'layers': [{'type': 'line', 'x1': 1, 'y2': 2}]}",
+                           "/layers/0: missing required keys 'y1' and 'x2' (a line needs x1, "
+                           "y1, x2 and y2)"));
+    ck_assert(fails_with_q(QHEAD "'layers': [{'type': 'ellipse'}]}",
+                           "/layers/0: missing required keys 'rx' and 'ry' (an ellipse needs "
+                           "its radii rx and ry)"));
+    ck_assert(fails_with_q(QHEAD "'layers': [{'type': 'group', 'children': [{'type': 'path'}]}]}",
+                           "/layers/0/children/0: missing required key 'path' (a path layer "
+                           "needs path: a name in 'paths' or SVG path data)"));
+    ck_assert(fails_with_q(QHEAD "'layers': [{'type': 'group'}]}",
+                           "/layers/0: missing required key 'children' (a group needs children: "
+                           "an array of layers)"));
+    ck_assert(fails_with_q(QHEAD "'layers': [{'type': 'circle', 'r': -1}]}",
+                           "/layers/0/r: must be >= 0, got -1"));
+    ck_assert(fails_with_q(QHEAD "'layers': [{'type': 'circle', 'r': 1, 'stroke_width': -0.5}]}",
+                           "/layers/0/stroke_width: must be >= 0, got -0.5"));
+    ck_assert(fails_with_q(QHEAD "'layers': [{'type': 'circle', 'r': 1, 'fill': '#ff00zz'}]}",
+                           "/layers/0/fill: invalid color \"#ff00zz\": expected \"#rgb\", "
+                           "\"#rgba\", \"#rrggbb\" or \"#rrggbbaa\""));
+    ck_assert(fails_with_q(QHEAD "'layers': [{'type': 'line', 'x1': 0, 'y1': 0, 'x2': 1, 'y2': 1,"
+                           " 'fill': '#fff'}]}",
+                           "/layers/0/fill: a line has no fill (use stroke)"));
+    ck_assert(fails_with_q(QHEAD "'layers': [{'type': 'group', 'children': [], 'stroke': '#fff'}]}",
+                           "/layers/0/stroke: 'stroke' does nothing on a group: a group draws "
+                           "only its children (give it to them)"));
+    ck_assert(fails_with_q(QHEAD "'layers': [{'type': 'circle', 'r': 1, 'orient': true}]}",
+                           "/layers/0/orient: orient needs follow: a sample_path value to take "
+                           "the angle from"));
+    ck_assert(fails_with_q(QHEAD "'layers': [{'type': 'circle', 'r': 1, 'fill': {'mix': "
+                           "['#fff', {'linear': {}}], 'by': 0.5}}]}",
+                           "/layers/0/fill/mix/1: must be a color string: a mix takes plain "
+                           "colors, not a mix or a gradient"));
+    ck_assert(fails_with_q(QHEAD "'layers': [{'type': 'circle', 'r': 1, 'fill': {'mix': "
+                           "['#fff', 'none'], 'by': 0.5}}]}",
+                           "/layers/0/fill/mix/1: must be a color: \"none\" stands only for a "
+                           "whole fill or stroke"));
+    ck_assert(fails_with_q(QHEAD "'layers': [{'type': 'circle', 'r': 1, 'fill': {'mix': "
+                           "['#fff', '#000']}}]}",
+                           "/layers/0/fill: missing required key 'by' (the mix amount: 0 is the "
+                           "first color, 1 the second)"));
+    ck_assert(fails_with_q(QHEAD "'layers': [{'type': 'circle', 'r': 1, 'fill': {'linear': "
+                           "{'from': [0, 0], 'to': [1, 0], 'stops': [[0.5, '#fff'], [0.25, '#000']]}}}]}",
+                           "/layers/0/fill/linear/stops/1/0: stop offsets must not decrease: "
+                           "0.25 after 0.5"));
+    ck_assert(fails_with_q(QHEAD "'layers': [{'type': 'circle', 'r': 1, 'fill': {'radial': "
+                           "{'center': [0, 0], 'radius': 1, 'stops': []}}}]}",
+                           "/layers/0/fill/radial/stops: must have at least one stop "
+                           "[offset, color]"));
+    ck_assert(fails_with_q(QHEAD "'layers': [{'type': 'circle', 'r': 1, 'fill': {'radial': "
+                           "{'center': [0, 0], 'radius': -2, 'stops': [[0, '#fff']]}}}]}",
+                           "/layers/0/fill/radial/radius: must be >= 0, got -2"));
+    ck_assert(fails_with_q(QHEAD "'layers': [{'type': 'circle', 'r': 1, 'fill': {'radial': "
+                           "{'center': [0, 0], 'stops': [[0, '#fff', 1]]}}}]}",
+                           "/layers/0/fill/radial/stops/0: a stop must be [offset, color], "
+                           "got 3 elements"));
+    ck_assert(fails_with_q(QHEAD "'layers': [{'type': 'circle', 'r': 1, 'fill': {'lineer': {}}}]}",
+                           "/layers/0/fill/lineer: unknown color kind 'lineer' (did you mean "
+                           "'linear'?)"));
+    ck_assert(fails_with_q(QHEAD "'layers': [{'type': 'circle', 'r': 1, 'fill': {'linear': {},"
+                           " 'radial': {}}}]}",
+                           "/layers/0/fill/radial: a color has exactly one kind, got 'linear' "
+                           "and 'radial'"));
+    ck_assert(fails_with_q(QHEAD "'layers': [{'type': 'circle', 'r': 1, 'fill': {'linear': "
+                           "{'to': [1, 0], 'stops': [[0, '#fff']]}, 'from': [0, 0]}}]}",
+                           "/layers/0/fill/from: 'from' belongs inside 'linear'"));
+    ck_assert(fails_with_q(QHEAD "'layers': [{'type': 'circle', 'r': 1, 'fill': {'linear': "
+                           "{'from': [0, 0], 'to': [1, 0], 'stops': [[0, '#fff']], 'center': [0, 0]}}}]}",
+                           "/layers/0/fill/linear/center: unknown key 'center' (known: from, to, "
+                           "stops)"));
+    ck_assert(fails_with_q(QHEAD "'layers': [{'type': 'circle', 'r': 1, 'fill': {'mix': "
+                           "['#fff', '#000'], 'by': 0, 'bye': 1}}]}",
+                           "/layers/0/fill/bye: unknown key 'bye' (did you mean 'by'?)"));
+    ck_assert(fails_with_q(QHEAD "'layers': [{'type': 'path', 'path': 'M 0 0 H 1', 'trim': 0.5}]}",
+                           "/layers/0/trim: must be an array [start, end], got a number"));
+    ck_assert(fails_with_q(QHEAD "'layers': [{'type': 'circle', 'r': 1, 'scale': [1, 2, 3]}]}",
+                           "/layers/0/scale: must be an array [sx, sy], got 3 elements"));
+    ck_assert(fails_with_q(QHEAD "'layers': [{'type': 'circle', 'r': 1, 'anchor': 0.5}]}",
+                           "/layers/0/anchor: must be an array [ax, ay], got a number"));
+}
+END_TEST
+
+/* ---- end to end: file -> loader -> renderer -> pixels ---- */
+
+static rf_renderer_t *render_at(const rf_scene_t *sc, double t)
+{
+    char err[256] = "";
+    rf_renderer_t *r = rf_renderer_create(sc, err, sizeof err);
+    if (r == NULL)
+        fprintf(stderr, "rf_renderer_create: %s\n", err);
+    ck_assert_ptr_nonnull(r);
+    ck_assert_int_eq(rf_renderer_draw(r, t), 0);
+    return r;
+}
+
+/* ARGB32 (render.h): native-endian uint32 a<<24 | r<<16 | g<<8 | b. */
+static uint32_t pixel(rf_renderer_t *r, int x, int y)
+{
+    int stride = 0;
+    const unsigned char *px = rf_renderer_pixels(r, &stride);
+    uint32_t v;
+    memcpy(&v, px + (size_t)y * (size_t)stride + (size_t)x * 4, 4);
+    return v;
+}
+
+/* Every pixel of a w x h canvas: `in` inside [x0, x1) x [y0, y1), `out`
+ * elsewhere; returns the number of pixels that differ. */
+static int count_off(rf_renderer_t *r, int w, int h, int x0, int y0, int x1, int y1,
+                     uint32_t in, uint32_t out)
+{
+    int bad = 0;
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            int inside = x >= x0 && x < x1 && y >= y0 && y < y1;
+            uint32_t want = inside ? in : out;
+            if (pixel(r, x, y) != want) {
+                if (bad < 4)
+                    fprintf(stderr, "pixel (%d, %d) = %08x, wanted %08x\n", x, y,
+                            (unsigned)pixel(r, x, y), (unsigned)want);
+                bad++;
+            }
+        }
+    return bad;
+}
+
+START_TEST(render_rect_from_file)
+{
+    /* a 10x10 opaque rect, anchor at its top-left corner, at (7, 5) on
+     * a transparent 32x24 canvas: exactly [7, 17) x [5, 15) */
+    rf_scene_t *sc = loadq("{'runeframe': 1, 'canvas': {'width': 32, 'height': 24},"
+                           " 'timeline': {'duration': 1},"
+                           " 'layers': [{'type': 'rect', 'x': 7, 'y': 5, 'width': 10,"
+                           " 'height': 10, 'anchor': [0, 0], 'fill': '#ff8000'}]}");
+    rf_renderer_t *r = render_at(sc, 0);
+    /* #ff8000 opaque: 255, 128, 0 (1.0 and 128/255 to 8 bits) */
+    ck_assert_int_eq(count_off(r, 32, 24, 7, 5, 17, 15, 0xffff8000u, 0), 0);
+    rf_renderer_destroy(r);
+    rf_scene_destroy(sc);
+
+    /* the default anchor [0.5, 0.5] centers it on (x, y) = (12, 10), on an
+     * opaque background */
+    sc = loadq("{'runeframe': 1, 'canvas': {'width': 32, 'height': 24, 'background': '#000080'},"
+               " 'timeline': {'duration': 1},"
+               " 'layers': [{'type': 'rect', 'x': 12, 'y': 10, 'width': 10,"
+               " 'height': 10, 'fill': '#fff'}]}");
+    r = render_at(sc, 0);
+    ck_assert_int_eq(count_off(r, 32, 24, 7, 5, 17, 15, 0xffffffffu, 0xff000080u), 0);
+    rf_renderer_destroy(r);
+    rf_scene_destroy(sc);
+}
+END_TEST
+
+START_TEST(render_value_moves_rect)
+{
+    /* x = 10 + 8 * t (a linear tween over 1 s): at t = 0.25, x = 12, so
+     * the rect covers [12, 22); at 0, [10, 20); settled at 1 s and after,
+     * [18, 28). y comes from an inline value: 4 -> 8 over 2 s, 5 at 0.5. */
+    rf_scene_t *sc = loadq("{'runeframe': 1, 'canvas': {'width': 32, 'height': 24},"
+                           " 'timeline': {'duration': 2},"
+                           " 'values': {'mx': {'tween': {'from': 10, 'to': 18, 'duration': 1,"
+                           " 'easing': 'linear'}}},"
+                           " 'layers': [{'type': 'rect', 'x': 'mx',"
+                           " 'y': {'tween': {'from': 4, 'to': 8, 'duration': 2, 'easing': 'linear'}},"
+                           " 'width': 10, 'height': 10, 'anchor': [0, 0], 'fill': '#00ff00'}]}");
+    rf_renderer_t *r = render_at(sc, 0.25);
+    ck_assert(rf_renderer_slots(r)[0] == 12);
+    ck_assert(rf_renderer_slots(r)[1] == 4.5);
+    /* y = 4.5: rows 4 and 14 are half covered, so check x over full rows */
+    for (int y = 5; y < 14; y++)
+        for (int x = 0; x < 32; x++)
+            ck_assert_uint_eq(pixel(r, x, y), (x >= 12 && x < 22) ? 0xff00ff00u : 0u);
+    /* rows 4 and 14 half covered: alpha about 255 / 2 */
+    ck_assert(fabs((double)(pixel(r, 15, 4) >> 24) - 127.5) <= 1.5);
+    ck_assert(fabs((double)(pixel(r, 15, 14) >> 24) - 127.5) <= 1.5);
+    ck_assert_uint_eq(pixel(r, 15, 3), 0);
+    ck_assert_uint_eq(pixel(r, 15, 15), 0);
+    rf_renderer_destroy(r);
+
+    r = render_at(sc, 0);
+    ck_assert_int_eq(count_off(r, 32, 24, 10, 4, 20, 14, 0xff00ff00u, 0), 0);
+    rf_renderer_destroy(r);
+    r = render_at(sc, 2);
+    ck_assert_int_eq(count_off(r, 32, 24, 18, 8, 28, 18, 0xff00ff00u, 0), 0);
+    rf_renderer_destroy(r);
+    rf_scene_destroy(sc);
+}
+END_TEST
+
+START_TEST(render_follow_orient_mix)
+{
+    /* a 6x4 rect following a sample half way down the vertical path
+     * (16, 0) -> (16, 24): (16, 12), tangent 90 degrees; x = 'off' = 2
+     * moves its center to (18, 12). With orient it turns 90 degrees: 4
+     * wide, 6 tall, [16, 20) x [9, 15); without, [15, 21) x [10, 14). The
+     * fill is a constant mix half way from black to red: 0.5 to 8 bits is
+     * 128 (cairo: 0.5 * 65535 + 0.5 = 32768, top byte 0x80). */
+    static const char *const fmt =
+        "{'runeframe': 1, 'canvas': {'width': 32, 'height': 24},"
+        " 'timeline': {'duration': 1},"
+        " 'values': {'half': 0.5, 'off': 2,"
+        "   'ride': {'sample_path': {'path': 'M 16 0 L 16 24', 'progress': 'half'}}},"
+        " 'layers': [{'type': 'rect', 'width': 6, 'height': 4, 'follow': 'ride',"
+        "   'orient': %s, 'x': 'off', 'fill': {'mix': ['#000000', '#ff0000'], 'by': 'half'}}]}";
+    char json[1024];
+    snprintf(json, sizeof json, fmt, "true");
+    rf_scene_t *sc = loadq(json);
+    ck_assert_uint_eq(sc->layers[0].follow_slot, 2);
+    rf_renderer_t *r = render_at(sc, 0);
+    const double *s = rf_renderer_slots(r);
+    ck_assert(fabs(s[2] - 16) < 1e-12 && fabs(s[3] - 12) < 1e-12 && fabs(s[4] - 90) < 1e-9);
+    ck_assert_int_eq(count_off(r, 32, 24, 16, 9, 20, 15, 0xff800000u, 0), 0);
+    rf_renderer_destroy(r);
+    rf_scene_destroy(sc);
+
+    snprintf(json, sizeof json, fmt, "false");
+    sc = loadq(json);
+    r = render_at(sc, 0);
+    ck_assert_int_eq(count_off(r, 32, 24, 15, 10, 21, 14, 0xff800000u, 0), 0);
+    rf_renderer_destroy(r);
+    rf_scene_destroy(sc);
+}
+END_TEST
+
+START_TEST(render_group_children)
+{
+    /* two 4x4 rects (anchor [0, 0]) at x = 0 and x = 'six' = 6 make a
+     * group box [0, 10] x [0, 4]; its default anchor, the box center
+     * (5, 2), lands on the group's (16, 12): the rects cover [11, 15) and
+     * [17, 21) x [10, 14). Opacity 1 everywhere, so colors are exact. */
+    rf_scene_t *sc = loadq("{'runeframe': 1, 'canvas': {'width': 32, 'height': 24},"
+                           " 'timeline': {'duration': 1}, 'values': {'six': 6},"
+                           " 'layers': [{'type': 'group', 'x': 16, 'y': 12, 'children': ["
+                           "   {'type': 'rect', 'width': 4, 'height': 4, 'anchor': [0, 0],"
+                           "    'fill': '#0000ff'},"
+                           "   {'type': 'rect', 'x': 'six', 'width': 4, 'height': 4,"
+                           "    'anchor': [0, 0], 'fill': '#0000ff'}]}]}");
+    rf_renderer_t *r = render_at(sc, 0);
+    int bad = 0;
+    for (int y = 0; y < 24; y++)
+        for (int x = 0; x < 32; x++) {
+            int in = y >= 10 && y < 14 && ((x >= 11 && x < 15) || (x >= 17 && x < 21));
+            bad += pixel(r, x, y) != (in ? 0xff0000ffu : 0);
+        }
+    ck_assert_int_eq(bad, 0);
+    rf_renderer_destroy(r);
+    rf_scene_destroy(sc);
+}
+END_TEST
+
 static Suite *scene_suite(void)
 {
     Suite *s = suite_create("scene");
@@ -1817,6 +2408,26 @@ static Suite *scene_suite(void)
     tcase_add_test(tc, scene_derived_errors);
     tcase_add_test(tc, scene_long_chains);
     tcase_add_test(tc, scene_range_soundness);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("layers");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, layers_defaults);
+    tcase_add_test(tc, layers_props_and_slots);
+    tcase_add_test(tc, layers_types);
+    tcase_add_test(tc, layers_groups);
+    tcase_add_test(tc, layers_colors);
+    tcase_add_test(tc, layers_mix_and_gradients);
+    tcase_add_test(tc, layers_follow_orient);
+    tcase_add_test(tc, layers_errors);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("render");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, render_rect_from_file);
+    tcase_add_test(tc, render_value_moves_rect);
+    tcase_add_test(tc, render_follow_orient_mix);
+    tcase_add_test(tc, render_group_children);
     suite_add_tcase(s, tc);
     return s;
 }
