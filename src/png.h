@@ -1,0 +1,221 @@
+/* png.h - PNG files out of cairo frames, and any PNG into 8-bit RGBA.
+ *
+ * Owns: the PNG writer and the PNG reader, both on libpng directly, and
+ * rf_png_status_t, the one status every function here returns.
+ *
+ * Writer: a frame in cairo's ARGB32 layout (premultiplied alpha, one native-
+ * endian uint32_t per pixel, rows stride bytes apart) becomes a PNG whose
+ * pixels are exactly those cairo_surface_write_to_png() would store: colors
+ * are unpremultiplied with cairo's rounding, (c * 255 + a / 2) / a, alpha 0
+ * gives 0,0,0,0. The file is RGB (color type 2) when every pixel is opaque,
+ * RGBA (6) otherwise. zlib level and filter are options. Output goes to a
+ * FILE*, to a memory buffer (encode a settled frame once, copy the bytes),
+ * or to a path atomically (atomic.h). One row buffer per call, none per row.
+ *
+ * Reader: any PNG (palette, gray 1/2/4/8/16-bit, gray+alpha, RGB, RGBA,
+ * 8/16-bit, tRNS, Adam7) becomes 8-bit straight-alpha RGBA exactly as
+ * pngjs (the decoder of pixelmatch and its test suite) decodes it:
+ *   - palette, gray and RGB are expanded to RGBA; alpha 255 where absent;
+ *   - a tRNS color key makes matching pixels 0,0,0,0 (all four channels, as
+ *     pngjs does; libpng would keep the color), compared at full depth;
+ *   - samples of depth d != 8 are scaled by floor(v * 255 / (2^d - 1) + 0.5):
+ *     16-bit values are ROUNDED, (v + 128) / 257, not truncated to the high
+ *     byte (pngjs's format-normaliser.js scaleDepth; e.g. 0xFE00 -> 253);
+ *   - gAMA, sRGB, iCCP, cHRM, sBIT are ignored (never applied);
+ *   - a palette index beyond the palette is an error (pngjs throws);
+ *   - APNG chunks (acTL, fcTL, fdAT) and other unknown ancillary chunks are
+ *     skipped: only the default image is read;
+ *   - every chunk's CRC is checked, ancillary ones too (pngjs checkCRC).
+ * Limits: width, height <= 16384 and width * height <= 67,108,864 (the
+ * contract's canvas limits, via png_set_user_limits and our own check of
+ * IHDR before libpng allocates anything), ancillary chunks <= 8 MiB, files
+ * <= 1 GiB. Paths are opened O_NONBLOCK (a FIFO cannot hang the reader) and
+ * must be regular files. Rows arrive in order, one callback per row, as soon
+ * as they are decoded (interlaced images: after the last pass).
+ *
+ * Errors never crash and never leak: libpng's longjmp lands in one place per
+ * call, which frees everything. Every function is thread-safe.
+ */
+#ifndef RF_PNG_H
+#define RF_PNG_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define RF_PNG_MAX_DIMENSION 16384u          /* canvas limit per side */
+#define RF_PNG_MAX_PIXELS 67108864u          /* canvas limit width * height */
+#define RF_PNG_MAX_FILE_SIZE (1ull << 30)    /* reader input limit, bytes */
+#define RF_PNG_MAX_CHUNK (8u << 20)          /* ancillary chunk limit, bytes */
+
+/* The result of every function of this module. */
+typedef enum rf_png_status {
+    RF_PNG_SUCCESS = 0,       /* no error */
+    RF_PNG_NO_MEMORY,         /* an allocation failed */
+    RF_PNG_INVALID_ARGUMENT,  /* NULL pointer, frame of zero size or stride
+                                 below width * 4 or not a multiple of 4,
+                                 level outside 0..9, unknown filter */
+    RF_PNG_IO_ERROR,          /* a system call failed (open, read, write,
+                                 fsync, rename); sys_errno says which error
+                                 (ENOSPC for a full disk) */
+    RF_PNG_NOT_FOUND,         /* the input path does not exist (ENOENT,
+                                 ENOTDIR) */
+    RF_PNG_NOT_REGULAR_FILE,  /* the input is a directory, device, FIFO or
+                                 socket (also through a symbolic link) */
+    RF_PNG_FILE_TOO_LARGE,    /* the input is larger than RF_PNG_MAX_FILE_SIZE */
+    RF_PNG_EMPTY,             /* the input has no bytes at all */
+    RF_PNG_NOT_PNG,           /* the input does not start with the PNG
+                                 signature */
+    RF_PNG_TRUNCATED,         /* the input ends before the IEND chunk */
+    RF_PNG_BAD_CRC,           /* a chunk's CRC does not match its bytes */
+    RF_PNG_BAD_DIMENSIONS,    /* IHDR declares a width or height of 0 (or
+                                 above 2^31 - 1, which PNG forbids) */
+    RF_PNG_TOO_BIG,           /* the image is larger than the canvas limits
+                                 RF_PNG_MAX_DIMENSION, RF_PNG_MAX_PIXELS */
+    RF_PNG_CORRUPT,           /* any other violation of the PNG format: bad
+                                 IHDR fields, missing PLTE, palette index out
+                                 of range, broken zlib data, chunk order */
+    RF_PNG_STOPPED,           /* a caller's callback returned nonzero */
+    RF_PNG_INTERNAL_ERROR,    /* libpng failed for a reason not above (a bug) */
+    RF_PNG_LAST_STATUS        /* the number of statuses; not a status */
+} rf_png_status_t;
+
+/* A short constant description of status ("file is truncated"); never NULL
+ * ("unknown status" for values out of range). */
+const char *rf_png_status_to_string(rf_png_status_t status);
+
+/* Details of a failure, filled by every function that takes one (it may be
+ * NULL). On success status is RF_PNG_SUCCESS and message is empty. */
+typedef struct rf_png_error {
+    rf_png_status_t status;
+    int sys_errno;          /* RF_PNG_IO_ERROR, RF_PNG_NOT_FOUND: errno */
+    char message[512];      /* one line, "PATH: what happened[: detail]" */
+} rf_png_error_t;
+
+/* ------------------------------------------------------------------ writer */
+
+typedef enum rf_png_filter {
+    RF_PNG_FILTER_NONE = 0,   /* no filter: fastest to write and to read */
+    RF_PNG_FILTER_SUB,
+    RF_PNG_FILTER_UP,
+    RF_PNG_FILTER_AVG,
+    RF_PNG_FILTER_PAETH,
+    RF_PNG_FILTER_ALL,        /* libpng picks per row (its default) */
+} rf_png_filter_t;
+
+typedef struct rf_png_options {
+    int level;                /* zlib level 0..9 */
+    rf_png_filter_t filter;
+} rf_png_options_t;
+
+/* Defaults, measured by bench/png.c on a typical 1080p frame: render frames
+ * zlib 1 + NONE (4.1x faster than cairo_surface_write_to_png at 1.14x its
+ * size), goldens zlib 6 + NONE (2.1x faster, 0.89x the size, and half
+ * the decode time of libpng's adaptive filters). A NULL options pointer
+ * means RF_PNG_OPTIONS_RENDER. Use: rf_png_options_t o = RF_PNG_OPTIONS_GOLDEN; */
+#define RF_PNG_OPTIONS_RENDER { 1, RF_PNG_FILTER_NONE }
+#define RF_PNG_OPTIONS_GOLDEN { 6, RF_PNG_FILTER_NONE }
+
+/* "none", "sub", "up", "avg", "paeth", "all" -> *filter; 0, or -1 when the
+ * name is none of them. */
+int rf_png_filter_parse(const char *name, rf_png_filter_t *filter);
+
+/* A frame in cairo's CAIRO_FORMAT_ARGB32 layout, borrowed (call
+ * cairo_surface_flush() before handing cairo_image_surface_get_data()). */
+typedef struct rf_png_frame {
+    const uint32_t *pixels;   /* premultiplied ARGB32, native endian */
+    uint32_t width;           /* 1 .. 2^31 - 1 */
+    uint32_t height;          /* 1 .. 2^31 - 1 */
+    size_t stride;            /* bytes from one row to the next */
+} rf_png_frame_t;
+
+/* Growable output for rf_png_write_mem(); start it zeroed. */
+typedef struct rf_png_buffer {
+    uint8_t *data;
+    size_t len;               /* bytes of the last PNG written */
+    size_t cap;               /* bytes allocated */
+} rf_png_buffer_t;
+
+/* Frees b's storage and zeroes it. */
+void rf_png_buffer_free(rf_png_buffer_t *b);
+
+/* Writes the PNG to fp (flushed at the end; fp stays open). IO_ERROR with
+ * sys_errno on a write or flush failure (ENOSPC on /dev/full). */
+rf_png_status_t rf_png_write_stream(const rf_png_frame_t *frame,
+                                    const rf_png_options_t *options, FILE *fp,
+                                    rf_png_error_t *err);
+
+/* Writes the PNG into out, replacing its contents (out->len bytes) and
+ * reusing its storage. On failure out->len is 0. */
+rf_png_status_t rf_png_write_mem(const rf_png_frame_t *frame,
+                                 const rf_png_options_t *options,
+                                 rf_png_buffer_t *out, rf_png_error_t *err);
+
+/* Writes the PNG to path atomically (rf_atomic_file_open with
+ * atomic_flags, e.g. RF_ATOMIC_FSYNC for goldens): path is either left as it
+ * was or holds the complete new PNG. */
+rf_png_status_t rf_png_write_path(const rf_png_frame_t *frame,
+                                  const rf_png_options_t *options,
+                                  const char *path, int atomic_flags,
+                                  rf_png_error_t *err);
+
+/* 1 when every pixel's alpha is 255 (the writer then stores RGB), else 0. */
+int rf_png_frame_is_opaque(const rf_png_frame_t *frame);
+
+/* One row of n ARGB32 pixels to n straight-alpha RGBA pixels (4n bytes),
+ * byte-identical to cairo's unpremultiply: what the written PNG decodes to,
+ * and what the differ compares a rendered frame as. dst and src must not
+ * overlap. */
+void rf_png_row_to_rgba(uint8_t *dst, const uint32_t *src, size_t n);
+/* One row of n opaque ARGB32 pixels to n RGB pixels (3n bytes); alpha is
+ * not looked at. */
+void rf_png_row_to_rgb(uint8_t *dst, const uint32_t *src, size_t n);
+
+/* ------------------------------------------------------------------ reader */
+
+/* What IHDR says, before any pixel. */
+typedef struct rf_png_info {
+    uint32_t width;
+    uint32_t height;
+    uint8_t bit_depth;        /* 1, 2, 4, 8 or 16 */
+    uint8_t color_type;       /* 0 gray, 2 RGB, 3 palette, 4 gray+alpha, 6 RGBA */
+    uint8_t interlaced;       /* 1 for Adam7 */
+} rf_png_info_t;
+
+/* Called once after IHDR (and PLTE/tRNS) were read; nonzero stops the
+ * decode with RF_PNG_STOPPED (e.g. a size mismatch the caller reports). */
+typedef int (*rf_png_header_fn)(void *ctx, const rf_png_info_t *info);
+/* Called for y = 0 .. height-1 in order with width * 4 bytes of RGBA, valid
+ * during the call only; nonzero stops with RF_PNG_STOPPED. Rows are
+ * delivered before the end of the file is checked: a later failure (e.g.
+ * truncation after the last row) still makes the whole decode fail. */
+typedef int (*rf_png_row_fn)(void *ctx, uint32_t y, const uint8_t *rgba);
+
+/* Decodes the file at path, calling on_header (may be NULL), then on_row for
+ * each row. */
+rf_png_status_t rf_png_decode_path(const char *path, rf_png_header_fn on_header,
+                                   rf_png_row_fn on_row, void *ctx,
+                                   rf_png_error_t *err);
+/* The same from len bytes at data; name is used in messages (NULL: "PNG
+ * data"). */
+rf_png_status_t rf_png_decode_mem(const void *data, size_t len, const char *name,
+                                  rf_png_header_fn on_header, rf_png_row_fn on_row,
+                                  void *ctx, rf_png_error_t *err);
+
+/* A whole decoded image: width * height * 4 bytes of RGBA, rows packed. */
+typedef struct rf_png_rgba {
+    uint8_t *pixels;
+    uint32_t width;
+    uint32_t height;
+    rf_png_info_t info;       /* the file's IHDR */
+} rf_png_rgba_t;
+
+/* Decodes the whole image into img (zeroed on failure). */
+rf_png_status_t rf_png_read_path(const char *path, rf_png_rgba_t *img,
+                                 rf_png_error_t *err);
+rf_png_status_t rf_png_read_mem(const void *data, size_t len, const char *name,
+                                rf_png_rgba_t *img, rf_png_error_t *err);
+/* Frees img's pixels and zeroes it. NULL is a no-op. */
+void rf_png_rgba_free(rf_png_rgba_t *img);
+
+#endif
