@@ -1,12 +1,16 @@
-/* expr.c - the expression compiler, its stack VM, and interval bounds.
+/* expr.c - the expression compiler, its register VM, and interval bounds.
  *
  * Compilation is one pass of a shunting-yard parser over the tokens with an
  * explicit operator stack (no recursion, so nesting depth costs heap, not C
- * stack). Operands are emitted as they are read; operators when they are
- * popped. `c ? a : b` compiles to  c JMPF(L1) a JMP(L2) L1: b L2:. Constant
- * operands are folded at emission, and a + - * / whose right operand is one
- * constant or input takes it as an operand (ADDK, MULL, ...: a third fewer
- * dispatches); neither ever reaches back over a jump target.
+ * stack). Operands are not code: a number, an input or t is an operand
+ * descriptor on a compile-time value stack, and an operator, when it is
+ * popped, becomes ONE instruction that names its operands where they live
+ * and writes a register (as in Lua, registers are allocated like a stack,
+ * so a subexpression's temporaries are free again once it is done).
+ * `c ? a : b` compiles to  c JMPF(L1) a JMP(L2) L1: b L2:, both branches
+ * leaving their value in the same register. Constant operands are folded,
+ * and a few common operator pairs fuse into one instruction; fusing never
+ * reaches back over a jump target.
  *
  * The published range comes from running the same bytecode once over
  * intervals (abstract interpretation): a ternary whose condition is decided
@@ -35,55 +39,56 @@
 #endif
 
 /* ---- the instruction set: ONE table ---------------------------------------
- * An instruction is 32 bits: opcode in the low 8, operand a in the high 24.
- * Columns: name, arguments popped, binary precedence (0: not an infix
- * operator), function name (NULL: not a function). Pushes one result unless
- * the comment says otherwise. */
+ * A register machine in the manner of Lua's lopcodes.h. An instruction is
+ * four 16-bit fields {op, a, b, c}: a is the destination, b and c the
+ * operands; a three-operand instruction takes its third operand d from the
+ * a field of the word after it (its pc advances by two). Every operand is
+ * an index into ONE frame of doubles, filled at entry as
+ *     [ constants | inputs, in rf_expr_deps() order | t | registers ]
+ * so the VM reads an operand as f[b] whatever it is (no LOAD, no CONST).
+ * Every instruction but JMPF, JMP and RET writes f[a]. An op field of
+ * OP_COUNT + x is x reading b from the VM's accumulator, where the
+ * instruction before it left that value (an operand mode, like Lua's k
+ * bit; see use_acc). Columns: name, operands read, binary precedence (0:
+ * not an infix operator), function name (NULL: not a function). */
 #define RF_EXPR_OPCODES(X) \
-    X(CONST,      0, 0, NULL)          /* push K[a]                              */ \
-    X(LOAD,       0, 0, NULL)          /* push slots[a]                          */ \
-    X(TIME,       0, 0, NULL)          /* push t                                 */ \
-    X(NEG,        1, 0, NULL)          /* -x                                     */ \
-    X(ADD,        2, 4, NULL)          /* a + b                                  */ \
-    X(SUB,        2, 4, NULL)          /* a - b                                  */ \
-    X(MUL,        2, 5, NULL)          /* a * b                                  */ \
-    X(DIV,        2, 5, NULL)          /* a / b                                  */ \
-    X(MOD,        2, 5, NULL)          /* fmod(a, b)                             */ \
-    X(LT,         2, 3, NULL)          /* a < b: 1 or 0                          */ \
-    X(LE,         2, 3, NULL)          /* a <= b                                 */ \
-    X(GT,         2, 3, NULL)          /* a > b                                  */ \
-    X(GE,         2, 3, NULL)          /* a >= b                                 */ \
-    X(EQ,         2, 2, NULL)          /* a == b                                 */ \
-    X(NE,         2, 2, NULL)          /* a != b                                 */ \
-    X(ADDK,       1, 0, NULL)          /* x + K[a]      (fused CONST; ADD)       */ \
-    X(SUBK,       1, 0, NULL)          /* x - K[a]                               */ \
-    X(MULK,       1, 0, NULL)          /* x * K[a]                               */ \
-    X(DIVK,       1, 0, NULL)          /* x / K[a]                               */ \
-    X(ADDL,       1, 0, NULL)          /* x + slots[a]  (fused LOAD; ADD)        */ \
-    X(SUBL,       1, 0, NULL)          /* x - slots[a]                           */ \
-    X(MULL,       1, 0, NULL)          /* x * slots[a]                           */ \
-    X(DIVL,       1, 0, NULL)          /* x / slots[a]                           */ \
-    X(JMPF,       1, 0, NULL)          /* pop c; if c == 0 then pc = a (no push) */ \
-    X(JMP,        0, 0, NULL)          /* pc = a (no push)                       */ \
-    X(MIN,        2, 0, "min")         /* fmin(a, b)                             */ \
-    X(MAX,        2, 0, "max")         /* fmax(a, b)                             */ \
-    X(CLAMP,      3, 0, "clamp")       /* fmin(fmax(x, lo), hi)                  */ \
-    X(ABS,        1, 0, "abs")         /* fabs(x)                                */ \
-    X(FLOOR,      1, 0, "floor")       /* floor(x)                               */ \
-    X(CEIL,       1, 0, "ceil")        /* ceil(x)                                */ \
-    X(ROUND,      1, 0, "round")       /* round(x), halves away from zero        */ \
-    X(SQRT,       1, 0, "sqrt")        /* sqrt(x)                                */ \
-    X(POW,        2, 0, "pow")         /* pow(a, b)                              */ \
-    X(EXP,        1, 0, "exp")         /* exp(x)                                 */ \
-    X(LOG,        1, 0, "log")         /* log(x), natural                        */ \
-    X(SIN,        1, 0, "sin")         /* sin(x), radians                        */ \
-    X(COS,        1, 0, "cos")         /* cos(x)                                 */ \
-    X(TAN,        1, 0, "tan")         /* tan(x)                                 */ \
-    X(ATAN2,      2, 0, "atan2")       /* atan2(y, x)                            */ \
-    X(MIX,        3, 0, "mix")         /* a + (b - a) * t                        */ \
-    X(STEP,       2, 0, "step")        /* x >= edge ? 1 : 0                      */ \
-    X(SMOOTHSTEP, 3, 0, "smoothstep")  /* GLSL smoothstep(e0, e1, x)             */ \
-    X(RET,        1, 0, NULL)          /* return the top of the stack            */
+    X(MOVE,       1, 0, NULL)          /* b (a ternary's leaf value to its register) */ \
+    X(NEG,        1, 0, NULL)          /* -b                                     */ \
+    X(ADD,        2, 4, NULL)          /* b + c                                  */ \
+    X(SUB,        2, 4, NULL)          /* b - c                                  */ \
+    X(MUL,        2, 5, NULL)          /* b * c                                  */ \
+    X(DIV,        2, 5, NULL)          /* b / c                                  */ \
+    X(MOD,        2, 5, NULL)          /* fmod(b, c)                             */ \
+    X(LT,         2, 3, NULL)          /* b < c: 1 or 0                          */ \
+    X(LE,         2, 3, NULL)          /* b <= c                                 */ \
+    X(GT,         2, 3, NULL)          /* b > c                                  */ \
+    X(GE,         2, 3, NULL)          /* b >= c                                 */ \
+    X(EQ,         2, 2, NULL)          /* b == c                                 */ \
+    X(NE,         2, 2, NULL)          /* b != c                                 */ \
+    X(MIN,        2, 0, "min")         /* fmin(b, c)                             */ \
+    X(MAX,        2, 0, "max")         /* fmax(b, c)                             */ \
+    X(CLAMP,      3, 0, "clamp")       /* fmin(fmax(b, c), d)                    */ \
+    X(ABS,        1, 0, "abs")         /* fabs(b)                                */ \
+    X(FLOOR,      1, 0, "floor")       /* floor(b)                               */ \
+    X(CEIL,       1, 0, "ceil")        /* ceil(b)                                */ \
+    X(ROUND,      1, 0, "round")       /* round(b), halves away from zero        */ \
+    X(SQRT,       1, 0, "sqrt")        /* sqrt(b)                                */ \
+    X(POW,        2, 0, "pow")         /* pow(b, c)                              */ \
+    X(EXP,        1, 0, "exp")         /* exp(b)                                 */ \
+    X(LOG,        1, 0, "log")         /* log(b), natural                        */ \
+    X(SIN,        1, 0, "sin")         /* sin(b), radians                        */ \
+    X(COS,        1, 0, "cos")         /* cos(b)                                 */ \
+    X(TAN,        1, 0, "tan")         /* tan(b)                                 */ \
+    X(ATAN2,      2, 0, "atan2")       /* atan2(b, c)                            */ \
+    X(MIX,        3, 0, "mix")         /* b + (c - b) * d                        */ \
+    X(STEP,       2, 0, "step")        /* c >= b ? 1 : 0                         */ \
+    X(SMOOTHSTEP, 3, 0, "smoothstep")  /* GLSL smoothstep(b, c, d)               */ \
+    X(MADD,       3, 0, NULL)          /* b * c + d   (fused MUL; ADD, 2 roundings) */ \
+    X(MSUB,       3, 0, NULL)          /* b * c - d   (fused MUL; SUB)           */ \
+    X(MSUBR,      3, 0, NULL)          /* d - b * c   (fused MUL; SUB)           */ \
+    X(JMPF,       1, 0, NULL)          /* if b == 0 then pc = a (no write)       */ \
+    X(JMP,        0, 0, NULL)          /* pc = a; b: the ternary's register      */ \
+    X(RET,        1, 0, NULL)          /* return b                               */
 
 enum {
 #define X(name, nargs, prec, fn) OP_##name,
@@ -105,18 +110,34 @@ static const opinfo_t ops[OP_COUNT] = {
 #undef X
 };
 
-#define INS(op, a) ((uint32_t)(op) | ((uint32_t)(a) << 8))
-#define INS_OP(i) ((i) & 0xffu)
-#define INS_A(i) ((i) >> 8)
-#define MAX_OPERAND 0xffffffu
+/* 16-bit fields, so each is one zero-extending load, no shifts. */
+typedef struct ins {
+    uint16_t op, a, b, c;
+} ins_t;
+
+/* Words an instruction takes: two when it has a third operand. */
+#define INS_WIDTH(op) (ops[(op) % OP_COUNT].nargs == 3 ? 2u : 1u)
+
+#define MAX_OPERAND 0xffffffu   /* input slots, bytes of an expression */
+#define MAX_CODE 0xffffu        /* words: a jump target fits a 16-bit field */
+/* The frame: every constant and input is a token of the expression, and
+ * the registers in use never outnumber the stack depth, so 4,096 bytes
+ * need at most 2,048 + 2,049 entries (compile_ex allows longer sources:
+ * beyond this, "expression too large"). */
+#define VM_FRAME_MAX (2u * RF_EXPR_MAX_DEPTH + 2u)
+
+/* The constants are stored padded to at least K_BLOCK, and the VM copies
+ * them into its frame (at least K_BLOCK entries) as one block. */
+#define K_BLOCK 16u
 
 #define PREC_NEG 6   /* unary minus binds tighter than every infix operator */
 
 struct rf_expr {
-    const uint32_t *code;   /* ends with RET */
-    const double *k;        /* constants */
-    const uint32_t *deps;   /* distinct input slots, first use first */
+    const ins_t *code;      /* ends with RET */
+    const double *k;        /* constants: f[0 .. nk) */
+    const uint32_t *deps;   /* distinct input slots, first use first: f[nk ..] */
     uint32_t ncode, nk, ndeps;
+    uint32_t nframe;        /* nk + ndeps + 1 (t) + registers */
     uint32_t depth;         /* largest stack depth, <= RF_EXPR_MAX_DEPTH */
     int uses_time;
     double lo, hi;          /* published range */
@@ -198,95 +219,175 @@ static double op_apply(int op, const double *a)
 
 static int op_foldable(int op)
 {
-    return op == OP_NEG || (op >= OP_ADD && op <= OP_NE) ||   /* not the fused forms */
+    return op == OP_NEG || (op >= OP_ADD && op <= OP_NE) ||
            (op >= OP_MIN && op <= OP_SMOOTHSTEP);
 }
 
 /* ---- the VM ------------------------------------------------------------- */
 
-/* Lets the switch drop its range check (about 15% of dispatch). */
+/* Lets the switch drop its range check. */
 #if defined(__GNUC__)
 #define UNREACHABLE() __builtin_unreachable()
 #else
 #define UNREACHABLE() return NAN
 #endif
 
-/* The top of the stack lives in acc; st[] holds the rest (st[0] receives a
- * dummy on the first push), so st needs e->depth entries. */
-static inline __attribute__((always_inline)) double vm_run(const rf_expr_t *e, const double *slots, double t, double *st)
-{
-    const uint32_t *code = e->code, *pc = code;
-    const double *k = e->k;
-    double *sp = st;
-    double acc = 0.0;
-    for (;;) {
-        uint32_t i = *pc++;
-        double b, c;
-        switch (INS_OP(i)) {
-        case OP_CONST: *sp++ = acc; acc = k[INS_A(i)]; break;
-        case OP_LOAD:  *sp++ = acc; acc = slots[INS_A(i)]; break;
-        case OP_TIME:  *sp++ = acc; acc = t; break;
-        case OP_NEG:   acc = -acc; break;
-        case OP_ADD:   acc = *--sp + acc; break;
-        case OP_SUB:   acc = *--sp - acc; break;
-        case OP_MUL:   acc = *--sp * acc; break;
-        case OP_DIV:   acc = *--sp / acc; break;
-        case OP_ADDK:  acc = acc + k[INS_A(i)]; break;
-        case OP_SUBK:  acc = acc - k[INS_A(i)]; break;
-        case OP_MULK:  acc = acc * k[INS_A(i)]; break;
-        case OP_DIVK:  acc = acc / k[INS_A(i)]; break;
-        case OP_ADDL:  acc = acc + slots[INS_A(i)]; break;
-        case OP_SUBL:  acc = acc - slots[INS_A(i)]; break;
-        case OP_MULL:  acc = acc * slots[INS_A(i)]; break;
-        case OP_DIVL:  acc = acc / slots[INS_A(i)]; break;
-        case OP_MOD:   b = *--sp; acc = fmod(b, acc); break;
-        case OP_LT:    b = *--sp; acc = b < acc; break;
-        case OP_LE:    b = *--sp; acc = b <= acc; break;
-        case OP_GT:    b = *--sp; acc = b > acc; break;
-        case OP_GE:    b = *--sp; acc = b >= acc; break;
-        case OP_EQ:    b = *--sp; acc = b == acc; break;
-        case OP_NE:    b = *--sp; acc = b != acc; break;
-        case OP_JMPF:  c = acc; acc = *--sp; if (c == 0.0) pc = code + INS_A(i); break;
-        case OP_JMP:   pc = code + INS_A(i); break;
-        case OP_MIN:   b = *--sp; acc = fn_min(b, acc); break;
-        case OP_MAX:   b = *--sp; acc = fn_max(b, acc); break;
-        case OP_CLAMP: c = *--sp; b = *--sp; acc = fn_clamp(b, c, acc); break;
-        case OP_ABS:   acc = fabs(acc); break;
-        case OP_FLOOR: acc = floor(acc); break;
-        case OP_CEIL:  acc = ceil(acc); break;
-        case OP_ROUND: acc = round(acc); break;
-        case OP_SQRT:  acc = sqrt(acc); break;
-        case OP_POW:   b = *--sp; acc = pow(b, acc); break;
-        case OP_EXP:   acc = exp(acc); break;
-        case OP_LOG:   acc = log(acc); break;
-        case OP_SIN:   acc = sin(acc); break;
-        case OP_COS:   acc = cos(acc); break;
-        case OP_TAN:   acc = tan(acc); break;
-        case OP_ATAN2: b = *--sp; acc = atan2(b, acc); break;
-        case OP_MIX:   c = *--sp; b = *--sp; acc = fn_mix(b, c, acc); break;
-        case OP_STEP:  b = *--sp; acc = fn_step(b, acc); break;
-        case OP_SMOOTHSTEP: c = *--sp; b = *--sp; acc = fn_smoothstep(b, c, acc); break;
-        case OP_RET:   return acc;
-        default:       UNREACHABLE();   /* the compiler emits no other opcode */
-        }
+/* Dispatch: GCC's labels as values give every instruction its own indirect
+ * jump (predicted per instruction, as in Lua's ljumptab.h); elsewhere, the
+ * same cases in a switch. */
+#if defined(__GNUC__) && !defined(RF_EXPR_SWITCH)
+#define VM_THREADED 1
+#else
+#define VM_THREADED 0
+#endif
+
+#if VM_THREADED
+#define VM_BEGIN VM_NEXT();
+#define VM_END
+#define VM_CASE(name) L_##name:
+#define VM_CASE_ACC(name) LA_##name:
+#define VM_NEXT() do { i = *pc++; goto *labels[i.op]; } while (0)
+#else
+#define VM_BEGIN for (;;) { i = *pc++; switch (i.op) {
+#define VM_END default: UNREACHABLE(); } }
+#define VM_CASE(name) case OP_##name:
+#define VM_CASE_ACC(name) case OP_##name + OP_COUNT:
+#define VM_NEXT() continue
+#endif
+
+/* An instruction with its first operand in acc (see use_acc). */
+#define OP_ACC(op) ((op) + OP_COUNT)
+#define OP_BASE(op) ((op) >= OP_COUNT ? (op) - OP_COUNT : (op))
+
+/* Operands in a handler: VB first (the frame's or acc), VC, VD. */
+#define VC f[i.c]
+#define VD f[pc->a]
+
+/* Both forms of a value-writing instruction; every one leaves its result
+ * in acc and in f[a]. width: 1, or 2 to step over the d word. */
+#define VM_OP(name, width, expr)                                                        \
+    VM_CASE(name) {                                                                     \
+        double VB = f[i.b];                                                             \
+        acc = (expr);                                                                   \
+        f[i.a] = acc;                                                                   \
+        pc += (width) - 1;                                                              \
+        VM_NEXT();                                                                      \
+    }                                                                                   \
+    VM_CASE_ACC(name) {                                                                 \
+        double VB = acc;                                                                \
+        acc = (expr);                                                                   \
+        f[i.a] = acc;                                                                   \
+        pc += (width) - 1;                                                              \
+        VM_NEXT();                                                                      \
     }
+
+/* f has e->nframe entries. One copy: its label table is static. GCC would
+ * merge the handlers' identical dispatch tails into one indirect jump
+ * (crossjumping), which is the switch again: keep them apart. */
+#if defined(__GNUC__) && !defined(__clang__)
+__attribute__((optimize("no-crossjumping")))
+#endif
+static __attribute__((noinline)) double vm_run(const rf_expr_t *e, const double *slots, double t,
+                                               double *f)
+{
+#if VM_THREADED
+    static const void *const labels[2 * OP_COUNT] = {
+#define X(name, nargs, prec, fn) &&L_##name,
+        RF_EXPR_OPCODES(X)
+#undef X
+#define X(name, nargs, prec, fn) &&LA_##name,
+        RF_EXPR_OPCODES(X)
+#undef X
+    };
+#endif
+    const ins_t *code = e->code, *pc = code;
+    const double *k = e->k;
+    const uint32_t *deps = e->deps;
+    uint32_t nk = e->nk, nd = e->ndeps;
+    double acc = 0.0;
+    ins_t i;
+    if (nk <= K_BLOCK) {
+        memcpy(f, k, K_BLOCK * sizeof *f);   /* straight-line: no loop exit to mispredict */
+    } else {
+        for (uint32_t j = 0; j < nk; j++)
+            f[j] = k[j];
+    }
+    double *in = f + nk;
+    switch (nd) {            /* one predictable jump into straight-line code */
+    default:
+        for (uint32_t j = 8; j < nd; j++)
+            in[j] = slots[deps[j]];
+        /* fall through */
+    case 8: in[7] = slots[deps[7]]; /* fall through */
+    case 7: in[6] = slots[deps[6]]; /* fall through */
+    case 6: in[5] = slots[deps[5]]; /* fall through */
+    case 5: in[4] = slots[deps[4]]; /* fall through */
+    case 4: in[3] = slots[deps[3]]; /* fall through */
+    case 3: in[2] = slots[deps[2]]; /* fall through */
+    case 2: in[1] = slots[deps[1]]; /* fall through */
+    case 1: in[0] = slots[deps[0]]; /* fall through */
+    case 0: break;
+    }
+    f[nk + nd] = t;
+    VM_BEGIN
+    VM_OP(MOVE, 1, VB)
+    VM_OP(NEG, 1, -VB)
+    VM_OP(ADD, 1, VB + VC)
+    VM_OP(SUB, 1, VB - VC)
+    VM_OP(MUL, 1, VB * VC)
+    VM_OP(DIV, 1, VB / VC)
+    VM_OP(MOD, 1, fmod(VB, VC))
+    VM_OP(LT, 1, VB < VC)
+    VM_OP(LE, 1, VB <= VC)
+    VM_OP(GT, 1, VB > VC)
+    VM_OP(GE, 1, VB >= VC)
+    VM_OP(EQ, 1, VB == VC)
+    VM_OP(NE, 1, VB != VC)
+    VM_OP(MIN, 1, fn_min(VB, VC))
+    VM_OP(MAX, 1, fn_max(VB, VC))
+    VM_OP(CLAMP, 2, fn_clamp(VB, VC, VD))
+    VM_OP(ABS, 1, fabs(VB))
+    VM_OP(FLOOR, 1, floor(VB))
+    VM_OP(CEIL, 1, ceil(VB))
+    VM_OP(ROUND, 1, round(VB))
+    VM_OP(SQRT, 1, sqrt(VB))
+    VM_OP(POW, 1, pow(VB, VC))
+    VM_OP(EXP, 1, exp(VB))
+    VM_OP(LOG, 1, log(VB))
+    VM_OP(SIN, 1, sin(VB))
+    VM_OP(COS, 1, cos(VB))
+    VM_OP(TAN, 1, tan(VB))
+    VM_OP(ATAN2, 1, atan2(VB, VC))
+    VM_OP(MIX, 2, fn_mix(VB, VC, VD))
+    VM_OP(STEP, 1, fn_step(VB, VC))
+    VM_OP(SMOOTHSTEP, 2, fn_smoothstep(VB, VC, VD))
+    VM_OP(MADD, 2, VB * VC + VD)
+    VM_OP(MSUB, 2, VB * VC - VD)
+    VM_OP(MSUBR, 2, VD - VB * VC)
+    VM_CASE(JMPF)      if (f[i.b] == 0.0) pc = code + i.a; VM_NEXT();
+    VM_CASE_ACC(JMPF)  if (acc == 0.0) pc = code + i.a; VM_NEXT();
+    VM_CASE(JMP)
+    VM_CASE_ACC(JMP)   pc = code + i.a; VM_NEXT();
+    VM_CASE(RET)       return f[i.b];
+    VM_CASE_ACC(RET)   return acc;
+    VM_END
 }
 
-#define VM_SMALL 32
+#define VM_SMALL 64   /* >= K_BLOCK */
 
-/* Deep expressions get their own frame, so the common case does not pay for
- * (or probe) a 16 KiB stack frame. */
+/* Large expressions get their own frame, so the common case does not pay
+ * for (or probe) a 32 KiB stack frame. */
 static __attribute__((noinline)) double vm_run_big(const rf_expr_t *e, const double *slots, double t)
 {
-    double st[RF_EXPR_MAX_DEPTH];
-    return vm_run(e, slots, t, st);
+    double f[VM_FRAME_MAX];
+    return vm_run(e, slots, t, f);
 }
 
 double rf_expr_eval(const rf_expr_t *e, const double *slots, double t)
 {
-    if (e->depth <= VM_SMALL) {
-        double st[VM_SMALL];
-        return vm_run(e, slots, t, st);
+    if (e->nframe <= VM_SMALL) {
+        double f[VM_SMALL];
+        return vm_run(e, slots, t, f);
     }
     return vm_run_big(e, slots, t);
 }
@@ -754,6 +855,9 @@ static iv_t iv_apply(int op, const iv_t *a)
     case OP_MIX: return iv_mix(a[0], a[1], a[2]);
     case OP_STEP: return iv_cmp(OP_GE, a[1], a[0]);
     case OP_SMOOTHSTEP: return iv_smoothstep(a[0], a[1], a[2]);
+    case OP_MADD: return iv_add(iv_mul(a[0], a[1]), a[2]);
+    case OP_MSUB: return iv_sub(iv_mul(a[0], a[1]), a[2]);
+    case OP_MSUBR: return iv_sub(a[2], iv_mul(a[0], a[1]));
     default: return IV_FULL;
     }
 }
@@ -781,7 +885,21 @@ typedef struct entry {
     uint8_t op;          /* E_BIN, E_CALL: opcode */
     uint32_t pos;        /* byte of the token (E_CALL: the function name) */
     uint32_t aux;        /* E_CALL: arguments so far; E_QUEST/E_COLON: jump to patch */
+    uint32_t reg;        /* E_QUEST/E_COLON: the register both branches end in */
 } entry_t;
+
+/* A value at compile time: what kind of frame entry, and which. */
+enum { V_K = 0, V_IN = 1, V_T = 2, V_REG = 3 };
+#define VAL(kind, i) (((uint32_t)(kind) << 30) | (uint32_t)(i))
+#define VAL_KIND(v) ((v) >> 30)
+#define VAL_I(v) ((v) & 0x3fffffffu)
+
+/* An instruction before the frame is laid out (finish() assigns indices). */
+typedef struct cins {
+    uint8_t op;
+    uint32_t a;          /* register written; JMPF, JMP: target (instruction index) */
+    uint32_t x[3];       /* operands, as values; JMP: x[0] is the ternary's register */
+} cins_t;
 
 typedef struct compiler {
     const char *src;
@@ -793,17 +911,20 @@ typedef struct compiler {
     void *rctx;
     rf_expr_error_t *err;
     /* scratch, sized from len */
-    uint32_t *code;
+    cins_t *code;
     uint32_t ncode, capcode;
     double *k;
     uint32_t nk, capk;
-    iv_t *loadiv;        /* range of each LOAD, by pc */
     uint32_t *deps;
+    iv_t *depiv;         /* range of each input, by deps index */
     uint32_t ndeps;
+    uint32_t *vals;      /* the value stack: its height is the stack depth */
+    uint32_t nvals;
     entry_t *stk;
     uint32_t nstk;
-    uint32_t barrier;    /* folding never consumes code before this pc */
-    uint32_t depth, maxdepth;
+    uint32_t nreg, maxreg;   /* registers in use, and at most */
+    uint32_t barrier;    /* fusing never reaches an instruction before this one */
+    uint32_t maxdepth;
     int uses_time;
 } compiler_t;
 
@@ -1032,57 +1153,112 @@ static const char *suggest_function(const char *name, size_t n)
     return rf_did_you_mean(word, cands, nc);
 }
 
-/* Stack effect of an instruction at emission. The ':' of a ternary drops
- * one more: the else branch starts where the then branch started. */
-static int op_effect(int op)
+/* Pushes a value. The value stack is a stack machine's stack, so its
+ * height is the depth rf_expr_depth() reports and RF_EXPR_MAX_DEPTH bounds. */
+static int push_val(compiler_t *c, uint32_t v)
 {
-    if (op == OP_JMP)
-        return 0;
-    if (op == OP_JMPF || op == OP_RET)
-        return -1;
-    return 1 - ops[op].nargs;
+    if (c->nvals >= c->len + 1)
+        return fail(c, 0, "internal error: value stack full");
+    c->vals[c->nvals++] = v;
+    if (c->nvals > c->maxdepth)
+        c->maxdepth = c->nvals;
+    return 0;
 }
 
-/* THE emit function: appends one instruction, keeping the stack depth, and
- * folds a pure operator whose arguments are constants emitted after the
- * last jump target. */
-static int emit(compiler_t *c, int op, uint32_t a)
+/* Marks register r as used (the frame is sized from the largest). */
+static uint32_t use_reg(compiler_t *c, uint32_t r)
 {
-    uint32_t n = ops[op].nargs;
-    c->depth = (uint32_t)((int)c->depth + op_effect(op));
-    if (c->depth > c->maxdepth)
-        c->maxdepth = c->depth;
-    if (!(c->flags & RF_EXPR_NOFOLD) && op_foldable(op) && c->ncode >= c->barrier + n) {
-        double args[3];
-        uint32_t i;
-        for (i = 0; i < n; i++) {
-            uint32_t ins = c->code[c->ncode - n + i];
-            if (INS_OP(ins) != OP_CONST)
-                break;
-            args[i] = c->k[INS_A(ins)];
-        }
-        if (i == n) {
-            if (c->nk >= c->capk)
-                return fail(c, 0, "internal error: constant pool full");
-            c->ncode -= n;
-            a = c->nk;
-            c->k[c->nk++] = op_apply(op, args);
-            op = OP_CONST;
-        }
+    if (r + 1 > c->maxreg)
+        c->maxreg = r + 1;
+    return VAL(V_REG, r);
+}
+
+/* Pops n values into v[] (oldest first) and frees their registers: the
+ * registers of the newest values are always the highest in use. */
+static void pop_vals(compiler_t *c, uint32_t n, uint32_t *v)
+{
+    c->nvals -= n;
+    for (uint32_t i = 0; i < n; i++) {
+        v[i] = c->vals[c->nvals + i];
+        if (VAL_KIND(v[i]) == V_REG)
+            c->nreg--;
     }
-    if (op >= OP_ADD && op <= OP_DIV && c->ncode >= c->barrier + 1) {
-        uint32_t last = c->code[c->ncode - 1];
-        if (INS_OP(last) == OP_CONST || INS_OP(last) == OP_LOAD) {
-            /* the right operand is one push: take it as an operand instead */
-            int base = INS_OP(last) == OP_CONST ? OP_ADDK : OP_ADDL;
-            c->code[c->ncode - 1] = INS(base + (op - OP_ADD), INS_A(last));
+}
+
+/* x + y or x - y where one of them is the product the last instruction
+ * just wrote: rewrites that MUL into one MADD, MSUB or MSUBR writing r
+ * (its operands still hold their values: nothing ran in between). Never
+ * across a jump target, where the MUL would not always run first. */
+static int fuse_mul(compiler_t *c, int op, uint32_t r, const uint32_t *v)
+{
+    if (c->ncode == 0 || c->ncode - 1 < c->barrier)
+        return 0;
+    cins_t *last = &c->code[c->ncode - 1];
+    if (last->op != OP_MUL)
+        return 0;
+    int left = v[0] == VAL(V_REG, last->a), right = v[1] == VAL(V_REG, last->a);
+    if (!left && !right)
+        return 0;
+    last->x[2] = left ? v[1] : v[0];
+    last->op = op == OP_ADD ? OP_MADD : left ? OP_MSUB : OP_MSUBR;
+    last->a = r;
+    return 1;
+}
+
+/* THE emit function. An operator pops its arguments and either folds them
+ * (all constants) or becomes one instruction writing the lowest free
+ * register, whose value it pushes. The others:
+ *   JMPF  pops the condition (the target is patched later)
+ *   JMP   ends a then branch; reg is the ternary's register
+ *   MOVE  pops a branch's value into the ternary's register reg; a value
+ *         an instruction computed is there already (the lowest free
+ *         register), so only a number, an input or t is moved
+ *   RET   pops the result */
+static int emit(compiler_t *c, int op, uint32_t reg)
+{
+    uint32_t n = ops[op].nargs, v[3] = {0, 0, 0}, a = 0;
+    pop_vals(c, n, v);
+    switch (op) {
+    case OP_JMPF:
+    case OP_RET:
+        break;
+    case OP_JMP:
+        v[0] = VAL(V_REG, reg);
+        break;
+    case OP_MOVE:
+        if (VAL_KIND(v[0]) == V_REG)
             return 0;
+        a = reg;
+        use_reg(c, a);
+        break;
+    default:
+        if (!(c->flags & RF_EXPR_NOFOLD) && op_foldable(op)) {
+            double args[3];
+            uint32_t i;
+            for (i = 0; i < n && VAL_KIND(v[i]) == V_K; i++)
+                args[i] = c->k[VAL_I(v[i])];
+            if (i == n) {
+                if (c->nk >= c->capk)
+                    return fail(c, 0, "internal error: constant pool full");
+                c->k[c->nk] = op_apply(op, args);
+                return push_val(c, VAL(V_K, c->nk++));
+            }
         }
+        a = c->nreg++;
+        use_reg(c, a);
+        if ((op == OP_ADD || op == OP_SUB) && fuse_mul(c, op, a, v))
+            return push_val(c, VAL(V_REG, a));
+        break;
     }
     if (c->ncode >= c->capcode)
         return fail(c, 0, "internal error: code buffer full");
-    c->code[c->ncode++] = INS(op, a);
-    return 0;
+    cins_t *in = &c->code[c->ncode++];
+    in->op = (uint8_t)op;
+    in->a = a;
+    memcpy(in->x, v, sizeof in->x);
+    if (op == OP_JMPF || op == OP_JMP || op == OP_MOVE || op == OP_RET)
+        return 0;
+    return push_val(c, VAL(V_REG, a));
 }
 
 static int push(compiler_t *c, int kind, int op, size_t pos, uint32_t aux)
@@ -1094,15 +1270,26 @@ static int push(compiler_t *c, int kind, int op, size_t pos, uint32_t aux)
     e->op = (uint8_t)op;
     e->pos = (uint32_t)pos;
     e->aux = aux;
+    e->reg = 0;
     return 0;
 }
 
 /* Points the jump at code[at] to the current end of code: a jump target,
- * so folding may not reach back over it. */
+ * so fusing may not reach back over it. */
 static void patch(compiler_t *c, uint32_t at)
 {
-    c->code[at] = INS(INS_OP(c->code[at]), c->ncode);
+    c->code[at].a = c->ncode;
     c->barrier = c->ncode;
+}
+
+/* Closes a ternary: the else value joins the then value in e->reg. */
+static int close_ternary(compiler_t *c, const entry_t *e)
+{
+    if (emit(c, OP_MOVE, e->reg))
+        return -1;
+    patch(c, e->aux);
+    c->nreg = e->reg + 1;
+    return push_val(c, use_reg(c, e->reg));
 }
 
 /* Pops and emits infix operators binding at least min_prec and unary
@@ -1118,7 +1305,8 @@ static int reduce(compiler_t *c, int min_prec, int colons)
             if (emit(c, OP_NEG, 0))
                 return -1;
         } else if (colons && e->kind == E_COLON) {
-            patch(c, e->aux);
+            if (close_ternary(c, e))
+                return -1;
         } else {
             break;
         }
@@ -1132,7 +1320,7 @@ static int emit_const(compiler_t *c, double v)
     if (c->nk >= c->capk)
         return fail(c, 0, "internal error: constant pool full");
     c->k[c->nk] = v;
-    return emit(c, OP_CONST, c->nk++);
+    return push_val(c, VAL(V_K, c->nk++));
 }
 
 /* A name in operand position: a call, t, or an input through the resolver.
@@ -1163,7 +1351,7 @@ static int operand_name(compiler_t *c, const token_t *t, int *operand)
             return fail(c, t->pos + 1, "'t' is the time in seconds: it has no '.%s'",
                         components[t->comp - 1]);
         c->uses_time = 1;
-        return emit(c, OP_TIME, 0);
+        return push_val(c, VAL(V_T, 0));
     }
     if (find_function(name, n) >= 0) {
         show(b, sizeof b, name, n);
@@ -1184,10 +1372,14 @@ static int operand_name(compiler_t *c, const token_t *t, int *operand)
     uint32_t i;
     for (i = 0; i < c->ndeps && c->deps[i] != ref.slot; i++)
         ;
-    if (i == c->ndeps)
+    iv_t r = iv_make(ref.lo, ref.hi);
+    if (i == c->ndeps) {
         c->deps[c->ndeps++] = ref.slot;
-    c->loadiv[c->ncode] = iv_make(ref.lo, ref.hi);
-    return emit(c, OP_LOAD, ref.slot);
+        c->depiv[i] = r;
+    } else {
+        c->depiv[i] = iv_hull(c->depiv[i], r);   /* one slot, two ranges: both hold */
+    }
+    return push_val(c, VAL(V_IN, i));
 }
 
 /* Closes a call at ')': checks the arity, emits the function. */
@@ -1267,11 +1459,10 @@ static int parse(compiler_t *c)
             operand = 1;
             break;
         case T_QUEST:
-            if (reduce(c, 1, 0) || emit(c, OP_JMPF, 0))
+            if (reduce(c, 1, 0) || emit(c, OP_JMPF, 0) ||
+                push(c, E_QUEST, 0, t.pos, c->ncode - 1))
                 return -1;
-            c->barrier = c->ncode;
-            if (push(c, E_QUEST, 0, t.pos, c->ncode - 1))
-                return -1;
+            c->stk[c->nstk - 1].reg = c->nreg;   /* the lowest free register */
             operand = 1;
             break;
         case T_COLON:
@@ -1280,10 +1471,9 @@ static int parse(compiler_t *c)
             top = c->nstk > 0 ? &c->stk[c->nstk - 1] : NULL;
             if (top == NULL || top->kind != E_QUEST)
                 return unexpected(c, &t);
-            if (emit(c, OP_JMP, 0))
+            if (emit(c, OP_MOVE, top->reg) || emit(c, OP_JMP, top->reg))
                 return -1;
-            c->depth--;              /* the else branch starts without the then value */
-            patch(c, top->aux);
+            patch(c, top->aux);      /* the else branch starts with the same registers */
             top->kind = E_COLON;
             top->aux = c->ncode - 1;
             operand = 1;
@@ -1330,45 +1520,37 @@ static int parse(compiler_t *c)
 
 typedef struct join {
     uint32_t target;     /* where the then value waits for the else value */
+    uint32_t reg;        /* the frame entry both branches write */
     iv_t v;
 } join_t;
 
-/* Runs the code once. An undecided JMPF records its JMP (at its target - 1);
- * reaching that JMP parks the then value and falls into the else branch,
- * and the parked value joins the result at the JMP's target. */
-static iv_t analyze(const compiler_t *c, iv_t time, iv_t *st, join_t *joins, uint32_t *splits)
+/* Runs the code once over a frame of intervals. An undecided JMPF records
+ * its JMP (at its target - 1); reaching that JMP parks the then value and
+ * falls into the else branch, and the parked value joins the ternary's
+ * register at the JMP's target. (Registers above it are temporaries of
+ * the branches, dead after the join; those below it neither branch writes.) */
+static iv_t analyze(const ins_t *code, iv_t *f, join_t *joins, uint32_t *splits)
 {
-    uint32_t pc = 0, sp = 0, nj = 0, ns = 0;
+    uint32_t pc = 0, nj = 0, ns = 0;
     for (;;) {
         while (nj > 0 && joins[nj - 1].target == pc) {
-            st[sp - 1] = iv_hull(st[sp - 1], joins[nj - 1].v);
+            f[joins[nj - 1].reg] = iv_hull(f[joins[nj - 1].reg], joins[nj - 1].v);
             nj--;
         }
-        uint32_t i = c->code[pc];
-        int op = (int)INS_OP(i);
-        uint32_t a = INS_A(i);
-        switch (op) {
-        case OP_CONST: st[sp++] = iv_point(c->k[a]); pc++; break;
-        case OP_LOAD: st[sp++] = c->loadiv[pc]; pc++; break;
-        case OP_ADDK: case OP_SUBK: case OP_MULK: case OP_DIVK:
-        case OP_ADDL: case OP_SUBL: case OP_MULL: case OP_DIVL: {
-            iv_t ab[2];
-            int base = op >= OP_ADDL ? OP_ADDL : OP_ADDK;
-            ab[0] = st[sp - 1];
-            ab[1] = base == OP_ADDK ? iv_point(c->k[a]) : c->loadiv[pc];
-            st[sp - 1] = iv_apply(OP_ADD + (op - base), ab);
+        ins_t i = code[pc];
+        switch (i.op) {
+        case OP_MOVE:
+            f[i.a] = f[i.b];
             pc++;
             break;
-        }
-        case OP_TIME: st[sp++] = time; pc++; break;
         case OP_JMPF: {
-            iv_t cond = st[--sp];
+            iv_t cond = f[i.b];
             if (!iv_full(cond) && (cond.lo > 0.0 || cond.hi < 0.0)) {
                 pc++;                            /* always true */
             } else if (cond.lo == 0.0 && cond.hi == 0.0) {
-                pc = a;                          /* always false */
+                pc = i.a;                        /* always false */
             } else {
-                splits[ns++] = a - 1;
+                splits[ns++] = i.a - 1u;
                 pc++;
             }
             break;
@@ -1376,21 +1558,22 @@ static iv_t analyze(const compiler_t *c, iv_t time, iv_t *st, join_t *joins, uin
         case OP_JMP:
             if (ns > 0 && splits[ns - 1] == pc) {
                 ns--;
-                joins[nj].target = a;
-                joins[nj++].v = st[--sp];
+                joins[nj].target = i.a;
+                joins[nj].reg = i.b;
+                joins[nj++].v = f[i.b];
                 pc++;
             } else {
-                pc = a;
+                pc = i.a;
             }
             break;
         case OP_RET:
-            return st[sp - 1];
+            return f[i.b];
         default: {
-            uint32_t n = ops[op].nargs;
-            iv_t r = iv_apply(op, &st[sp - n]);
-            sp -= n;
-            st[sp++] = r;
-            pc++;
+            iv_t args[3] = {f[i.b], f[i.c], IV_FULL};
+            if (ops[i.op].nargs == 3)
+                args[2] = f[code[pc + 1].a];
+            f[i.a] = iv_apply(i.op, args);
+            pc += INS_WIDTH(i.op);
             break;
         }
         }
@@ -1399,65 +1582,203 @@ static iv_t analyze(const compiler_t *c, iv_t time, iv_t *st, join_t *joins, uin
 
 /* ---- compile ------------------------------------------------------------- */
 
-static int uses_k(uint32_t op)
+/* Constants the code still reads, each bit pattern once: a hash from the
+ * pool index to the compacted index. */
+static int compact_constants(compiler_t *c, uint32_t *map, uint32_t *nk_out, double *kout)
 {
-    return op == OP_CONST || (op >= OP_ADDK && op <= OP_DIVK);
+    uint32_t cap = 16;
+    while (cap < 2 * c->nk + 2)
+        cap *= 2;
+    uint32_t *slot = malloc((size_t)cap * sizeof *slot);
+    if (slot == NULL)
+        return -1;
+    for (uint32_t i = 0; i < cap; i++)
+        slot[i] = UINT32_MAX;
+    for (uint32_t i = 0; i < c->nk; i++)
+        map[i] = UINT32_MAX;
+    uint32_t nk = 0;
+    for (uint32_t pc = 0; pc < c->ncode; pc++)
+        for (int j = 0; j < 3; j++) {
+            uint32_t v = c->code[pc].x[j];
+            if (j >= ops[c->code[pc].op].nargs || VAL_KIND(v) != V_K || map[VAL_I(v)] != UINT32_MAX)
+                continue;
+            double x = c->k[VAL_I(v)];
+            uint64_t bits;
+            memcpy(&bits, &x, sizeof bits);
+            bits ^= bits >> 29;
+            bits *= 0x9e3779b97f4a7c15u;
+            uint32_t h = (uint32_t)(bits >> 32) & (cap - 1);
+            while (slot[h] != UINT32_MAX && memcmp(&kout[slot[h]], &x, sizeof x) != 0)
+                h = (h + 1) & (cap - 1);
+            if (slot[h] == UINT32_MAX) {
+                slot[h] = nk;
+                kout[nk++] = x;
+            }
+            map[VAL_I(v)] = slot[h];
+        }
+    free(slot);
+    *nk_out = nk;
+    return 0;
 }
 
+static int commutative(int op)
+{
+    return op == OP_ADD || op == OP_MUL || op == OP_EQ || op == OP_NE ||
+           op == OP_MADD || op == OP_MSUB || op == OP_MSUBR;   /* b * c */
+}
+
+/* The accumulator: an instruction whose first operand is what the
+ * instruction just before it wrote, where no jump lands, reads it from the
+ * VM's acc local instead of the frame, taking a store-to-load round trip
+ * off the expression's dependency chain. A commutative operation swaps its
+ * operands to get there (exact: IEEE + and * commute). Nothing else
+ * changes, so the range analysis, which runs before this, stays valid. */
+static void use_acc(ins_t *code, uint32_t nwords, unsigned char *target)
+{
+    memset(target, 0, nwords + 1);
+    for (uint32_t pc = 0; pc < nwords; pc += INS_WIDTH(code[pc].op))
+        if (code[pc].op == OP_JMPF || code[pc].op == OP_JMP)
+            target[code[pc].a] = 1;
+    uint32_t prev = UINT32_MAX;   /* the instruction just before, if it wrote a value */
+    for (uint32_t pc = 0; pc < nwords; pc += INS_WIDTH(code[pc].op)) {
+        ins_t *in = &code[pc];
+        int op = in->op;
+        if (prev != UINT32_MAX && !target[pc] && op != OP_JMP) {
+            uint16_t r = code[prev].a;
+            if (in->b != r && commutative(op) && in->c == r) {
+                in->c = in->b;
+                in->b = r;
+            }
+            if (in->b == r)
+                in->op = (uint16_t)OP_ACC(op);
+        }
+        prev = op == OP_JMPF || op == OP_JMP || op == OP_RET ? UINT32_MAX : pc;
+    }
+}
+
+/* Lays out the frame, assembles the final code, bounds it, publishes it. */
 static int finish(compiler_t *c, double t_lo, double t_hi, rf_expr_alloc_fn alloc, void *actx,
                   rf_expr_t **out)
 {
     if (c->maxdepth > RF_EXPR_MAX_DEPTH)
         return fail(c, 0, "expression too deeply nested (stack depth %u, the limit is %u)",
                     (unsigned)c->maxdepth, (unsigned)RF_EXPR_MAX_DEPTH);
-    iv_t *st = malloc(((size_t)c->maxdepth + 1) * sizeof *st);
+    int r = -1;
+    uint32_t nk = 0, nwords = 0;
+    uint32_t *kmap = malloc(((size_t)c->nk + 1) * sizeof *kmap);
+    double *k = malloc(((size_t)c->nk + 1) * sizeof *k);
+    uint32_t *pcmap = malloc(((size_t)c->ncode + 1) * sizeof *pcmap);
+    ins_t *code = malloc(2 * (size_t)c->ncode * sizeof *code);
+    iv_t *fiv = NULL;
+    unsigned char *target = NULL;
     join_t *joins = malloc((size_t)c->ncode * sizeof *joins);
     uint32_t *splits = malloc((size_t)c->ncode * sizeof *splits);
-    if (st == NULL || joins == NULL || splits == NULL) {
-        free(st);
-        free(joins);
-        free(splits);
-        return fail(c, 0, "out of memory");
+    if (kmap == NULL || k == NULL || pcmap == NULL || code == NULL || joins == NULL ||
+        splits == NULL || compact_constants(c, kmap, &nk, k) != 0) {
+        fail(c, 0, "out of memory");
+        goto done;
     }
-    iv_t r = analyze(c, iv_make(t_lo, t_hi), st, joins, splits);
-    free(st);
-    free(joins);
-    free(splits);
-
-    uint32_t nk = 0;
-    for (uint32_t pc = 0; pc < c->ncode; pc++)
-        nk += uses_k(INS_OP(c->code[pc]));
-    size_t size = sizeof(rf_expr_t) + (size_t)nk * sizeof(double) +
-                  ((size_t)c->ncode + c->ndeps) * sizeof(uint32_t);
-    unsigned char *mem = alloc(actx, size);
-    if (mem == NULL)
-        return fail(c, 0, "out of memory");
-    rf_expr_t *e = (rf_expr_t *)mem;
-    double *k = (double *)(mem + sizeof *e);
-    uint32_t *code = (uint32_t *)(k + nk);
-    uint32_t *deps = code + c->ncode;
-    nk = 0;
+    uint64_t nframe = (uint64_t)nk + c->ndeps + 1 + c->maxreg;
     for (uint32_t pc = 0; pc < c->ncode; pc++) {
-        uint32_t i = c->code[pc];
-        if (uses_k(INS_OP(i))) {             /* drop the constants folding consumed */
-            k[nk] = c->k[INS_A(i)];
-            i = INS(INS_OP(i), nk++);
-        }
-        code[pc] = i;
+        pcmap[pc] = nwords;
+        nwords += INS_WIDTH(c->code[pc].op);
     }
-    memcpy(deps, c->deps, (size_t)c->ndeps * sizeof *deps);
-    e->code = code;
-    e->k = k;
-    e->deps = deps;
-    e->ncode = c->ncode;
+    pcmap[c->ncode] = nwords;
+    /* Only sources longer than RF_MAX_EXPR_BYTES (rf_expr_compile_ex) get here. */
+    if (nframe > VM_FRAME_MAX) {
+        fail(c, 0, "expression too large (%llu constants, inputs and registers, the limit is %u)",
+             (unsigned long long)nframe, (unsigned)VM_FRAME_MAX);
+        goto done;
+    }
+    if (nwords > MAX_CODE) {
+        fail(c, 0, "expression too large (%u instruction words, the limit is %u)",
+             (unsigned)nwords, (unsigned)MAX_CODE);
+        goto done;
+    }
+    /* frame indices: [constants | inputs | t | registers] */
+    uint32_t base_in = nk, at_t = nk + c->ndeps, base_reg = at_t + 1;
+    for (uint32_t pc = 0; pc < c->ncode; pc++) {
+        const cins_t *ci = &c->code[pc];
+        uint16_t x[3] = {0, 0, 0};
+        for (uint32_t j = 0; j < 3; j++) {
+            uint32_t v = ci->x[j], i = VAL_I(v);
+            if (j >= ops[ci->op].nargs && !(ci->op == OP_JMP && j == 0))
+                continue;
+            switch (VAL_KIND(v)) {
+            case V_K: x[j] = (uint16_t)kmap[i]; break;
+            case V_IN: x[j] = (uint16_t)(base_in + i); break;
+            case V_T: x[j] = (uint16_t)at_t; break;
+            default: x[j] = (uint16_t)(base_reg + i); break;
+            }
+        }
+        ins_t *w = &code[pcmap[pc]];
+        w->op = ci->op;
+        w->a = (uint16_t)(ci->op == OP_JMPF || ci->op == OP_JMP ? pcmap[ci->a] :
+                          ci->op == OP_RET ? 0 : base_reg + ci->a);
+        w->b = x[0];
+        w->c = x[1];
+        if (INS_WIDTH(ci->op) == 2) {
+            memset(&w[1], 0, sizeof w[1]);
+            w[1].a = x[2];
+        }
+    }
+
+    fiv = malloc((size_t)nframe * sizeof *fiv);
+    target = malloc((size_t)nwords + 1);
+    if (fiv == NULL || target == NULL) {
+        fail(c, 0, "out of memory");
+        goto done;
+    }
+    for (uint32_t i = 0; i < nk; i++)
+        fiv[i] = iv_point(k[i]);
+    for (uint32_t i = 0; i < c->ndeps; i++)
+        fiv[base_in + i] = c->depiv[i];
+    fiv[at_t] = iv_make(t_lo, t_hi);
+    for (uint32_t i = base_reg; i < nframe; i++)
+        fiv[i] = IV_FULL;
+    iv_t range = analyze(code, fiv, joins, splits);
+    use_acc(code, nwords, target);
+
+    uint32_t nkpad = nk < K_BLOCK ? K_BLOCK : nk;
+    size_t size = sizeof(rf_expr_t) + (size_t)nkpad * sizeof(double) +
+                  (size_t)nwords * sizeof(ins_t) + (size_t)c->ndeps * sizeof(uint32_t);
+    unsigned char *mem = alloc(actx, size);
+    if (mem == NULL) {
+        fail(c, 0, "out of memory");
+        goto done;
+    }
+    rf_expr_t *e = (rf_expr_t *)mem;
+    double *ek = (double *)(mem + sizeof *e);
+    ins_t *ecode = (ins_t *)(ek + nkpad);
+    uint32_t *edeps = (uint32_t *)(ecode + nwords);
+    memcpy(ek, k, (size_t)nk * sizeof *ek);
+    for (uint32_t i = nk; i < nkpad; i++)
+        ek[i] = 0.0;
+    memcpy(ecode, code, (size_t)nwords * sizeof *ecode);
+    memcpy(edeps, c->deps, (size_t)c->ndeps * sizeof *edeps);
+    e->code = ecode;
+    e->k = ek;
+    e->deps = edeps;
+    e->ncode = nwords;
     e->nk = nk;
     e->ndeps = c->ndeps;
+    e->nframe = (uint32_t)nframe;
     e->depth = c->maxdepth;
     e->uses_time = c->uses_time;
-    e->lo = r.lo;
-    e->hi = r.hi;
+    e->lo = range.lo;
+    e->hi = range.hi;
     *out = e;
-    return 0;
+    r = 0;
+done:
+    free(kmap);
+    free(k);
+    free(pcmap);
+    free(code);
+    free(fiv);
+    free(target);
+    free(joins);
+    free(splits);
+    return r;
 }
 
 int rf_expr_compile_ex(const char *src, size_t len, double t_lo, double t_hi,
@@ -1483,25 +1804,29 @@ int rf_expr_compile_ex(const char *src, size_t len, double t_lo, double t_hi,
                     len, max_bytes);
     if (len >= MAX_OPERAND)
         return fail(&c, MAX_OPERAND, "expression too long: %zu bytes", len);
-    c.capcode = (uint32_t)len + 2;           /* one instruction a token, and RET */
+    c.capcode = (uint32_t)len + 2;           /* one instruction a token at most, and RET */
     c.capk = 2 * (uint32_t)len + 2;          /* a constant a token or a fold */
     c.code = malloc((size_t)c.capcode * sizeof *c.code);
-    c.loadiv = malloc((size_t)c.capcode * sizeof *c.loadiv);
     c.k = malloc((size_t)c.capk * sizeof *c.k);
     c.deps = malloc(((size_t)len + 1) * sizeof *c.deps);
+    c.depiv = malloc(((size_t)len + 1) * sizeof *c.depiv);
+    c.vals = malloc(((size_t)len + 1) * sizeof *c.vals);
     c.stk = malloc(((size_t)len + 1) * sizeof *c.stk);
-    if (c.code == NULL || c.loadiv == NULL || c.k == NULL || c.deps == NULL || c.stk == NULL)
+    if (c.code == NULL || c.k == NULL || c.deps == NULL || c.depiv == NULL || c.vals == NULL ||
+        c.stk == NULL) {
         r = fail(&c, 0, "out of memory");
-    else
+    } else {
         r = parse(&c);
+    }
     if (r == 0)
         r = emit(&c, OP_RET, 0);
     if (r == 0)
         r = finish(&c, t_lo, t_hi, alloc, actx, out);
     free(c.code);
-    free(c.loadiv);
     free(c.k);
     free(c.deps);
+    free(c.depiv);
+    free(c.vals);
     free(c.stk);
     return r;
 }
@@ -1557,26 +1882,57 @@ static void sb_num(sbuf_t *s, double x)
     sb_put(s, "%s", tmp);
 }
 
+/* One operand: a constant by value, an input by slot (s3), t, a register (r0). */
+static void sb_operand(sbuf_t *s, const rf_expr_t *e, uint32_t f)
+{
+    if (f < e->nk)
+        sb_num(s, e->k[f]);
+    else if (f < e->nk + e->ndeps)
+        sb_put(s, "s%u", (unsigned)e->deps[f - e->nk]);
+    else if (f == e->nk + e->ndeps)
+        sb_put(s, "t");
+    else
+        sb_put(s, "r%u", (unsigned)(f - e->nk - e->ndeps - 1));
+}
+
+/* "PC OP dest operands" ("JMPF cond target", "JMP target", "RET value");
+ * a two-word instruction's next PC is PC + 2. Operands are shown in the
+ * order the VM reads them (a commutative one may have been swapped for the
+ * accumulator); the accumulator mode itself is not shown: it changes
+ * where the VM finds a value, not which value. */
 size_t rf_expr_dump(const rf_expr_t *e, char *buf, size_t cap)
 {
     sbuf_t s = {buf, cap, 0};
     if (cap > 0)
         buf[0] = '\0';
-    for (uint32_t pc = 0; pc < e->ncode; pc++) {
-        uint32_t i = e->code[pc];
-        int op = (int)INS_OP(i);
-        sb_put(&s, "%u %s", (unsigned)pc, ops[op].name);
-        if (uses_k((uint32_t)op)) {
+    for (uint32_t pc = 0; pc < e->ncode; pc += INS_WIDTH(e->code[pc].op)) {
+        ins_t i = e->code[pc];
+        uint32_t x[3] = {i.b, i.c, 0};
+        i.op = (uint16_t)OP_BASE(i.op);   /* where b is read from is not shown */
+        sb_put(&s, "%u %s", (unsigned)pc, ops[i.op].name);
+        if (i.op == OP_JMP) {
+            sb_put(&s, " %u", (unsigned)i.a);
+        } else if (i.op == OP_JMPF) {
             sb_char(&s, ' ');
-            sb_num(&s, e->k[INS_A(i)]);
-        } else if (op == OP_LOAD || op == OP_JMPF || op == OP_JMP ||
-                   (op >= OP_ADDL && op <= OP_DIVL)) {
-            sb_put(&s, " %u", (unsigned)INS_A(i));
+            sb_operand(&s, e, i.b);
+            sb_put(&s, " %u", (unsigned)i.a);
+        } else {
+            if (INS_WIDTH(i.op) == 2)
+                x[2] = e->code[pc + 1].a;
+            if (i.op != OP_RET) {
+                sb_char(&s, ' ');
+                sb_operand(&s, e, i.a);
+            }
+            for (uint32_t j = 0; j < ops[i.op].nargs; j++) {
+                sb_char(&s, ' ');
+                sb_operand(&s, e, x[j]);
+            }
         }
         sb_char(&s, '\n');
     }
     return s.len;
 }
+
 
 #define CARET_INDENT "    "
 #define CARET_WIDTH 72

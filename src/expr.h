@@ -1,6 +1,7 @@
 /* expr.h - derived values: the `expr` kind of scene-v1.md.
  *
- * Owns: rf_expr_t, one compiled expression: bytecode for a small stack VM,
+ * Owns: rf_expr_t, one compiled expression: bytecode for a small register
+ * VM in Lua's style (operands name constants, inputs, t or registers),
  * its constants, the distinct input slots it reads, and the conservative
  * output range [lo, hi] found at compile time by interval arithmetic over
  * the inputs' ranges (seed 000 "bounds analysis").
@@ -121,7 +122,9 @@ int rf_expr_compile(const char *src, size_t len, double t_lo, double t_hi,
 
 /* rf_expr_compile with explicit limits, for tests and tools: max_bytes
  * replaces RF_MAX_EXPR_BYTES (a stack deeper than RF_EXPR_MAX_DEPTH is still
- * an error, "expression too deeply nested"), and flags RF_EXPR_NOFOLD turns
+ * an error, "expression too deeply nested", and so is bytecode beyond 4,100
+ * frame entries or 65,535 instruction words, "expression too large", which
+ * the 4,096-byte limit never reaches), and flags RF_EXPR_NOFOLD turns
  * constant folding off so that every operator runs in the VM. */
 #define RF_EXPR_NOFOLD 1u
 int rf_expr_compile_ex(const char *src, size_t len, double t_lo, double t_hi,
@@ -145,13 +148,14 @@ uint32_t rf_expr_deps(const rf_expr_t *e, const uint32_t **slots);
 /* Nonzero when the value depends on t (after constant folding). */
 int rf_expr_uses_time(const rf_expr_t *e);
 
-/* Largest VM stack depth of the expression (<= RF_EXPR_MAX_DEPTH). */
+/* The expression's operand-stack depth, which bounds the registers the VM
+ * uses (<= RF_EXPR_MAX_DEPTH). */
 uint32_t rf_expr_depth(const rf_expr_t *e);
 #define RF_EXPR_MAX_DEPTH 2049   /* operands in RF_MAX_EXPR_BYTES bytes, + 1 */
 
 /* Writes the bytecode as text, one instruction a line: "PC OP [operand]",
- * e.g. "0 LOAD 3\n1 ADDK 6\n2 RET\n" (constants by value, inputs by slot,
- * jumps by target pc), for `info` and tests; snprintf-like: returns the
+ * e.g. "0 MADD r0 s3 2 1\n2 RET r0\n" (constants by value, sN for slot N,
+ * t, rN for register N; jumps by target pc), for tests and debugging; snprintf-like: returns the
  * length it needed, writes at most cap bytes, NUL-terminated when cap > 0. */
 size_t rf_expr_dump(const rf_expr_t *e, char *buf, size_t cap);
 

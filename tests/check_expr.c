@@ -420,30 +420,109 @@ static void dump_is(const char *src, unsigned flags, const char *want)
 
 START_TEST(test_bytecode)
 {
-    /* folding, and the fused operand forms */
-    dump_is("2*3+x", 0, "0 CONST 6\n1 ADDL 0\n2 RET\n");
-    dump_is("2*3+x", RF_EXPR_NOFOLD,
-            "0 CONST 2\n1 MULK 3\n2 ADDL 0\n3 RET\n");
-    dump_is("x*2 + y/4 - z", 0, "0 LOAD 0\n1 MULK 2\n2 LOAD 1\n3 DIVK 4\n4 ADD\n5 SUBL 2\n6 RET\n");
-    dump_is("-(-(-1))", 0, "0 CONST -1\n1 RET\n");
-    dump_is("sin(0) + min(1, 2)", 0, "0 CONST 1\n1 RET\n");
-    /* a ternary: jumps to the right places; nothing folds across a target */
-    dump_is("x ? 1 : 2", 0, "0 LOAD 0\n1 JMPF 4\n2 CONST 1\n3 JMP 5\n4 CONST 2\n5 RET\n");
+    /* Operands are named where they live: a constant by value, s<slot>,
+     * t, r<register>; a register instruction per operator, none for
+     * operands; two-operand-word instructions (MIX, MADD, ...) take two pcs.
+     * Folding: */
+    dump_is("2*3+x", 0, "0 ADD r0 6 s0\n1 RET r0\n");
+    dump_is("2*3+x", RF_EXPR_NOFOLD, "0 MADD r0 2 3 s0\n2 RET r0\n");
+    dump_is("-(-(-1))", 0, "0 RET -1\n");
+    dump_is("-1", RF_EXPR_NOFOLD, "0 NEG r0 1\n1 RET r0\n");
+    dump_is("sin(0) + min(1, 2)", 0, "0 RET 1\n");
+    dump_is("t", 0, "0 RET t\n");
+    /* registers are reused like a stack; a commutative operation takes the
+     * value just computed first (ADD r0 r1 r0: r1 came from the DIV) */
+    dump_is("x*2 + y/4 - z", 0,
+            "0 MUL r0 s0 2\n1 DIV r1 s1 4\n2 ADD r0 r1 r0\n3 SUB r0 r0 s2\n4 RET r0\n");
+    dump_is("(x + y) * (y + z) * (z + x)", 0,
+            "0 ADD r0 s0 s1\n1 ADD r1 s1 s2\n2 MUL r0 r1 r0\n3 ADD r1 s2 s0\n"
+            "4 MUL r0 r1 r0\n5 RET r0\n");
+    dump_is("mix(x, 2, t) / 3", 0, "0 MIX r0 s0 2 t\n2 DIV r0 r0 3\n3 RET r0\n");
+    /* a product and the + or - that consumes it: one instruction */
+    dump_is("z + x*y", 0, "0 MADD r0 s0 s1 s2\n2 RET r0\n");
+    dump_is("x*y - 1", 0, "0 MSUB r0 s0 s1 1\n2 RET r0\n");
+    dump_is("1 - x*y", 0, "0 MSUBR r0 s0 s1 1\n2 RET r0\n");
+    dump_is("x*y / z - 1", 0, "0 MUL r0 s0 s1\n1 DIV r0 r0 s2\n2 SUB r0 r0 1\n3 RET r0\n");
+    /* a ternary: both branches end in the same register (a number, an input
+     * or t is MOVEd there); jumps to the right places */
+    dump_is("x ? 1 : 2", 0, "0 JMPF s0 3\n1 MOVE r0 1\n2 JMP 4\n3 MOVE r0 2\n4 RET r0\n");
     dump_is("(x ? y : 2) + 1", 0,
-            "0 LOAD 0\n1 JMPF 4\n2 LOAD 1\n3 JMP 5\n4 CONST 2\n5 ADDK 1\n6 RET\n");
+            "0 JMPF s0 3\n1 MOVE r0 s1\n2 JMP 4\n3 MOVE r0 2\n4 ADD r0 r0 1\n5 RET r0\n");
     dump_is("1 + (x ? y : 2)", 0,
-            "0 CONST 1\n1 LOAD 0\n2 JMPF 5\n3 LOAD 1\n4 JMP 6\n5 CONST 2\n6 ADD\n7 RET\n");
+            "0 JMPF s0 3\n1 MOVE r0 s1\n2 JMP 4\n3 MOVE r0 2\n4 ADD r0 1 r0\n5 RET r0\n");
     dump_is("x ? 1 : y ? 2 : 3", 0,
-            "0 LOAD 0\n1 JMPF 4\n2 CONST 1\n3 JMP 9\n4 LOAD 1\n5 JMPF 8\n6 CONST 2\n"
-            "7 JMP 9\n8 CONST 3\n9 RET\n");
-    dump_is("t", 0, "0 TIME\n1 RET\n");
+            "0 JMPF s0 3\n1 MOVE r0 1\n2 JMP 7\n3 JMPF s1 6\n4 MOVE r0 2\n5 JMP 7\n"
+            "6 MOVE r0 3\n7 RET r0\n");
+    dump_is("x > 1 ? y*2 : z", 0,
+            "0 GT r0 s0 1\n1 JMPF r0 4\n2 MUL r0 s1 2\n3 JMP 5\n4 MOVE r0 s2\n5 RET r0\n");
+    dump_is("x * (y ? 2 : 3)", 0,
+            "0 JMPF s1 3\n1 MOVE r0 2\n2 JMP 4\n3 MOVE r0 3\n4 MUL r0 s0 r0\n5 RET r0\n");
+    /* nothing fuses across a jump target: the MUL runs on one path only */
+    dump_is("(x ? 1 : y*z) + 2", 0,
+            "0 JMPF s0 3\n1 MOVE r0 1\n2 JMP 4\n3 MUL r0 s1 s2\n4 ADD r0 r0 2\n5 RET r0\n");
     /* snprintf-like truncation */
     env_t env = xyz_env(1, 2);
     rf_expr_t *e = must_compile("x+y", &env, 0);
     char small[8];
     size_t n = rf_expr_dump(e, small, sizeof small);
-    ck_assert_uint_eq(n, strlen("0 LOAD 0\n1 ADDL 1\n2 RET\n"));
-    ck_assert_str_eq(small, "0 LOAD ");
+    ck_assert_uint_eq(n, strlen("0 ADD r0 s0 s1\n1 RET r0\n"));
+    ck_assert_str_eq(small, "0 ADD r");
+    free_blocks();
+}
+END_TEST
+
+/* The fused instructions round twice, as written, never as one fma:
+ * (1 + 2^-30)(1 - 2^-30) = 1 - 2^-60 rounds to 1, so the sums are exact 0s
+ * where an fma would give -+2^-60. And the products commute exactly. */
+START_TEST(test_fused_rounding)
+{
+    env_t env = xyz_env(-2, 2);
+    double v[3] = {1 + 0x1p-30, 1 - 0x1p-30, -1};
+    static const char *const zero[] = {"x*y + z", "z + x*y", "y*x + z", "x*y - 1", "1 - x*y",
+                                       "-z - x*y", "(x*y) + z", "x*y - -z"};
+    for (unsigned fl = 0; fl <= RF_EXPR_NOFOLD; fl++)
+        for (size_t i = 0; i < sizeof zero / sizeof zero[0]; i++) {
+            rf_expr_t *e = must_compile(zero[i], &env, fl);
+            double got = rf_expr_eval(e, v, 0);
+            ck_assert_msg(got == 0.0 && !signbit(got), "'%s' = %a, want +0", zero[i], got);
+        }
+    /* a signed zero through MSUBR: 0 - (+0 * 1) is +0; -0 - (+0 * 1) is -0 */
+    double w[3] = {0.0, 1.0, -0.0};
+    rf_expr_t *e = must_compile("z - x*y", &env, 0);
+    ck_assert(signbit(rf_expr_eval(e, w, 0)));
+    w[2] = 0.0;
+    ck_assert(!signbit(rf_expr_eval(e, w, 0)));
+    free_blocks();
+}
+END_TEST
+
+/* The accumulator path (an operand the previous instruction just wrote)
+ * and the frame path agree, on both sides of jump targets: values by hand. */
+START_TEST(test_accumulator_paths)
+{
+    env_t env = xyz_env(-10, 10);
+    static const struct { const char *src; double x, y, z, want; } cases[] = {
+        {"(x - y) - z", 7, 2, 1, 4},
+        {"z - (x - y)", 7, 2, 1, -4},            /* the fresh value is the right operand */
+        {"z / (x - y)", 7, 2, 10, 2},
+        {"(x > 1 ? y*2 : z) - x*3", 2, 5, 0, 4},       /* then branch, join, MSUBR */
+        {"(x > 1 ? y*2 : z) - x*3", 0, 5, 9, 9},       /* else branch */
+        {"x - (y ? z : 4)", 1, 0, 9, -3},
+        {"x - (y ? z*2 : 4)", 1, 1, 3, -5},
+        {"(y ? x : z) - (z ? y : x)", 6, 2, 1, 4},
+        {"x ? (y ? 1 : 2) - z : 3", 1, 0, 5, -3},
+        {"clamp(x - y, z, 5) - x", 9, 1, 0, -4},
+        {"min(x, y) - max(x, y)", 3, 8, 0, -5},
+        {"x < y ? x : y", 3, 2, 0, 2},
+    };
+    for (unsigned fl = 0; fl <= RF_EXPR_NOFOLD; fl++)
+        for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+            double v[3] = {cases[i].x, cases[i].y, cases[i].z};
+            rf_expr_t *e = must_compile(cases[i].src, &env, fl);
+            double got = rf_expr_eval(e, v, 0);
+            ck_assert_msg(got == cases[i].want, "'%s' (flags %u) = %g, want %g", cases[i].src, fl,
+                          got, cases[i].want);
+        }
     free_blocks();
 }
 END_TEST
@@ -693,6 +772,119 @@ START_TEST(test_too_deep)
     run_small_stack(&j);
     ck_assert_int_eq(j.rc, -1);
     free(j.src);
+    free_blocks();
+}
+END_TEST
+
+/* Every count of inputs, past the VM's unrolled copy of up to 8: each one
+ * read from its own slot, whatever the order of first use. */
+START_TEST(test_many_inputs)
+{
+    for (int n = 0; n <= 12; n++) {
+        env_t env;
+        memset(&env, 0, sizeof env);
+        env.t_lo = 0;
+        env.t_hi = 1;
+        double v[MAX_INPUTS], want = 0;
+        char src[512];
+        size_t len = 0;
+        for (int i = 0; i < n; i++) {
+            snprintf(env.in[i].name, sizeof env.in[i].name, "v%d", i);
+            env.in[i].lo = -1000;
+            env.in[i].hi = 1000;
+            v[i] = i * i + 0.5;
+        }
+        env.n = n;
+        /* first use from the last input down: slot order != deps order */
+        len += (size_t)snprintf(src, sizeof src, "t");
+        for (int i = n - 1; i >= 0; i--) {
+            len += (size_t)snprintf(src + len, sizeof src - len, " + v%d*%d", i, i + 1);
+            want += v[i] * (i + 1);      /* exact: small integers and halves */
+        }
+        rf_expr_t *e = must_compile(src, &env, 0);
+        double got = rf_expr_eval(e, v, 0.25);
+        ck_assert_msg(got == want + 0.25, "%d inputs: %g, want %g", n, got, want + 0.25);
+        const uint32_t *deps;
+        ck_assert_uint_eq(rf_expr_deps(e, &deps), (uint32_t)n);
+        for (int i = 0; i < n; i++)
+            ck_assert_uint_eq(deps[i], (uint32_t)(n - 1 - i));
+        free_blocks();
+    }
+}
+END_TEST
+
+/* A frame beyond the VM's small one (hundreds of distinct constants) runs
+ * on a 64 KiB thread stack too, and gives the exact sum. */
+START_TEST(test_big_frame)
+{
+    char src[RF_MAX_EXPR_BYTES + 1];
+    size_t n = 0;
+    double want = 2.5, s = 0;
+    src[n++] = 'x';
+    for (int k = 1000; n + 5 <= RF_MAX_EXPR_BYTES; k++) {
+        n += (size_t)snprintf(src + n, sizeof src - n, "+%d", k);
+        want += k;       /* exact: integers and a half, far below 2^53 */
+        s += k;
+    }
+    for (unsigned fl = 0; fl <= RF_EXPR_NOFOLD; fl++) {
+        deep_job_t j;
+        memset(&j, 0, sizeof j);
+        j.src = src;
+        j.len = n;
+        j.flags = fl;
+        j.x = 2.5;
+        run_small_stack(&j);
+        ck_assert_msg(j.rc == 0, "col %d: %s", j.err.col, j.err.msg);
+        ck_assert(j.value == want);
+        ck_assert(j.lo == -3 + s && j.hi == 5 + s);
+    }
+    free_blocks();
+}
+END_TEST
+
+/* Only compile_ex with a limit beyond RF_MAX_EXPR_BYTES can outgrow the
+ * VM's frame or its 16-bit jumps: a clear error. Repeated constants are
+ * stored once, so repetition alone never gets there. */
+START_TEST(test_too_large)
+{
+    env_t env = xyz_env(0, 1);
+    rf_expr_error_t err;
+    rf_expr_t *e = NULL;
+    size_t cap = 200000, n = 0;
+    char *src = malloc(cap);
+    /* 5,000 distinct constants, x, t and one register */
+    src[n++] = 'x';
+    for (int k = 1; k <= 5000; k++)
+        n += (size_t)snprintf(src + n, cap - n, "+%d", k);
+    ck_assert_int_eq(rf_expr_compile_ex(src, n, 0, 1, resolve_env, &env, test_alloc, NULL,
+                                        cap, 0, &e, &err), -1);
+    ck_assert_str_eq(err.msg, "expression too large (5003 constants, inputs and registers, "
+                              "the limit is 4100)");
+    ck_assert_ptr_null(e);
+    /* 66,000 operations in a chain: a small frame, too much code */
+    n = 0;
+    src[n++] = 'x';
+    for (int k = 0; k < 66000; k++) {
+        src[n++] = '*';
+        src[n++] = 'x';
+    }
+    ck_assert_int_eq(rf_expr_compile_ex(src, n, 0, 1, resolve_env, &env, test_alloc, NULL,
+                                        cap, 0, &e, &err), -1);
+    ck_assert_str_eq(err.msg, "expression too large (66001 instruction words, the limit is 65535)");
+    /* the same constant 20,000 times: one frame entry */
+    n = 0;
+    src[n++] = 'x';
+    for (int k = 0; k < 20000; k++) {
+        memcpy(src + n, "+0.5", 4);
+        n += 4;
+    }
+    for (unsigned fl = 0; fl <= RF_EXPR_NOFOLD; fl++) {
+        ck_assert_int_eq(rf_expr_compile_ex(src, n, 0, 1, resolve_env, &env, test_alloc, NULL,
+                                            cap, fl, &e, &err), 0);
+        double v[3] = {0.25, 0, 0};
+        ck_assert(rf_expr_eval(e, v, 0) == 10000.25);
+    }
+    free(src);
     free_blocks();
 }
 END_TEST
@@ -1134,7 +1326,10 @@ static Suite *expr_suite(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("api");
     tcase_add_test(tc, test_bytecode);
+    tcase_add_test(tc, test_fused_rounding);
+    tcase_add_test(tc, test_accumulator_paths);
     tcase_add_test(tc, test_deps_time);
+    tcase_add_test(tc, test_many_inputs);
     tcase_add_test(tc, test_alloc_failure);
     tcase_add_test(tc, test_length_not_nul);
     tcase_add_test(tc, test_caret);
@@ -1143,6 +1338,8 @@ static Suite *expr_suite(void)
     tcase_add_test(tc, test_length_limit);
     tcase_add_test(tc, test_deep_nesting);
     tcase_add_test(tc, test_too_deep);
+    tcase_add_test(tc, test_big_frame);
+    tcase_add_test(tc, test_too_large);
     tcase_set_timeout(tc, 60);
     suite_add_tcase(s, tc);
     tc = tcase_create("soundness");
