@@ -16,6 +16,7 @@
 const rf_cmd_t *const rf_cmds[] = {
     &rf_cmd_info,
     &rf_cmd_sample,
+    &rf_cmd_plot,
     &rf_cmd_validate,
     NULL,
 };

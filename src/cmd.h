@@ -21,6 +21,7 @@ typedef struct rf_cmd {
 
 extern const rf_cmd_t rf_cmd_info;
 extern const rf_cmd_t rf_cmd_sample;
+extern const rf_cmd_t rf_cmd_plot;
 extern const rf_cmd_t rf_cmd_validate;
 
 /* NULL-terminated table of every subcommand, in `--help` order. */
