@@ -11,9 +11,10 @@
 #include "diag.h"
 #include "scene.h"
 
-/* In `runeframe --help` order. Later milestones add render, seek, check,
- * diff and plot here. */
+/* In `runeframe --help` order. Later milestones add check and diff here. */
 const rf_cmd_t *const rf_cmds[] = {
+    &rf_cmd_render,
+    &rf_cmd_seek,
     &rf_cmd_info,
     &rf_cmd_sample,
     &rf_cmd_plot,

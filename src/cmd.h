@@ -19,6 +19,8 @@ typedef struct rf_cmd {
     int (*exec)(int argc, char **argv);
 } rf_cmd_t;
 
+extern const rf_cmd_t rf_cmd_render;
+extern const rf_cmd_t rf_cmd_seek;
 extern const rf_cmd_t rf_cmd_info;
 extern const rf_cmd_t rf_cmd_sample;
 extern const rf_cmd_t rf_cmd_plot;

@@ -1,0 +1,657 @@
+/* frames.c - producing a scene's frames: producers, formats and the
+ * threaded job runner (semantics in frames.h). */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE 1
+#endif
+
+#include "frames.h"
+
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "atomic.h"
+#include "render.h"
+#include "values.h"
+
+/* ------------------------------------------------------------------ formats */
+
+/* BT.709 limited range over exact integers (frames.h): per-channel
+ * numerators, summed per pixel, then one rounding division. */
+#define Y_DEN 2550000     /* 255 * 10000 */
+#define CB_DEN 4731780    /* 255 * 18556 */
+#define CR_DEN 4015740    /* 255 * 15748 */
+
+static int32_t yuv_y[3][256], yuv_cb[3][256], yuv_cr[3][256];
+static pthread_once_t yuv_once = PTHREAD_ONCE_INIT;
+
+static void yuv_tables_init(void)
+{
+    for (int32_t v = 0; v < 256; v++) {
+        yuv_y[0][v] = 219 * 2126 * v;
+        yuv_y[1][v] = 219 * 7152 * v;
+        yuv_y[2][v] = 219 * 722 * v;
+        yuv_cb[0][v] = -224 * 2126 * v;
+        yuv_cb[1][v] = -224 * 7152 * v;
+        yuv_cb[2][v] = 224 * 9278 * v;
+        yuv_cr[0][v] = 224 * 7874 * v;
+        yuv_cr[1][v] = -224 * 7152 * v;
+        yuv_cr[2][v] = -224 * 722 * v;
+    }
+}
+
+/* round(offset + num / den) with round = floor(x + 1/2), where offset * den
+ * + num >= 0 (true for every channel: the offsets keep results in 16..240). */
+static inline uint8_t yuv_round(int64_t offset, int64_t num, int64_t den)
+{
+    int64_t n = offset * den + num;
+    return (uint8_t)((2 * n + den) / (2 * den));
+}
+
+/* A premultiplied ARGB32 frame to "FRAME\n" and the Y, Cb, Cr planes. The
+ * premultiplied channels are the color composited over black. */
+static void frame_to_y4m(uint8_t *dst, const unsigned char *pix, int stride, int w, int h)
+{
+    size_t plane = (size_t)w * (size_t)h;
+    uint8_t *py = dst + 6, *pu = py + plane, *pv = pu + plane;
+
+    memcpy(dst, "FRAME\n", 6);
+    for (int y = 0; y < h; y++) {
+        const uint32_t *row = (const uint32_t *)(const void *)(pix + (size_t)y * (size_t)stride);
+        for (int x = 0; x < w; x++) {
+            uint32_t p = row[x];
+            uint32_t r = p >> 16 & 255, g = p >> 8 & 255, b = p & 255;
+            *py++ = yuv_round(16, yuv_y[0][r] + yuv_y[1][g] + yuv_y[2][b], Y_DEN);
+            *pu++ = yuv_round(128, yuv_cb[0][r] + yuv_cb[1][g] + yuv_cb[2][b], CB_DEN);
+            *pv++ = yuv_round(128, yuv_cr[0][r] + yuv_cr[1][g] + yuv_cr[2][b], CR_DEN);
+        }
+    }
+}
+
+static void frame_to_rgba(uint8_t *dst, const unsigned char *pix, int stride, int w, int h)
+{
+    for (int y = 0; y < h; y++)
+        rf_png_row_to_rgba(dst + (size_t)y * (size_t)w * 4,
+                           (const uint32_t *)(const void *)(pix + (size_t)y * (size_t)stride),
+                           (size_t)w);
+}
+
+static void frame_to_rgb_black(uint8_t *dst, const unsigned char *pix, int stride, int w, int h)
+{
+    for (int y = 0; y < h; y++) {
+        const uint32_t *row = (const uint32_t *)(const void *)(pix + (size_t)y * (size_t)stride);
+        for (int x = 0; x < w; x++) {
+            uint32_t p = row[x];
+            *dst++ = (uint8_t)(p >> 16);
+            *dst++ = (uint8_t)(p >> 8);
+            *dst++ = (uint8_t)p;
+        }
+    }
+}
+
+size_t rf_frames_frame_size(const rf_scene_t *scene, rf_frames_format_t format)
+{
+    size_t n = (size_t)scene->width * (size_t)scene->height;
+
+    switch (format) {
+    case RF_FRAMES_Y4M:
+        return 6 + 3 * n;
+    case RF_FRAMES_RGBA:
+        return 4 * n;
+    case RF_FRAMES_RGB:
+        return 3 * n;
+    case RF_FRAMES_PNG:
+    default:
+        return 0;
+    }
+}
+
+void rf_frames_fps_rational(double fps, uint32_t *num, uint32_t *den)
+{
+    const double lim = 2147483647.0;
+    double h0 = 0, h1 = 1, k0 = 1, k1 = 0;   /* convergents h/k */
+    double x = fps;
+
+    if (!(fps > 0) || !(fps <= lim)) {
+        *num = 0;
+        *den = 1;
+        return;
+    }
+    for (int i = 0; i < 64; i++) {
+        double a = floor(x);
+        double h2 = a * h1 + h0, k2 = a * k1 + k0;
+
+        if (h2 > lim || k2 > lim)
+            break;
+        h0 = h1;
+        h1 = h2;
+        k0 = k1;
+        k1 = k2;
+        if (h1 / k1 == fps || x - a == 0)
+            break;
+        x = 1 / (x - a);
+    }
+    *num = (uint32_t)h1;
+    *den = (uint32_t)k1;
+}
+
+size_t rf_frames_y4m_header(const rf_scene_t *scene, char *buf, size_t cap)
+{
+    uint32_t num, den;
+    int n;
+
+    rf_frames_fps_rational(scene->fps, &num, &den);
+    n = snprintf(buf, cap, "YUV4MPEG2 W%d H%d F%u:%u Ip A1:1 C444 XCOLORRANGE=LIMITED\n",
+                 scene->width, scene->height, (unsigned)num, (unsigned)den);
+    return n < 0 ? 0 : (size_t)n < cap ? (size_t)n : cap - 1;
+}
+
+int rf_frames_digits(long nframes)
+{
+    int d = 1;
+
+    for (long last = nframes > 0 ? nframes - 1 : 0; last >= 10; last /= 10)
+        d++;
+    return d < RF_FRAMES_MIN_DIGITS ? RF_FRAMES_MIN_DIGITS : d;
+}
+
+int rf_frames_file_name(char *buf, size_t cap, const char *dir, long index, int digits)
+{
+    return snprintf(buf, cap, "%s%sframe-%0*ld.png", dir,
+                    dir[0] != '\0' && dir[strlen(dir) - 1] == '/' ? "" : "/", digits, index);
+}
+
+void rf_frames_select(long a, long b, long k, long n, rf_frames_range_t *out)
+{
+    /* the first index >= a with index % n == k - 1 */
+    long r = a % n, first = a + ((k - 1 - r) % n + n) % n;
+
+    out->first = first;
+    out->step = n;
+    out->count = first < b ? (b - first + n - 1) / n : 0;
+}
+
+/* ------------------------------------------------------------------ producer */
+
+struct rf_frames_producer {
+    const rf_scene_t *scene;
+    rf_renderer_t *renderer;
+    rf_frames_format_t format;
+    rf_png_options_t png;
+    int reuse;
+    int have;                  /* bytes and key hold a frame */
+    uint32_t nused;            /* slots the layers read */
+    uint32_t *used;            /* their indices */
+    double *probe;             /* values.nslots: this frame's values */
+    uint64_t *key;             /* nused: bits of the used slots of the last frame */
+    rf_png_buffer_t bytes;     /* the last frame's bytes */
+};
+
+void rf_frames_producer_destroy(rf_frames_producer_t *p)
+{
+    if (p == NULL)
+        return;
+    rf_renderer_destroy(p->renderer);
+    free(p->used);
+    free(p->probe);
+    free(p->key);
+    rf_png_buffer_free(&p->bytes);
+    free(p);
+}
+
+rf_frames_producer_t *rf_frames_producer_create(const rf_scene_t *scene,
+                                                rf_frames_format_t format,
+                                                const rf_png_options_t *png, int reuse,
+                                                char *err, size_t errlen)
+{
+    const rf_values_t *vs = &scene->values;
+    rf_frames_producer_t *p = calloc(1, sizeof *p);
+    rf_png_options_t def = RF_PNG_OPTIONS_RENDER;
+    uint32_t n = 0;
+
+    if (p == NULL)
+        goto oom;
+    p->scene = scene;
+    p->format = format;
+    p->png = png != NULL ? *png : def;
+    p->reuse = reuse;
+    for (uint32_t i = 0; i < vs->n; i++)
+        if (vs->values[i].used)
+            n += vs->values[i].nout;
+    p->used = malloc((n ? n : 1) * sizeof *p->used);
+    p->key = malloc((n ? n : 1) * sizeof *p->key);
+    p->probe = malloc((vs->nslots ? vs->nslots : 1) * sizeof *p->probe);
+    if (p->used == NULL || p->key == NULL || p->probe == NULL)
+        goto oom;
+    for (uint32_t i = 0; i < vs->n; i++)
+        if (vs->values[i].used)
+            for (uint32_t j = 0; j < vs->values[i].nout; j++)
+                p->used[p->nused++] = vs->values[i].slot + j;
+    if (format != RF_FRAMES_PNG) {
+        p->bytes.cap = rf_frames_frame_size(scene, format);
+        p->bytes.data = malloc(p->bytes.cap);
+        if (p->bytes.data == NULL)
+            goto oom;
+    }
+    if (format == RF_FRAMES_Y4M)
+        pthread_once(&yuv_once, yuv_tables_init);
+    p->renderer = rf_renderer_create(scene, err, errlen);
+    if (p->renderer == NULL) {
+        rf_frames_producer_destroy(p);
+        return NULL;
+    }
+    return p;
+oom:
+    snprintf(err, errlen, "out of memory");
+    rf_frames_producer_destroy(p);
+    return NULL;
+}
+
+/* Whether the used slots of probe hold the bits of key; then copies them
+ * into key. */
+static int producer_same_key(rf_frames_producer_t *p)
+{
+    int same = p->have;
+
+    for (uint32_t i = 0; i < p->nused; i++) {
+        uint64_t bits;
+        memcpy(&bits, &p->probe[p->used[i]], sizeof bits);
+        if (bits != p->key[i]) {
+            same = 0;
+            p->key[i] = bits;
+        }
+    }
+    return same;
+}
+
+int rf_frames_produce(rf_frames_producer_t *p, double t, const uint8_t **data, size_t *len,
+                      int *reused, char *err, size_t errlen)
+{
+    const rf_scene_t *sc = p->scene;
+    const unsigned char *pix;
+    int stride;
+
+    if (reused != NULL)
+        *reused = 0;
+    if (p->reuse) {
+        /* Cheap next to drawing: one evaluation of every value. */
+        rf_values_eval(&sc->values, t, p->probe);
+        if (producer_same_key(p)) {
+            *data = p->bytes.data;
+            *len = p->bytes.len;
+            if (reused != NULL)
+                *reused = 1;
+            return 0;
+        }
+    }
+    /* From here on the bytes no longer match the key until they are done. */
+    p->have = 0;
+    if (rf_renderer_draw(p->renderer, t) != 0) {
+        snprintf(err, errlen, "frame at t=%.17g: %s", t, rf_renderer_error(p->renderer));
+        return -1;
+    }
+    pix = rf_renderer_pixels(p->renderer, &stride);
+    switch (p->format) {
+    case RF_FRAMES_PNG: {
+        rf_png_frame_t f = { (const uint32_t *)(const void *)pix, (uint32_t)sc->width,
+                             (uint32_t)sc->height, (size_t)stride };
+        rf_png_error_t pe;
+        if (rf_png_write_mem(&f, &p->png, &p->bytes, &pe) != RF_PNG_SUCCESS) {
+            snprintf(err, errlen, "frame at t=%.17g: PNG encoder: %s", t,
+                     pe.message[0] ? pe.message : rf_png_status_to_string(pe.status));
+            return -1;
+        }
+        break;
+    }
+    case RF_FRAMES_Y4M:
+        frame_to_y4m(p->bytes.data, pix, stride, sc->width, sc->height);
+        p->bytes.len = p->bytes.cap;
+        break;
+    case RF_FRAMES_RGBA:
+        frame_to_rgba(p->bytes.data, pix, stride, sc->width, sc->height);
+        p->bytes.len = p->bytes.cap;
+        break;
+    case RF_FRAMES_RGB:
+        frame_to_rgb_black(p->bytes.data, pix, stride, sc->width, sc->height);
+        p->bytes.len = p->bytes.cap;
+        break;
+    }
+    p->have = p->reuse;
+    *data = p->bytes.data;
+    *len = p->bytes.len;
+    return 0;
+}
+
+/* ------------------------------------------------------------------ runner */
+
+typedef struct run {
+    const rf_frames_job_t *job;
+    int digits;
+    int nworkers;
+    atomic_long next;          /* next position to hand out */
+    atomic_long done;          /* PNG: files written */
+    atomic_long rendered, reused;
+    atomic_int stop;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int running;               /* workers not yet finished (mu) */
+    /* streams */
+    uint8_t *ring;
+    size_t frame_size;
+    long window;
+    long *ring_pos;            /* position held by each ring slot, -1: free (mu) */
+    long written;              /* positions written to the stream (mu) */
+    /* the first failure (mu) */
+    int failed;
+    int sys_errno;
+    char message[RF_FRAMES_ERR_LEN];
+} run_t;
+
+typedef struct worker {
+    run_t *run;
+    pthread_t thread;
+    int started;
+} worker_t;
+
+static void run_fail(run_t *r, int e, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* Records the first failure and stops everyone. */
+static void run_fail(run_t *r, int e, const char *fmt, ...)
+{
+    va_list ap;
+
+    pthread_mutex_lock(&r->mu);
+    if (!r->failed) {
+        r->failed = 1;
+        r->sys_errno = e;
+        va_start(ap, fmt);
+        vsnprintf(r->message, sizeof r->message, fmt, ap);
+        va_end(ap);
+    }
+    atomic_store(&r->stop, 1);
+    pthread_cond_broadcast(&r->cv);
+    pthread_mutex_unlock(&r->mu);
+}
+
+static int run_stopped(run_t *r)
+{
+    if (r->job->interrupt != NULL && *r->job->interrupt) {
+        run_fail(r, EINTR, "interrupted");
+        return 1;
+    }
+    return atomic_load(&r->stop);
+}
+
+static void *worker_main(void *arg)
+{
+    worker_t *w = arg;
+    run_t *r = w->run;
+    const rf_frames_job_t *job = r->job;
+    const rf_frames_range_t *rg = &job->range;
+    char err[RF_FRAMES_ERR_LEN];
+    char path[4096];
+    rf_frames_producer_t *p;
+
+    p = rf_frames_producer_create(job->scene, job->format, &job->png, job->reuse, err, sizeof err);
+    if (p == NULL) {
+        run_fail(r, strcmp(err, "out of memory") == 0 ? ENOMEM : 0, "%s", err);
+        goto out;
+    }
+    while (!run_stopped(r)) {
+        long pos = atomic_fetch_add(&r->next, 1);
+        long index;
+        const uint8_t *data;
+        size_t len;
+        int reused;
+
+        if (pos >= rg->count)
+            break;
+        index = rg->first + pos * rg->step;
+        if (job->format != RF_FRAMES_PNG) {
+            /* Not more than window positions ahead of the writer. */
+            pthread_mutex_lock(&r->mu);
+            while (!atomic_load(&r->stop) && pos >= r->written + r->window)
+                pthread_cond_wait(&r->cv, &r->mu);
+            pthread_mutex_unlock(&r->mu);
+            if (atomic_load(&r->stop))
+                break;
+        }
+        if (rf_frames_produce(p, rf_scene_frame_time(job->scene, index), &data, &len, &reused,
+                              err, sizeof err) != 0) {
+            run_fail(r, 0, "frame %ld: %s", index, err);
+            break;
+        }
+        atomic_fetch_add(reused ? &r->reused : &r->rendered, 1);
+        if (job->format == RF_FRAMES_PNG) {
+            if (rf_frames_file_name(path, sizeof path, job->dir, index, r->digits) >=
+                (int)sizeof path) {
+                run_fail(r, ENAMETOOLONG, "%s: %s", job->dir, strerror(ENAMETOOLONG));
+                break;
+            }
+            if (rf_atomic_file_write(path, data, len, 0, err, sizeof err) != 0) {
+                run_fail(r, errno, "%s", err);
+                break;
+            }
+            atomic_fetch_add(&r->done, 1);
+        } else {
+            long slot = pos % r->window;
+            memcpy(r->ring + (size_t)slot * r->frame_size, data, len);
+            pthread_mutex_lock(&r->mu);
+            r->ring_pos[slot] = pos;
+            pthread_cond_broadcast(&r->cv);
+            pthread_mutex_unlock(&r->mu);
+        }
+    }
+out:
+    rf_frames_producer_destroy(p);
+    pthread_mutex_lock(&r->mu);
+    r->running--;
+    pthread_cond_broadcast(&r->cv);
+    pthread_mutex_unlock(&r->mu);
+    return NULL;
+}
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* abstime for pthread_cond_timedwait, ms from now (CLOCK_REALTIME: the
+ * default clock of a condition variable). */
+static void deadline_ms(struct timespec *ts, long ms)
+{
+    clock_gettime(CLOCK_REALTIME, ts);
+    ts->tv_nsec += ms * 1000000L;
+    ts->tv_sec += ts->tv_nsec / 1000000000L;
+    ts->tv_nsec %= 1000000000L;
+}
+
+/* "\rframe 120/241  58.3 fps  ETA 2s", padded over a longer previous line. */
+static void progress_print(long done, long total, double elapsed, int final)
+{
+    char eta[32] = "?";
+    double fps = elapsed > 0 ? done / elapsed : 0;
+
+    if (fps > 0) {
+        long s = (long)ceil((total - done) / fps);
+        if (s < 60)
+            snprintf(eta, sizeof eta, "%lds", s);
+        else if (s < 3600)
+            snprintf(eta, sizeof eta, "%ldm%02lds", s / 60, s % 60);
+        else
+            snprintf(eta, sizeof eta, "%ldh%02ldm", s / 3600, s / 60 % 60);
+    }
+    fprintf(stderr, "\rframe %ld/%ld  %.1f fps  ETA %-8s", done, total, fps, eta);
+    if (final)
+        fputc('\n', stderr);
+    fflush(stderr);
+}
+
+/* Streams: the calling thread writes positions in order from the ring. */
+static void run_write_stream(run_t *r, double t0)
+{
+    const rf_frames_job_t *job = r->job;
+    long count = job->range.count;
+    double last = 0;
+
+    while (r->written < count) {
+        long slot = r->written % r->window;
+        struct timespec ts;
+
+        pthread_mutex_lock(&r->mu);
+        while (!atomic_load(&r->stop) && r->ring_pos[slot] != r->written) {
+            deadline_ms(&ts, 100);
+            pthread_cond_timedwait(&r->cv, &r->mu, &ts);
+            if (job->interrupt != NULL && *job->interrupt)
+                break;
+        }
+        pthread_mutex_unlock(&r->mu);
+        if (run_stopped(r))
+            return;
+        errno = 0;
+        if (fwrite(r->ring + (size_t)slot * r->frame_size, 1, r->frame_size, job->out) !=
+            r->frame_size) {
+            int e = errno != 0 ? errno : EIO;
+            run_fail(r, e, "%s: write failed: %s", job->out_name, strerror(e));
+            return;
+        }
+        pthread_mutex_lock(&r->mu);
+        r->ring_pos[slot] = -1;
+        r->written++;
+        pthread_cond_broadcast(&r->cv);
+        pthread_mutex_unlock(&r->mu);
+        if (job->progress) {
+            double t = now_seconds();
+            if (t - last >= 0.1 || r->written == count) {
+                progress_print(r->written, count, t - t0, 0);
+                last = t;
+            }
+        }
+    }
+}
+
+/* The calling thread waits for the workers (PNG: printing progress). */
+static void run_wait_workers(run_t *r, double t0, int progress)
+{
+    const rf_frames_job_t *job = r->job;
+
+    pthread_mutex_lock(&r->mu);
+    while (r->running > 0) {
+        struct timespec ts;
+        deadline_ms(&ts, 100);
+        pthread_cond_timedwait(&r->cv, &r->mu, &ts);
+        if (job->interrupt != NULL && *job->interrupt && !atomic_load(&r->stop)) {
+            pthread_mutex_unlock(&r->mu);
+            run_stopped(r);
+            pthread_mutex_lock(&r->mu);
+        }
+        if (progress && r->running > 0) {
+            pthread_mutex_unlock(&r->mu);
+            progress_print(atomic_load(&r->done), job->range.count, now_seconds() - t0, 0);
+            pthread_mutex_lock(&r->mu);
+        }
+    }
+    pthread_mutex_unlock(&r->mu);
+}
+
+int rf_frames_run(const rf_frames_job_t *job, rf_frames_result_t *result)
+{
+    run_t r;
+    worker_t *workers = NULL;
+    long count = job->range.count;
+    double t0 = now_seconds();
+    int rc = -1;
+
+    memset(result, 0, sizeof *result);
+    memset(&r, 0, sizeof r);
+    r.job = job;
+    r.digits = rf_frames_digits(job->scene->nframes);
+    r.nworkers = job->jobs < 1 ? 1 : job->jobs;
+    if (r.nworkers > RF_FRAMES_MAX_JOBS)
+        r.nworkers = RF_FRAMES_MAX_JOBS;
+    if (count < r.nworkers)
+        r.nworkers = count > 0 ? (int)count : 1;
+    atomic_init(&r.next, 0);
+    atomic_init(&r.done, 0);
+    atomic_init(&r.rendered, 0);
+    atomic_init(&r.reused, 0);
+    atomic_init(&r.stop, 0);
+    if (count <= 0) {
+        result->seconds = now_seconds() - t0;
+        return 0;
+    }
+    pthread_mutex_init(&r.mu, NULL);
+    pthread_cond_init(&r.cv, NULL);
+
+    if (job->format != RF_FRAMES_PNG) {
+        r.frame_size = rf_frames_frame_size(job->scene, job->format);
+        r.window = 2L * r.nworkers;
+        if (r.window > count)
+            r.window = count;
+        r.ring = malloc((size_t)r.window * r.frame_size);
+        r.ring_pos = malloc((size_t)r.window * sizeof *r.ring_pos);
+        if (r.ring == NULL || r.ring_pos == NULL) {
+            run_fail(&r, ENOMEM, "out of memory (%ld frames of %zu bytes)", r.window,
+                     r.frame_size);
+            goto done;
+        }
+        for (long i = 0; i < r.window; i++)
+            r.ring_pos[i] = -1;
+    }
+    workers = calloc((size_t)r.nworkers, sizeof *workers);
+    if (workers == NULL) {
+        run_fail(&r, ENOMEM, "out of memory");
+        goto done;
+    }
+    for (int i = 0; i < r.nworkers; i++) {
+        int e;
+        workers[i].run = &r;
+        pthread_mutex_lock(&r.mu);
+        r.running++;
+        pthread_mutex_unlock(&r.mu);
+        e = pthread_create(&workers[i].thread, NULL, worker_main, &workers[i]);
+        if (e != 0) {
+            pthread_mutex_lock(&r.mu);
+            r.running--;
+            pthread_mutex_unlock(&r.mu);
+            run_fail(&r, e, "cannot start a worker thread: %s", strerror(e));
+            break;
+        }
+        workers[i].started = 1;
+    }
+    if (job->format != RF_FRAMES_PNG)
+        run_write_stream(&r, t0);
+    run_wait_workers(&r, t0, job->progress && job->format == RF_FRAMES_PNG);
+    for (int i = 0; i < r.nworkers; i++)
+        if (workers[i].started)
+            pthread_join(workers[i].thread, NULL);
+    if (job->progress)
+        progress_print(job->format == RF_FRAMES_PNG ? atomic_load(&r.done) : r.written, count,
+                       now_seconds() - t0, 1);
+done:
+    result->produced = job->format == RF_FRAMES_PNG ? atomic_load(&r.done) : r.written;
+    result->rendered = atomic_load(&r.rendered);
+    result->reused = atomic_load(&r.reused);
+    result->seconds = now_seconds() - t0;
+    if (r.failed) {
+        result->sys_errno = r.sys_errno;
+        snprintf(result->message, sizeof result->message, "%s", r.message);
+    } else {
+        rc = 0;
+    }
+    free(workers);
+    free(r.ring);
+    free(r.ring_pos);
+    pthread_cond_destroy(&r.cv);
+    pthread_mutex_destroy(&r.mu);
+    return rc;
+}
