@@ -29,7 +29,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "png.h"
+#include "pngio.h"
 
 #define W 1920
 #define H 1080

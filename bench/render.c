@@ -40,7 +40,7 @@
 #include "diag.h"
 #include "layer.h"
 #include "path.h"
-#include "png.h"
+#include "pngio.h"
 #include "render.h"
 #include "scene.h"
 

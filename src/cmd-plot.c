@@ -22,7 +22,7 @@
 #include "cmd.h"
 #include "diag.h"
 #include "numfmt.h"
-#include "png.h"
+#include "pngio.h"
 #include "scene.h"
 #include "values.h"
 

@@ -24,7 +24,7 @@
 #include "cmd.h"
 #include "diag.h"
 #include "frames.h"
-#include "png.h"
+#include "pngio.h"
 #include "scene.h"
 
 extern char **environ;

@@ -15,7 +15,7 @@
 #include "cmd.h"
 #include "diag.h"
 #include "frames.h"
-#include "png.h"
+#include "pngio.h"
 #include "scene.h"
 
 enum { OPT_HELP = 256, OPT_TIME, OPT_FRAME, OPT_PNG_LEVEL, OPT_PNG_FILTER };

@@ -19,7 +19,7 @@
  * the output never depends on the number of workers.
  *
  * Formats (the bytes of one frame):
- *   PNG   png.h's writer with the given options (default RF_PNG_OPTIONS_RENDER).
+ *   PNG   pngio.h's writer with the given options (default RF_PNG_OPTIONS_RENDER).
  *   Y4M   "FRAME\n" then the Y, Cb and Cr planes, 4:4:4, 8 bit, BT.709
  *         limited range, the frame composited over black (a premultiplied
  *         color is that color over black): with R, G, B in 0..255,
@@ -49,7 +49,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "png.h"
+#include "pngio.h"
 #include "scene.h"
 
 #define RF_FRAMES_MAX_JOBS 256     /* --jobs upper bound */

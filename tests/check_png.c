@@ -41,10 +41,9 @@
 #include <unistd.h>
 
 #include "atomic.h"
-#include "png.h"
+#include "pngio.h"
 
-/* src/png.h shadows libpng's header on the include path */
-#include <libpng16/png.h>
+#include <png.h>
 
 /* ------------------------------------------------------------ helpers */
 

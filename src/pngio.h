@@ -1,4 +1,4 @@
-/* png.h - PNG files out of cairo frames, and any PNG into 8-bit RGBA.
+/* pngio.h - PNG files out of cairo frames, and any PNG into 8-bit RGBA.
  *
  * Owns: the PNG writer and the PNG reader, both on libpng directly, and
  * rf_png_status_t, the one status every function here returns.

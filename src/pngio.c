@@ -1,4 +1,4 @@
-/* png.c - PNG writer and reader on libpng (png.h).
+/* pngio.c - PNG writer and reader on libpng.
  *
  * libpng reports errors by longjmp. Each entry point keeps its state in a
  * struct that lives in the caller's frame and runs libpng in a separate
@@ -14,7 +14,7 @@
 #define _GNU_SOURCE 1   /* O_CLOEXEC, O_NOCTTY for a bare -std=c11 */
 #endif
 
-#include "png.h"
+#include "pngio.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -25,19 +25,7 @@
 #include <sys/types.h>
 #include <unistd.h>
 
-/* src/png.h shadows libpng's <png.h> on the project's include path, so
- * libpng is included by its versioned folder. */
-#if defined(__has_include)
-#if __has_include(<libpng16/png.h>)
-#include <libpng16/png.h>
-#elif __has_include(<libpng/png.h>)
-#include <libpng/png.h>
-#else
-#error "libpng 1.6 headers not found as <libpng16/png.h>"
-#endif
-#else
-#include <libpng16/png.h>
-#endif
+#include <png.h>
 
 #include "atomic.h"
 
