@@ -25,38 +25,6 @@ static const struct option info_options[] = {
 
 /* getopt_long's own messages are not in the house format: report the
  * offending option ourselves, with a suggestion for a near miss. */
-static int info_option_error(int c, char **argv)
-{
-    const char *names[sizeof info_options / sizeof info_options[0]];
-    size_t n = 0;
-    char word[64];
-    const char *arg = argv[optind - 1];
-    const char *guess;
-    size_t len;
-
-    for (const struct option *o = info_options; o->name != NULL; o++) {
-        if (c == ':' && o->val == optopt)
-            return rf_cmd_usage_error(&rf_cmd_info, "option '--%s' needs an argument", o->name);
-        if (c == '?' && o->val == optopt)
-            return rf_cmd_usage_error(&rf_cmd_info, "option '--%s' takes no argument", o->name);
-        names[n++] = o->name;
-    }
-    if (optopt > 0 && optopt < 256)
-        return rf_cmd_usage_error(&rf_cmd_info, "unknown option '-%c'", optopt);
-    while (*arg == '-')
-        arg++;
-    len = strcspn(arg, "=");
-    if (len >= sizeof word)
-        len = sizeof word - 1;
-    memcpy(word, arg, len);
-    word[len] = '\0';
-    guess = rf_did_you_mean(word, names, n);
-    if (guess != NULL)
-        return rf_cmd_usage_error(&rf_cmd_info, "unknown option '--%s' (did you mean '--%s'?)",
-                                  word, guess);
-    return rf_cmd_usage_error(&rf_cmd_info, "unknown option '--%s'", word);
-}
-
 /* "#rrggbb" when opaque, else "#rrggbbaa", as CSS writes colors. */
 static const char *info_color(char buf[16], uint32_t rgba)
 {
@@ -310,7 +278,7 @@ static int info_exec(int argc, char **argv)
             rf_cmd_print_help(&rf_cmd_info, stdout);
             return RF_EXIT_OK;
         default:
-            return info_option_error(c, argv);
+            return rf_cmd_option_error(&rf_cmd_info, info_options, c, argv);
         }
     }
     if (optind >= argc)

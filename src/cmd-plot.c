@@ -101,40 +101,6 @@ typedef struct plot_layout {
 
 /* getopt_long's own messages are not in the house format: report the
  * offending option ourselves, with a suggestion for a near miss. */
-static int plot_option_error(int c, char **argv)
-{
-    const char *names[sizeof plot_options / sizeof plot_options[0]];
-    size_t n = 0;
-    char word[64];
-    const char *arg = argv[optind - 1];
-    const char *guess;
-    size_t len;
-
-    if (c == ':' && optopt == 'o' && arg[0] == '-' && arg[1] == 'o')
-        return rf_cmd_usage_error(&rf_cmd_plot, "option '-o' needs an argument");
-    for (const struct option *o = plot_options; o->name != NULL; o++) {
-        if (c == ':' && o->val == optopt)
-            return rf_cmd_usage_error(&rf_cmd_plot, "option '--%s' needs an argument", o->name);
-        if (c == '?' && o->val == optopt && optopt >= 256)
-            return rf_cmd_usage_error(&rf_cmd_plot, "option '--%s' takes no argument", o->name);
-        names[n++] = o->name;
-    }
-    if (optopt > 0 && optopt < 256)
-        return rf_cmd_usage_error(&rf_cmd_plot, "unknown option '-%c'", optopt);
-    while (*arg == '-')
-        arg++;
-    len = strcspn(arg, "=");
-    if (len >= sizeof word)
-        len = sizeof word - 1;
-    memcpy(word, arg, len);
-    word[len] = '\0';
-    guess = rf_did_you_mean(word, names, n);
-    if (guess != NULL)
-        return rf_cmd_usage_error(&rf_cmd_plot, "unknown option '--%s' (did you mean '--%s'?)",
-                                  word, guess);
-    return rf_cmd_usage_error(&rf_cmd_plot, "unknown option '--%s'", word);
-}
-
 static int plot_parse_size(const char *arg, const char *name, long *out)
 {
     long v;
@@ -187,7 +153,7 @@ static int plot_parse_args(int argc, char **argv, plot_opts_t *o)
             rf_cmd_print_help(&rf_cmd_plot, stdout);
             return RF_EXIT_OK;
         default:
-            return plot_option_error(c, argv);
+            return rf_cmd_option_error(&rf_cmd_plot, plot_options, c, argv);
         }
     }
     if (optind >= argc)

@@ -72,40 +72,6 @@ static void render_on_signal(int sig)
 
 /* getopt_long's own messages are not in the house format: report the
  * offending option ourselves, with a suggestion for a near miss. */
-static int render_option_error(int c, char **argv)
-{
-    const char *names[sizeof render_options / sizeof render_options[0]];
-    size_t n = 0;
-    char word[64];
-    const char *arg = argv[optind - 1];
-    const char *guess;
-    size_t len;
-
-    if (c == ':' && optopt == 'o')
-        return rf_cmd_usage_error(&rf_cmd_render, "option '-o' needs an argument");
-    for (const struct option *o = render_options; o->name != NULL; o++) {
-        if (c == ':' && o->val == optopt)
-            return rf_cmd_usage_error(&rf_cmd_render, "option '--%s' needs an argument", o->name);
-        if (c == '?' && o->val == optopt && optopt >= 256)
-            return rf_cmd_usage_error(&rf_cmd_render, "option '--%s' takes no argument", o->name);
-        names[n++] = o->name;
-    }
-    if (optopt > 0 && optopt < 256)
-        return rf_cmd_usage_error(&rf_cmd_render, "unknown option '-%c'", optopt);
-    while (*arg == '-')
-        arg++;
-    len = strcspn(arg, "=");
-    if (len >= sizeof word)
-        len = sizeof word - 1;
-    memcpy(word, arg, len);
-    word[len] = '\0';
-    guess = rf_did_you_mean(word, names, n);
-    if (guess != NULL)
-        return rf_cmd_usage_error(&rf_cmd_render, "unknown option '--%s' (did you mean '--%s'?)",
-                                  word, guess);
-    return rf_cmd_usage_error(&rf_cmd_render, "unknown option '--%s'", word);
-}
-
 /* "A:B" with either side empty; -1 for an empty side. */
 static int render_parse_frames(const char *s, long *a, long *b)
 {
@@ -221,7 +187,7 @@ static int render_parse_args(int argc, char **argv, render_opts_t *o)
             rf_cmd_print_help(&rf_cmd_render, stdout);
             return RF_EXIT_OK;
         default:
-            return render_option_error(c, argv);
+            return rf_cmd_option_error(&rf_cmd_render, render_options, c, argv);
         }
     }
     if (optind >= argc)

@@ -52,38 +52,6 @@ typedef struct sample_opts {
 
 /* getopt_long's own messages are not in the house format: report the
  * offending option ourselves, with a suggestion for a near miss. */
-static int sample_option_error(int c, char **argv)
-{
-    const char *names[sizeof sample_options / sizeof sample_options[0]];
-    size_t n = 0;
-    char word[64];
-    const char *arg = argv[optind - 1];
-    const char *guess;
-    size_t len;
-
-    for (const struct option *o = sample_options; o->name != NULL; o++) {
-        if (c == ':' && o->val == optopt)
-            return rf_cmd_usage_error(&rf_cmd_sample, "option '--%s' needs an argument", o->name);
-        if (c == '?' && o->val == optopt)
-            return rf_cmd_usage_error(&rf_cmd_sample, "option '--%s' takes no argument", o->name);
-        names[n++] = o->name;
-    }
-    if (optopt > 0 && optopt < 256)
-        return rf_cmd_usage_error(&rf_cmd_sample, "unknown option '-%c'", optopt);
-    while (*arg == '-')
-        arg++;
-    len = strcspn(arg, "=");
-    if (len >= sizeof word)
-        len = sizeof word - 1;
-    memcpy(word, arg, len);
-    word[len] = '\0';
-    guess = rf_did_you_mean(word, names, n);
-    if (guess != NULL)
-        return rf_cmd_usage_error(&rf_cmd_sample, "unknown option '--%s' (did you mean '--%s'?)",
-                                  word, guess);
-    return rf_cmd_usage_error(&rf_cmd_sample, "unknown option '--%s'", word);
-}
-
 /* Entries of a comma-separated list (an empty list has one empty entry). */
 static size_t sample_list_count(const char *s)
 {
@@ -361,7 +329,7 @@ static int sample_parse_args(int argc, char **argv, sample_opts_t *o)
             rf_cmd_print_help(&rf_cmd_sample, stdout);
             return RF_EXIT_OK;
         default:
-            return sample_option_error(c, argv);
+            return rf_cmd_option_error(&rf_cmd_sample, sample_options, c, argv);
         }
     }
     if (optind >= argc)

@@ -41,40 +41,6 @@ typedef struct seek_opts {
 
 /* getopt_long's own messages are not in the house format: report the
  * offending option ourselves, with a suggestion for a near miss. */
-static int seek_option_error(int c, char **argv)
-{
-    const char *names[sizeof seek_options / sizeof seek_options[0]];
-    size_t n = 0;
-    char word[64];
-    const char *arg = argv[optind - 1];
-    const char *guess;
-    size_t len;
-
-    if (c == ':' && optopt == 'o')
-        return rf_cmd_usage_error(&rf_cmd_seek, "option '-o' needs an argument");
-    for (const struct option *o = seek_options; o->name != NULL; o++) {
-        if (c == ':' && o->val == optopt)
-            return rf_cmd_usage_error(&rf_cmd_seek, "option '--%s' needs an argument", o->name);
-        if (c == '?' && o->val == optopt && optopt >= 256)
-            return rf_cmd_usage_error(&rf_cmd_seek, "option '--%s' takes no argument", o->name);
-        names[n++] = o->name;
-    }
-    if (optopt > 0 && optopt < 256)
-        return rf_cmd_usage_error(&rf_cmd_seek, "unknown option '-%c'", optopt);
-    while (*arg == '-')
-        arg++;
-    len = strcspn(arg, "=");
-    if (len >= sizeof word)
-        len = sizeof word - 1;
-    memcpy(word, arg, len);
-    word[len] = '\0';
-    guess = rf_did_you_mean(word, names, n);
-    if (guess != NULL)
-        return rf_cmd_usage_error(&rf_cmd_seek, "unknown option '--%s' (did you mean '--%s'?)",
-                                  word, guess);
-    return rf_cmd_usage_error(&rf_cmd_seek, "unknown option '--%s'", word);
-}
-
 /* Parses the options into o; returns -1 to go on, else an exit status. */
 static int seek_parse_args(int argc, char **argv, seek_opts_t *o)
 {
@@ -120,7 +86,7 @@ static int seek_parse_args(int argc, char **argv, seek_opts_t *o)
             rf_cmd_print_help(&rf_cmd_seek, stdout);
             return RF_EXIT_OK;
         default:
-            return seek_option_error(c, argv);
+            return rf_cmd_option_error(&rf_cmd_seek, seek_options, c, argv);
         }
     }
     if (optind >= argc)

@@ -17,38 +17,6 @@ static const struct option validate_options[] = {
 
 /* getopt_long's own messages are not in the house format: report the
  * offending option ourselves, with a suggestion for a near miss. */
-static int validate_option_error(int c, char **argv)
-{
-    const char *names[sizeof validate_options / sizeof validate_options[0]];
-    size_t n = 0;
-    char word[64];
-    const char *arg = argv[optind - 1];
-    const char *guess;
-    size_t len;
-
-    for (const struct option *o = validate_options; o->name != NULL; o++) {
-        if (c == ':' && o->val == optopt)
-            return rf_cmd_usage_error(&rf_cmd_validate, "option '--%s' needs an argument", o->name);
-        if (c == '?' && o->val == optopt)
-            return rf_cmd_usage_error(&rf_cmd_validate, "option '--%s' takes no argument", o->name);
-        names[n++] = o->name;
-    }
-    if (optopt > 0 && optopt < 256)
-        return rf_cmd_usage_error(&rf_cmd_validate, "unknown option '-%c'", optopt);
-    while (*arg == '-')
-        arg++;
-    len = strcspn(arg, "=");
-    if (len >= sizeof word)
-        len = sizeof word - 1;
-    memcpy(word, arg, len);
-    word[len] = '\0';
-    guess = rf_did_you_mean(word, names, n);
-    if (guess != NULL)
-        return rf_cmd_usage_error(&rf_cmd_validate, "unknown option '--%s' (did you mean '--%s'?)",
-                                  word, guess);
-    return rf_cmd_usage_error(&rf_cmd_validate, "unknown option '--%s'", word);
-}
-
 static int validate_exec(int argc, char **argv)
 {
     rf_scene_t *scene;
@@ -63,7 +31,7 @@ static int validate_exec(int argc, char **argv)
             rf_cmd_print_help(&rf_cmd_validate, stdout);
             return RF_EXIT_OK;
         default:
-            return validate_option_error(c, argv);
+            return rf_cmd_option_error(&rf_cmd_validate, validate_options, c, argv);
         }
     }
     if (optind >= argc)

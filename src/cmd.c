@@ -2,10 +2,12 @@
  * output, one-line usage errors, scene loading with error reporting, and
  * strict parsing of numeric arguments. */
 #include <errno.h>
+#include <getopt.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cmd.h"
 #include "diag.h"
@@ -27,6 +29,42 @@ void rf_cmd_print_help(const rf_cmd_t *cmd, FILE *out)
     fprintf(out, "usage: runeframe %s %s\n\n%s\n", cmd->name, cmd->usage, cmd->summary);
     if (cmd->help != NULL && cmd->help[0] != '\0')
         fprintf(out, "\n%s", cmd->help);
+}
+
+/* getopt_long's own messages are not in the house format: report the
+ * offending option ourselves, with a suggestion for a near miss. */
+int rf_cmd_option_error(const rf_cmd_t *cmd, const struct option *opts, int c, char **argv)
+{
+    const char *names[64];
+    size_t n = 0, len;
+    char word[64];
+    const char *arg = argv[optind - 1];
+    const char *guess;
+    int is_long = arg[0] == '-' && arg[1] == '-';
+
+    if (c == ':' && optopt > 0 && optopt < 256 && !is_long)
+        return rf_cmd_usage_error(cmd, "option '-%c' needs an argument", optopt);
+    for (const struct option *o = opts; o->name != NULL; o++) {
+        if (c == ':' && o->val == optopt)
+            return rf_cmd_usage_error(cmd, "option '--%s' needs an argument", o->name);
+        if (c == '?' && o->val == optopt && is_long)
+            return rf_cmd_usage_error(cmd, "option '--%s' takes no argument", o->name);
+        if (n < sizeof names / sizeof names[0])
+            names[n++] = o->name;
+    }
+    if (optopt > 0 && optopt < 256)
+        return rf_cmd_usage_error(cmd, "unknown option '-%c'", optopt);
+    while (*arg == '-')
+        arg++;
+    len = strcspn(arg, "=");
+    if (len >= sizeof word)
+        len = sizeof word - 1;
+    memcpy(word, arg, len);
+    word[len] = '\0';
+    guess = rf_did_you_mean(word, names, n);
+    if (guess != NULL)
+        return rf_cmd_usage_error(cmd, "unknown option '--%s' (did you mean '--%s'?)", word, guess);
+    return rf_cmd_usage_error(cmd, "unknown option '--%s'", word);
 }
 
 /* One line only: scripts and tests match the whole message, so the hint to

@@ -11,6 +11,8 @@
 
 #include <stdio.h>
 
+struct option;
+
 typedef struct rf_cmd {
     const char *name;
     const char *usage;      /* "SCENE [--json]" */
@@ -34,6 +36,11 @@ void rf_cmd_print_help(const rf_cmd_t *cmd, FILE *out);
 /* Prints the one line "runeframe: NAME: MESSAGE"; returns 2 (usage error). */
 int rf_cmd_usage_error(const rf_cmd_t *cmd, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+
+/* Reports the option getopt_long rejected (it returned c, ':' or '?', with
+ * optstring starting with ':') as one house-style line, with a did-you-mean
+ * among opts for a misspelt long option; returns 2. */
+int rf_cmd_option_error(const rf_cmd_t *cmd, const struct option *opts, int c, char **argv);
 
 /* Loads a scene for a command, printing its errors; NULL with *status set
  * to 2 (invalid) or 3 (unreadable) on failure. */
