@@ -26,6 +26,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench.h"
+
 #include "anim.h"
 #include "easing.h"
 
@@ -47,29 +49,10 @@ typedef struct bench_subject {
     double times[NTIMES];
 } bench_subject_t;
 
-static uint64_t bench_rng_state = 0x9e3779b97f4a7c15u;
-
-static double bench_uniform(void)
-{
-    uint64_t x = bench_rng_state;
-    x ^= x << 13;
-    x ^= x >> 7;
-    x ^= x << 17;
-    bench_rng_state = x;
-    return (double)(x >> 11) * 0x1.0p-53;
-}
-
 static void bench_fill_times(double *times, double lo, double hi)
 {
     for (unsigned i = 0; i < NTIMES; i++)
         times[i] = lo + (hi - lo) * bench_uniform();
-}
-
-static double bench_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
 
 /* ns per evaluation of one run of `evals` evaluations. Each kind has its
@@ -105,24 +88,12 @@ static double bench_run(const bench_subject_t *s, unsigned long evals)
     return (t1 - t0) / ((double)rounds * NTIMES);
 }
 
-static int bench_cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double bench_median(double *v)
-{
-    qsort(v, NREPS, sizeof *v, bench_cmp);
-    return v[NREPS / 2];
-}
-
 static double bench_time(const bench_subject_t *s, unsigned long evals)
 {
     double v[NREPS];
     for (int r = 0; r < NREPS; r++)
         v[r] = bench_run(s, evals);
-    return bench_median(v);
+    return bench_median(v, NREPS);
 }
 
 /* Medians of base and subject, measured alternately. */
@@ -134,8 +105,8 @@ static void bench_pair(const bench_subject_t *base, const bench_subject_t *subj,
         vb[r] = bench_run(base, evals);
         vs[r] = bench_run(subj, evals);
     }
-    *mb = bench_median(vb);
-    *ms = bench_median(vs);
+    *mb = bench_median(vb, NREPS);
+    *ms = bench_median(vs, NREPS);
 }
 
 static bench_subject_t *bench_new(const char *label, bench_kind_t kind)

@@ -34,6 +34,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench.h"
+
 #include "expr.h"
 
 /* The C references must round as the VM does: one rounding per operation. */
@@ -56,25 +58,6 @@ typedef struct row {
 static row_t rows[NROWS];
 static double times[NROWS];
 static volatile double bench_sink;
-
-static uint64_t bench_rng_state = 0x9e3779b97f4a7c15u;
-
-static double bench_uniform(void)
-{
-    uint64_t x = bench_rng_state;
-    x ^= x << 13;
-    x ^= x >> 7;
-    x ^= x << 17;
-    bench_rng_state = x;
-    return (double)(x >> 11) * 0x1.0p-53;
-}
-
-static double bench_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
 
 /* ---- the C references: expr.h's semantics, written by hand ---- */
 
@@ -229,18 +212,6 @@ RUN_C(c_real)
 RUN_C(c_arith)
 RUN_C(c_libm)
 
-static int bench_cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double bench_median(double *v)
-{
-    qsort(v, NREPS, sizeof *v, bench_cmp);
-    return v[NREPS / 2];
-}
-
 typedef struct subject {
     const char *label;
     const char *src;
@@ -270,8 +241,8 @@ static void bench_pair(subject_t *s, unsigned long rounds)
         vc[r] = s->run_c(rounds);
         vv[r] = run_vm(s->e, rounds);
     }
-    s->ns_c = bench_median(vc);
-    s->ns_vm = bench_median(vv);
+    s->ns_c = bench_median(vc, NREPS);
+    s->ns_vm = bench_median(vv, NREPS);
 }
 
 int main(int argc, char **argv)

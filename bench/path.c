@@ -27,6 +27,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench.h"
+
 #include "path.h"
 
 #define NPROG 4096u    /* a power of two: 32 KiB of progresses */
@@ -35,25 +37,6 @@
 
 static double progs[NPROG];
 static volatile double bench_sink;
-
-static uint64_t bench_rng_state = 0x9e3779b97f4a7c15u;
-
-static double bench_uniform(void)
-{
-    uint64_t x = bench_rng_state;
-    x ^= x << 13;
-    x ^= x >> 7;
-    x ^= x << 17;
-    bench_rng_state = x;
-    return (double)(x >> 11) * 0x1.0p-53;
-}
-
-static double bench_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
 
 /* A coordinate in [0, 500) with two decimals, as an editor would write it. */
 static double bench_coord(void)
@@ -150,18 +133,6 @@ static double bench_run(bench_kind_t kind, const rf_path_t *p, unsigned long rou
     return (t1 - t0) / ((double)rounds * NPROG);
 }
 
-static int bench_cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double bench_median(double *v)
-{
-    qsort(v, NREPS, sizeof *v, bench_cmp);
-    return v[NREPS / 2];
-}
-
 int main(int argc, char **argv)
 {
     unsigned long evals = 1ul << 20;
@@ -210,8 +181,8 @@ int main(int argc, char **argv)
         vxy[r] = bench_run(BENCH_SAMPLE_XY, p, rounds);
         vl[r] = bench_run(BENCH_LOCATE, p, rounds);
     }
-    double base = bench_median(vb), sample = bench_median(vs), sample_xy = bench_median(vxy);
-    double locate = bench_median(vl);
+    double base = bench_median(vb, NREPS), sample = bench_median(vs, NREPS), sample_xy = bench_median(vxy, NREPS);
+    double locate = bench_median(vl, NREPS);
 
     printf("runeframe bench/path: ns per evaluation, median of %d runs of %lu evaluations\n"
            "path: %d segments (L, Q, C in turn), %u knots, length %.6g, %zu bytes of d\n\n",

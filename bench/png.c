@@ -29,19 +29,14 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench.h"
+
 #include "pngio.h"
 
 #define W 1920
 #define H 1080
-#define MAXREPS 101
+#define MAXREPS BENCH_MAXREPS
 #define RF_PI 3.14159265358979323846
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static uint64_t rng = 0x2545f4914f6cdd1du;
 static double uniform(void)
@@ -148,20 +143,6 @@ static cairo_status_t mem_sink(void *closure, const unsigned char *data, unsigne
     return CAIRO_STATUS_SUCCESS;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    double t[MAXREPS];
-    memcpy(t, v, sizeof *v * (size_t)n);
-    qsort(t, (size_t)n, sizeof *t, cmp_double);
-    return n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
-}
-
 static void die(const char *what, const rf_png_error_t *err)
 {
     fprintf(stderr, "bench/png: %s: %s\n", what, err != NULL ? err->message : "failed");
@@ -258,15 +239,15 @@ int main(int argc, char **argv)
                 die("encode", &err);
         for (int r = 0; r < reps; r++) {
             cbuf.len = 0;
-            double t0 = now();
+            double t0 = bench_seconds();
             if (cairo_surface_write_to_png_stream(s, mem_sink, &cbuf) != CAIRO_STATUS_SUCCESS)
                 die("cairo", NULL);
-            ct[r] = now() - t0;
+            ct[r] = bench_seconds() - t0;
             for (int c = 0; c < ncfg; c++) {
-                t0 = now();
+                t0 = bench_seconds();
                 if (rf_png_write_mem(&frame, &cfg[c].opt, &cfg[c].out, &err) != RF_PNG_SUCCESS)
                     die("encode", &err);
-                cfg[c].t[r] = now() - t0;
+                cfg[c].t[r] = bench_seconds() - t0;
                 cfg[c].ratio[r] = ct[r] / cfg[c].t[r];
                 cfg[c].size = cfg[c].out.len;
             }
@@ -274,20 +255,20 @@ int main(int argc, char **argv)
         /* decode: each PNG by our reader, interleaved the same way */
         uint64_t sink = 0;
         for (int r = 0; r < reps; r++) {
-            double t0 = now();
+            double t0 = bench_seconds();
             if (rf_png_decode_mem(cbuf.data, cbuf.len, "cairo", NULL, count_rows, &sink, &err))
                 die("decode", &err);
-            cdt[r] = now() - t0;
+            cdt[r] = bench_seconds() - t0;
             for (int c = 0; c < ncfg; c++) {
-                t0 = now();
+                t0 = bench_seconds();
                 if (rf_png_decode_mem(cfg[c].out.data, cfg[c].out.len, "ours", NULL,
                                       count_rows, &sink, &err))
                     die("decode", &err);
-                cfg[c].dt[r] = now() - t0;
+                cfg[c].dt[r] = bench_seconds() - t0;
             }
         }
 
-        double cm = median(ct, reps), cdm = median(cdt, reps);
+        double cm = bench_median(ct, reps), cdm = bench_median(cdt, reps);
         printf("\n%s 1920x1080 frame (%s PNG), median of %d interleaved repetitions\n",
                kind_name[kind], opaque ? "RGB" : "RGBA", reps);
         printf("%-30s %9s %9s %10s %7s %9s\n", "encoder", "encode", "speedup", "bytes",
@@ -295,17 +276,17 @@ int main(int argc, char **argv)
         printf("%-30s %7.2fms %9s %10zu %7s %7.2fms\n", "cairo_surface_write_to_png",
                cm * 1e3, "1.00x", cbuf.len, "1.000x", cdm * 1e3);
         for (int c = 0; c < ncfg; c++) {
-            double speed = median(cfg[c].ratio, reps);
+            double speed = bench_median(cfg[c].ratio, reps);
             double size = (double)cfg[c].size / (double)cbuf.len;
             printf("%-30s %7.2fms %8.2fx %10zu %6.3fx %7.2fms\n", cfg[c].label,
-                   median(cfg[c].t, reps) * 1e3, speed, cfg[c].size, size,
-                   median(cfg[c].dt, reps) * 1e3);
+                   bench_median(cfg[c].t, reps) * 1e3, speed, cfg[c].size, size,
+                   bench_median(cfg[c].dt, reps) * 1e3);
             if (goals && c == 0 && (speed < 4.0 || size > 1.15))
                 fails++;
         }
         printf("decode time, filter NONE vs adaptive (both ours at zlib 6): %.2fx; "
                "vs cairo's file: %.2fx\n",
-               median(cfg[1].dt, reps) / median(cfg[2].dt, reps), median(cfg[1].dt, reps) / cdm);
+               bench_median(cfg[1].dt, reps) / bench_median(cfg[2].dt, reps), bench_median(cfg[1].dt, reps) / cdm);
         if (goals)
             printf("goals (render defaults, typical frame): speedup >= 4x, size <= 1.15x: %s\n",
                    fails ? "MISSED" : "met");

@@ -37,6 +37,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench.h"
+
 #include "diag.h"
 #include "layer.h"
 #include "path.h"
@@ -44,18 +46,11 @@
 #include "render.h"
 #include "scene.h"
 
-#define MAXREPS 101
+#define MAXREPS BENCH_MAXREPS
 #define NFRAMES 48
 #define GOAL 1.15
 #define RF_PI 3.14159265358979323846
 #define MITER_LIMIT 4.0
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static void *xcalloc(size_t n, size_t size)
 {
@@ -639,20 +634,6 @@ static void replay(cairo_t *cr, cairo_surface_t *s, const dlist_t *dl)
 
 /* ------------------------------------------------------- timing */
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(const double *v, int n)
-{
-    double t[MAXREPS];
-    memcpy(t, v, sizeof *v * (size_t)n);
-    qsort(t, (size_t)n, sizeof *t, cmp_double);
-    return n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
-}
-
 static void encode(cairo_surface_t *s, rf_png_buffer_t *out)
 {
     static const rf_png_options_t opt = RF_PNG_OPTIONS_RENDER;
@@ -669,7 +650,7 @@ static void encode(cairo_surface_t *s, rf_png_buffer_t *out)
 
 static double time_ours(rf_renderer_t *r, const dlist_t *dls, int n, rf_png_buffer_t *out)
 {
-    double t0 = now();
+    double t0 = bench_seconds();
     for (int i = 0; i < n; i++) {
         if (rf_renderer_draw(r, dls[i].t) != 0) {
             fprintf(stderr, "bench/render: draw: %s\n", rf_renderer_error(r));
@@ -677,18 +658,18 @@ static double time_ours(rf_renderer_t *r, const dlist_t *dls, int n, rf_png_buff
         }
         encode(rf_renderer_surface(r), out);
     }
-    return (now() - t0) / n;
+    return (bench_seconds() - t0) / n;
 }
 
 static double time_base(cairo_t *cr, cairo_surface_t *s, const dlist_t *dls, int n,
                         rf_png_buffer_t *out)
 {
-    double t0 = now();
+    double t0 = bench_seconds();
     for (int i = 0; i < n; i++) {
         replay(cr, s, &dls[i]);
         encode(s, out);
     }
-    return (now() - t0) / n;
+    return (bench_seconds() - t0) / n;
 }
 
 int main(int argc, char **argv)
@@ -793,14 +774,14 @@ int main(int argc, char **argv)
         }
         ratio[k] = ta[k] / tb[k];
     }
-    double q = median(ratio, reps);
+    double q = bench_median(ratio, reps);
     printf("render + encode per frame, %s %dx%d, %d frames over %.2f s, %zu recorded shape ops,\n"
            "median of %d interleaved pairs (PNG zlib 1 + NONE, into memory)\n",
            scene_path, sc->width, sc->height, nf, dls[nf - 1].t, nops, reps);
     printf("  %-44s %8.3f ms/frame\n", "ours: rf_renderer_draw + rf_png_write_mem",
-           median(ta, reps) * 1e3);
+           bench_median(ta, reps) * 1e3);
     printf("  %-44s %8.3f ms/frame\n", "baseline: replayed cairo calls + same encode",
-           median(tb, reps) * 1e3);
+           bench_median(tb, reps) * 1e3);
     printf("  ratio ours / baseline %.3fx (goal <= %.2fx): %s\n", q, GOAL,
            q <= GOAL ? "met" : "MISSED");
     printf("  pixels: %zu of %zu bytes differ between ours and the baseline%s\n", diff, total,
