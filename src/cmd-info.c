@@ -105,6 +105,15 @@ static void info_print_json(const rf_scene_t *sc, FILE *out)
     fprintf(out, ", \"duration\": %s", rf_num_json(b1, sc->duration));
     fprintf(out, ", \"duration_auto\": %s", sc->duration_auto ? "true" : "false");
     fprintf(out, ", \"frames\": %ld", sc->nframes);
+    /* The frames `check` compares: the scene's checks, or null without. */
+    if (sc->has_checks) {
+        fputs(", \"checks\": [", out);
+        for (uint32_t i = 0; i < sc->ncheck_frames; i++)
+            fprintf(out, i > 0 ? ", %ld" : "%ld", sc->check_frames[i]);
+        fputc(']', out);
+    } else {
+        fputs(", \"checks\": null", out);
+    }
     fprintf(out, ", \"values\": {");
     for (uint32_t i = 0; i < vs->nnamed; i++) {
         const rf_value_t *v = &vs->values[i];
@@ -314,7 +323,8 @@ const rf_cmd_t rf_cmd_info = {
         "\n"
         "Options:\n"
         "  --json  print one JSON object instead: width, height, background,\n"
-        "          fps, duration, duration_auto, frames, values and paths, where\n"
+        "          fps, duration, duration_auto, frames, checks (the frame\n"
+        "          numbers check compares, or null), values and paths, where\n"
         "          each value output (p.x, p.y, p.angle for a path sample) has\n"
         "          kind, settle, final, range [lo, hi] and used, and each path\n"
         "          has segments, length and bounds [x0, y0, x1, y1]; an infinite\n"

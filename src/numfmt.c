@@ -46,3 +46,18 @@ const char *rf_num_json(char buf[RF_NUM_BUF], double x)
     }
     return rf_num_short(buf, x);
 }
+
+const char *rf_num_percent(char buf[RF_NUM_BUF], double share)
+{
+    double p = 100.0 * share, s;
+    int d;
+
+    if (!(p > 0)) {
+        snprintf(buf, RF_NUM_BUF, p == 0 ? "0%%" : "%g%%", p);
+        return buf;
+    }
+    for (d = 2, s = p * 100.0; d < 8 && s < 10.0; d++)
+        s *= 10.0;
+    snprintf(buf, RF_NUM_BUF, "%.*f%%", d, p);
+    return buf;
+}

@@ -15,4 +15,9 @@ const char *rf_num_exact(char buf[RF_NUM_BUF], double x);
 /* As rf_num_short, but JSON: non-finite values are "null". */
 const char *rf_num_json(char buf[RF_NUM_BUF], double x);
 
+/* A share (0..1) as a percentage with at least two significant digits and
+ * 2 to 8 decimals: 0.25 -> "25.00%", 4.8e-7 -> "0.000048%", 0 -> "0%".
+ * Used for differing-pixel shares. */
+const char *rf_num_percent(char buf[RF_NUM_BUF], double share);
+
 #endif

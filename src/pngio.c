@@ -289,7 +289,8 @@ typedef struct png_enc {
     png_memflag_t mem;          /* first: libpng's mem_ptr */
     png_structp png;
     png_infop info;
-    const rf_png_frame_t *frame;
+    const rf_png_frame_t *frame;  /* source: a cairo frame, or */
+    const rf_png_rgba_t *rgba;    /* source: straight RGBA */
     int level;
     int filter_mask;
     uint8_t *row;               /* one converted row */
@@ -351,17 +352,29 @@ static void enc_flush(png_structp png)
     (void)png;   /* the caller flushes once, at the end */
 }
 
+static int rgba_is_opaque(const rf_png_rgba_t *img)
+{
+    size_t n = (size_t)img->width * img->height;
+    uint8_t all = 0xff;
+    for (size_t i = 0; i < n; i++)
+        all &= img->pixels[4 * i + 3];
+    return all == 0xff;
+}
+
 static RF_NOINLINE int enc_run(png_enc_t *e)
 {
     if (setjmp(png_jmpbuf(e->png)))
         return -1;
     const rf_png_frame_t *f = e->frame;
-    int opaque = rf_png_frame_is_opaque(f);
+    const rf_png_rgba_t *img = e->rgba;
+    uint32_t width = f != NULL ? f->width : img->width;
+    uint32_t height = f != NULL ? f->height : img->height;
+    int opaque = f != NULL ? rf_png_frame_is_opaque(f) : rgba_is_opaque(img);
     if (e->fp != NULL)
         png_set_write_fn(e->png, e, enc_write_stream, enc_flush);
     else
         png_set_write_fn(e->png, e, enc_write_mem, enc_flush);
-    png_set_IHDR(e->png, e->info, f->width, f->height, 8,
+    png_set_IHDR(e->png, e->info, width, height, 8,
                  opaque ? PNG_COLOR_TYPE_RGB : PNG_COLOR_TYPE_RGB_ALPHA,
                  PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
                  PNG_FILTER_TYPE_DEFAULT);
@@ -369,6 +382,20 @@ static RF_NOINLINE int enc_run(png_enc_t *e)
     png_set_filter(e->png, PNG_FILTER_TYPE_BASE, e->filter_mask);
     png_set_compression_buffer_size(e->png, RF_ZBUF_SIZE);
     png_write_info(e->png, e->info);
+    if (img != NULL) {
+        const uint8_t *src = img->pixels;
+        for (uint32_t y = 0; y < height; y++, src += (size_t)width * 4) {
+            if (opaque) {
+                for (uint32_t x = 0; x < width; x++)
+                    memcpy(e->row + 3 * (size_t)x, src + 4 * (size_t)x, 3);
+                png_write_row(e->png, e->row);
+            } else {
+                png_write_row(e->png, src);
+            }
+        }
+        png_write_end(e->png, NULL);
+        return 0;
+    }
     const unsigned char *src = (const unsigned char *)f->pixels;
     for (uint32_t y = 0; y < f->height; y++, src += f->stride) {
         const uint32_t *px = (const uint32_t *)(const void *)src;
@@ -392,7 +419,7 @@ static const int filter_masks[] = {
 };
 
 /* The common body of the writers: validates, encodes into fp or buf. */
-static rf_png_status_t png_encode(const rf_png_frame_t *frame,
+static rf_png_status_t png_encode(const rf_png_frame_t *frame, const rf_png_rgba_t *rgba,
                                   const rf_png_options_t *options, FILE *fp,
                                   rf_png_buffer_t *buf, const char *name,
                                   rf_png_error_t *err)
@@ -400,13 +427,14 @@ static rf_png_status_t png_encode(const rf_png_frame_t *frame,
     static const rf_png_options_t render = RF_PNG_OPTIONS_RENDER;
     if (options == NULL)
         options = &render;
-    if (frame == NULL || frame->pixels == NULL)
+    uint32_t width = frame != NULL ? frame->width : rgba != NULL ? rgba->width : 0;
+    uint32_t height = frame != NULL ? frame->height : rgba != NULL ? rgba->height : 0;
+    if ((frame == NULL || frame->pixels == NULL) && (rgba == NULL || rgba->pixels == NULL))
         return png_fail(err, RF_PNG_INVALID_ARGUMENT, name, "no frame", 0);
-    if (frame->width == 0 || frame->height == 0 || frame->width > PNG_UINT_31_MAX ||
-        frame->height > PNG_UINT_31_MAX)
+    if (width == 0 || height == 0 || width > PNG_UINT_31_MAX || height > PNG_UINT_31_MAX)
         return png_fail(err, RF_PNG_INVALID_ARGUMENT, name, "frame width and height must be 1 .. 2^31-1", 0);
-    if ((uint64_t)frame->width * 4 > SIZE_MAX || frame->stride < (size_t)frame->width * 4 ||
-        frame->stride % 4 != 0)
+    if ((uint64_t)width * 4 > SIZE_MAX ||
+        (frame != NULL && (frame->stride < (size_t)width * 4 || frame->stride % 4 != 0)))
         return png_fail(err, RF_PNG_INVALID_ARGUMENT, name, "frame stride must be >= width * 4 and a multiple of 4", 0);
     if (options->level < 0 || options->level > 9)
         return png_fail(err, RF_PNG_INVALID_ARGUMENT, name, "zlib level must be 0 .. 9", 0);
@@ -416,11 +444,12 @@ static rf_png_status_t png_encode(const rf_png_frame_t *frame,
     png_enc_t e;
     memset(&e, 0, sizeof e);
     e.frame = frame;
+    e.rgba = frame != NULL ? NULL : rgba;
     e.level = options->level;
     e.filter_mask = filter_masks[options->filter];
     e.fp = fp;
     e.buf = buf;
-    e.row = malloc((size_t)frame->width * 4);
+    e.row = malloc((size_t)width * 4);
     if (e.row == NULL)
         return png_fail(err, RF_PNG_NO_MEMORY, name, NULL, 0);
     e.png = png_create_write_struct_2(PNG_LIBPNG_VER_STRING, &e, enc_error,
@@ -463,7 +492,7 @@ rf_png_status_t rf_png_write_stream(const rf_png_frame_t *frame,
 {
     if (fp == NULL)
         return png_fail(err, RF_PNG_INVALID_ARGUMENT, "(stream)", "no stream", 0);
-    return png_encode(frame, options, fp, NULL, "(stream)", err);
+    return png_encode(frame, NULL, options, fp, NULL, "(stream)", err);
 }
 
 rf_png_status_t rf_png_write_mem(const rf_png_frame_t *frame,
@@ -473,13 +502,13 @@ rf_png_status_t rf_png_write_mem(const rf_png_frame_t *frame,
     if (out == NULL)
         return png_fail(err, RF_PNG_INVALID_ARGUMENT, "(memory)", "no buffer", 0);
     out->len = 0;
-    return png_encode(frame, options, NULL, out, "(memory)", err);
+    return png_encode(frame, NULL, options, NULL, out, "(memory)", err);
 }
 
-rf_png_status_t rf_png_write_path(const rf_png_frame_t *frame,
-                                  const rf_png_options_t *options,
-                                  const char *path, int atomic_flags,
-                                  rf_png_error_t *err)
+static rf_png_status_t png_write_path(const rf_png_frame_t *frame, const rf_png_rgba_t *rgba,
+                                      const rf_png_options_t *options,
+                                      const char *path, int atomic_flags,
+                                      rf_png_error_t *err)
 {
     if (path == NULL)
         return png_fail(err, RF_PNG_INVALID_ARGUMENT, "(null path)", "no path", 0);
@@ -492,7 +521,7 @@ rf_png_status_t rf_png_write_path(const rf_png_frame_t *frame,
             snprintf(err->message, sizeof err->message, "%s", msg);
         return RF_PNG_IO_ERROR;
     }
-    rf_png_status_t st = png_encode(frame, options, af.fp, NULL, path, err);
+    rf_png_status_t st = png_encode(frame, rgba, options, af.fp, NULL, path, err);
     if (st != RF_PNG_SUCCESS) {
         rf_atomic_file_abort(&af);
         return st;
@@ -505,6 +534,38 @@ rf_png_status_t rf_png_write_path(const rf_png_frame_t *frame,
         return RF_PNG_IO_ERROR;
     }
     return RF_PNG_SUCCESS;
+}
+
+rf_png_status_t rf_png_write_path(const rf_png_frame_t *frame,
+                                  const rf_png_options_t *options,
+                                  const char *path, int atomic_flags,
+                                  rf_png_error_t *err)
+{
+    if (frame == NULL)
+        return png_fail(err, RF_PNG_INVALID_ARGUMENT, path != NULL ? path : "(null path)", "no frame", 0);
+    return png_write_path(frame, NULL, options, path, atomic_flags, err);
+}
+
+rf_png_status_t rf_png_write_rgba_path(const rf_png_rgba_t *img,
+                                       const rf_png_options_t *options,
+                                       const char *path, int atomic_flags,
+                                       rf_png_error_t *err)
+{
+    if (img == NULL)
+        return png_fail(err, RF_PNG_INVALID_ARGUMENT, path != NULL ? path : "(null path)", "no image", 0);
+    return png_write_path(NULL, img, options, path, atomic_flags, err);
+}
+
+rf_png_status_t rf_png_write_rgba_mem(const rf_png_rgba_t *img,
+                                      const rf_png_options_t *options,
+                                      rf_png_buffer_t *out, rf_png_error_t *err)
+{
+    if (out == NULL)
+        return png_fail(err, RF_PNG_INVALID_ARGUMENT, "(memory)", "no buffer", 0);
+    out->len = 0;
+    if (img == NULL)
+        return png_fail(err, RF_PNG_INVALID_ARGUMENT, "(memory)", "no image", 0);
+    return png_encode(NULL, img, options, NULL, out, "(memory)", err);
 }
 
 /* ================================================================ reader */

@@ -218,4 +218,17 @@ rf_png_status_t rf_png_read_mem(const void *data, size_t len, const char *name,
 /* Frees img's pixels and zeroes it. NULL is a no-op. */
 void rf_png_rgba_free(rf_png_rgba_t *img);
 
+/* Writes a straight-alpha RGBA image (img->pixels, img->width,
+ * img->height; info is not looked at) as a PNG whose pixels decode to
+ * exactly those bytes: RGB when every alpha is 255, else RGBA with the
+ * colors of alpha-0 pixels kept as given. For images that are not cairo
+ * frames, e.g. the differ's diff image. */
+rf_png_status_t rf_png_write_rgba_path(const rf_png_rgba_t *img,
+                                       const rf_png_options_t *options,
+                                       const char *path, int atomic_flags,
+                                       rf_png_error_t *err);
+rf_png_status_t rf_png_write_rgba_mem(const rf_png_rgba_t *img,
+                                      const rf_png_options_t *options,
+                                      rf_png_buffer_t *out, rf_png_error_t *err);
+
 #endif
