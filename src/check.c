@@ -80,6 +80,26 @@ static double check_now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* "DIR/NAME" into buf without doubling a slash the folder ends with
+ * ("golden/x/" and "golden/x" name the same files, and say so alike);
+ * returns 0, or -1 when it does not fit. */
+static int check_path_join(char *buf, size_t cap, const char *dir, const char *name,
+                           const char *ext)
+{
+    size_t n = strlen(dir);
+    while (n > 1 && dir[n - 1] == '/')
+        n--;
+    int len = snprintf(buf, cap, "%.*s%s%s%s", (int)n, dir,
+                       n == 1 && dir[0] == '/' ? "" : "/", name, ext);
+    return len >= 0 && (size_t)len < cap ? 0 : -1;
+}
+
+/* "1 pixel differs", "2 pixels differ" */
+static const char *check_pixels_differ(uint64_t n)
+{
+    return n == 1 ? "pixel differs" : "pixels differ";
+}
+
 static const char *check_percent(char buf[RF_NUM_BUF], uint64_t n, uint64_t total)
 {
     return rf_num_percent(buf, total > 0 ? (double)n / (double)total : 0.0);
@@ -254,29 +274,36 @@ static void check_frame(check_worker_t *w, size_t i)
     s.height = H;
     s.size_mismatch = 0;
     s.gw = s.gh = 0;
-    rf_diff_begin(&s.d, w->actual, w->golden, NULL, W, H, &o->diff);
+    /* golden first: the diff image is a faded copy of the golden, and
+     * the alternative color marks pixels where the frame is darker */
+    rf_diff_begin(&s.d, w->golden, w->actual, NULL, W, H, &o->diff);
     st = rf_png_decode_path(f->golden_path, golden_header, golden_row, &s, &perr);
     if (st == RF_PNG_SUCCESS) {
         rf_diff_end(&s.d, &f->diff);
         if (rf_diff_within(&f->diff, o->max_diff_pixels, o->max_diff_ratio)) {
             f->status = RF_CHECK_PASS;
             if (f->diff.different > 0) {
-                check_message(f, "%llu pixels differ (%s), within the limits",
+                check_message(f, "%llu %s (%s), within the limits",
                               (unsigned long long)f->diff.different,
+                              check_pixels_differ(f->diff.different),
                               check_percent(pct, f->diff.different, f->diff.pixels));
             }
         } else {
             f->status = RF_CHECK_DIFFERENT;
             check_percent(pct, f->diff.different, f->diff.pixels);
-            if (o->max_diff_ratio > 0) {
-                char rp[RF_NUM_BUF];
+            /* the limits that constrain: a count, a share, or both */
+            char rp[RF_NUM_BUF];
+            rf_num_percent(rp, o->max_diff_ratio);
+            if (o->max_diff_pixels == UINT64_MAX)
+                snprintf(lim, sizeof lim, "%s", rp);
+            else if (o->max_diff_ratio > 0 && o->max_diff_ratio < 1)
                 snprintf(lim, sizeof lim, "%llu and %s", (unsigned long long)o->max_diff_pixels,
-                         rf_num_percent(rp, o->max_diff_ratio));
-            } else {
+                         rp);
+            else
                 snprintf(lim, sizeof lim, "%llu", (unsigned long long)o->max_diff_pixels);
-            }
-            check_message(f, "%llu pixels differ (%s), allowed %s, in x %u..%u, y %u..%u%s",
-                          (unsigned long long)f->diff.different, pct, lim, f->diff.x0,
+            check_message(f, "%llu %s (%s), allowed %s, in x %u..%u, y %u..%u%s",
+                          (unsigned long long)f->diff.different,
+                          check_pixels_differ(f->diff.different), pct, lim, f->diff.x0,
                           f->diff.x1, f->diff.y0, f->diff.y1,
                           f->diff.antialiased > 0 ? " (anti-aliased pixels ignored)" : "");
             check_explain(c, f, rf_renderer_slots(w->r));
@@ -299,7 +326,7 @@ static void check_frame(check_worker_t *w, size_t i)
     if (f->status == RF_CHECK_DIFFERENT && (o->diff_dir != NULL || o->keep_images)) {
         if (o->diff.diff_mask)
             memset(w->out, 0, (size_t)W * H * 4);
-        rf_diff_rgba(w->actual, w->golden, w->out, W, H, &o->diff, NULL);
+        rf_diff_rgba(w->golden, w->actual, w->out, W, H, &o->diff, NULL);
         if (o->diff_dir != NULL) {
             char path[RF_CHECK_PATH_MAX];
             rf_png_options_t gopt = RF_PNG_OPTIONS_GOLDEN;
@@ -309,8 +336,8 @@ static void check_frame(check_worker_t *w, size_t i)
                 snprintf(f->diff_path, sizeof f->diff_path, "%s", "");
                 check_trace_line(f, "no diff image: %s", c->diff_dir_err);
                 f->write_failed = 1;
-            } else if (snprintf(path, sizeof path, "%s/%s.diff.png", o->diff_dir, f->name) >=
-                       (int)sizeof path) {
+            } else if (check_path_join(path, sizeof path, o->diff_dir, f->name, ".diff.png") !=
+                       0) {
                 check_trace_line(f, "no diff image: the path is too long");
             } else if (rf_png_write_rgba_path(&img, &gopt, path, 0, &perr) != RF_PNG_SUCCESS) {
                 check_trace_line(f, "no diff image: %s", perr.message);
@@ -468,7 +495,7 @@ static void check_write_trace(check_ctx_t *c)
     }
     if (k == 0)
         goto out;
-    if (snprintf(path, sizeof path, "%s/%s", run->golden_dir, RF_TRACE_FILE) >= (int)sizeof path)
+    if (check_path_join(path, sizeof path, run->golden_dir, RF_TRACE_FILE, "") != 0)
         goto out;
     if (rf_trace_format(&sc->values, times, rows, k, &text, &len) != 0) {
         snprintf(run->warning, sizeof run->warning, "trace.csv not written: out of memory");
@@ -616,8 +643,8 @@ int rf_check_execute(const rf_scene_t *scene, const char *scene_path,
         f->index = idx[i];
         f->t = idx[i] < scene->nframes ? rf_scene_frame_time(scene, idx[i]) : idx[i] / scene->fps;
         snprintf(f->name, sizeof f->name, "frame-%0*ld", digits, idx[i]);
-        if (snprintf(f->golden_path, sizeof f->golden_path, "%s/%s.png", o->golden_dir,
-                     f->name) >= (int)sizeof f->golden_path) {
+        if (check_path_join(f->golden_path, sizeof f->golden_path, o->golden_dir, f->name,
+                            ".png") != 0) {
             *exit_status = RF_EXIT_USAGE;
             snprintf(err, errlen, "%s: folder name too long", o->golden_dir);
             goto out;
@@ -630,7 +657,7 @@ int rf_check_execute(const rf_scene_t *scene, const char *scene_path,
     {
         char path[RF_CHECK_PATH_MAX], terr[512];
         int tmissing = 0;
-        snprintf(path, sizeof path, "%s/%s", o->golden_dir, RF_TRACE_FILE);
+        check_path_join(path, sizeof path, o->golden_dir, RF_TRACE_FILE, "");
         trace = rf_trace_load(path, &tmissing, terr, sizeof terr);
         if (trace == NULL && !tmissing)
             snprintf(run->warning, sizeof run->warning,

@@ -75,8 +75,8 @@ typedef struct rf_check_options {
     int update;                       /* 1: write missing and failing goldens */
     int jobs;                         /* worker threads, >= 1 */
     rf_diff_options_t diff;           /* the measure */
-    uint64_t max_diff_pixels;         /* limits (default 0 and 0) */
-    double max_diff_ratio;
+    uint64_t max_diff_pixels;         /* limits (default 0 and 0; UINT64_MAX */
+    double max_diff_ratio;            /* and 1 constrain nothing) */
     int keep_images;                  /* 1: keep failed frames' PNGs in memory
                                          (an HTML report embeds them) */
     /* Called in frame order as soon as a frame and all before it are

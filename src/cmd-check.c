@@ -183,8 +183,12 @@ static int check_exec(int argc, char **argv)
     }
     if (run.warning[0] != '\0')
         fprintf(stderr, "runeframe: check: warning: %s\n", run.warning);
-    if (run.trace_written)
-        printf("wrote %s/trace.csv\n", o.golden);
+    if (run.trace_written) {
+        size_t n = strlen(o.golden);
+        while (n > 1 && o.golden[n - 1] == '/')
+            n--;
+        printf("wrote %.*s/trace.csv\n", (int)n, o.golden);
+    }
     printf("%zu passed, %zu failed", run.passed, run.failed);
     if (o.update)
         printf(", %zu updated", run.updated);

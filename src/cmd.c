@@ -172,20 +172,23 @@ int rf_cmd_diff_opt(const rf_cmd_t *cmd, int c, const char *arg, rf_cmd_diff_opt
             return rf_cmd_usage_error(cmd, "--max-diff-pixels must be an integer >= 0, got '%s'",
                                       arg);
         d->max_pixels = (uint64_t)n;
+        d->pixels_set = 1;
         return 0;
     case RF_OPT_MAX_DIFF_RATIO: {
         /* A share (0.001) or a percentage (0.1%). */
         char buf[64];
         size_t len = strlen(arg);
         int pct = len > 0 && arg[len - 1] == '%';
-        if (len >= sizeof buf)
-            len = sizeof buf - 1;
-        memcpy(buf, arg, len);
-        buf[len - (pct && len > 0)] = '\0';
-        if (rf_cmd_parse_double(buf, &x) != 0 || x < 0 || x > (pct ? 100 : 1))
+        if (len < sizeof buf) {
+            memcpy(buf, arg, len);
+            buf[len - (pct && len > 0)] = '\0';
+        }
+        if (len >= sizeof buf || rf_cmd_parse_double(buf, &x) != 0 || x < 0 ||
+            x > (pct ? 100 : 1))
             return rf_cmd_usage_error(cmd, "--max-diff-ratio must be a share from 0 to 1 or a "
                                            "percentage from 0%% to 100%%, got '%s'", arg);
         d->max_ratio = pct ? x / 100 : x;
+        d->ratio_set = 1;
         return 0;
     }
     case RF_OPT_ALPHA:
@@ -222,4 +225,11 @@ void rf_cmd_diff_opts_finish(rf_cmd_diff_opts_t *d)
 {
     if (!d->alt_set)
         memcpy(d->diff.diff_color_alt, d->diff.diff_color, 3);
+    /* One limit alone is the limit (as Playwright's maxDiffPixels and
+     * maxDiffPixelRatio): the other one's default 0 applies only when
+     * neither is given. */
+    if (d->pixels_set && !d->ratio_set)
+        d->max_ratio = 1;
+    if (d->ratio_set && !d->pixels_set)
+        d->max_pixels = UINT64_MAX;
 }

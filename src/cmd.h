@@ -83,7 +83,8 @@ enum {
     "  --aa               do not count pixels pixelmatch's anti-aliasing\n"           \
     "                     detection classifies as anti-aliased (default: count)\n"    \
     "  --max-diff-pixels N  pass with up to N differing pixels (default 0)\n"         \
-    "  --max-diff-ratio R   pass with up to a share R (0..1, or P%) (default 0)\n"    \
+    "  --max-diff-ratio R   pass with up to a share R (0..1, or P%) (default 0);\n"   \
+    "                     a limit given alone is the only limit\n"                   \
     "  --alpha A          opacity of the faded copy in diff images, 0..1 (0.1)\n"      \
     "  --aa-color R,G,B   anti-aliased pixels in diff images (255,255,0)\n"          \
     "  --diff-color R,G,B differing pixels in diff images (255,0,0)\n"               \
@@ -98,6 +99,8 @@ typedef struct rf_cmd_diff_opts {
     uint64_t max_pixels;
     double max_ratio;
     int alt_set;            /* --diff-color-alt was given */
+    int pixels_set;         /* --max-diff-pixels was given */
+    int ratio_set;          /* --max-diff-ratio was given */
 } rf_cmd_diff_opts_t;
 
 /* Defaults: RF_DIFF_OPTIONS_DEFAULT, limits 0 and 0. */
@@ -106,7 +109,9 @@ void rf_cmd_diff_opts_init(rf_cmd_diff_opts_t *d);
  * when c is not a differ option, else the exit status of the one-line
  * error it printed (2). */
 int rf_cmd_diff_opt(const rf_cmd_t *cmd, int c, const char *arg, rf_cmd_diff_opts_t *d);
-/* After the last option: --diff-color-alt defaults to --diff-color. */
+/* After the last option: --diff-color-alt defaults to --diff-color, and a
+ * limit given alone is the only limit (the other's 0 applies only when
+ * neither is given). */
 void rf_cmd_diff_opts_finish(rf_cmd_diff_opts_t *d);
 
 #endif
