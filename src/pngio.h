@@ -191,11 +191,21 @@ typedef int (*rf_png_header_fn)(void *ctx, const rf_png_info_t *info);
  * truncation after the last row) still makes the whole decode fail. */
 typedef int (*rf_png_row_fn)(void *ctx, uint32_t y, const uint8_t *rgba);
 
+/* Where row y's RGBA (width * 4 bytes) is to be decoded, or NULL for the
+ * decoder's own row buffer; on_row then gets that pointer. Decoding into
+ * the caller's image saves a copy per row (interlaced images ignore it:
+ * their rows are assembled first). */
+typedef uint8_t *(*rf_png_dest_fn)(void *ctx, uint32_t y);
+
 /* Decodes the file at path, calling on_header (may be NULL), then on_row for
  * each row. */
 rf_png_status_t rf_png_decode_path(const char *path, rf_png_header_fn on_header,
                                    rf_png_row_fn on_row, void *ctx,
                                    rf_png_error_t *err);
+/* The same, each row decoded where dest (may be NULL) says. */
+rf_png_status_t rf_png_decode_path_into(const char *path, rf_png_header_fn on_header,
+                                        rf_png_dest_fn dest, rf_png_row_fn on_row,
+                                        void *ctx, rf_png_error_t *err);
 /* The same from len bytes at data; name is used in messages (NULL: "PNG
  * data"). */
 rf_png_status_t rf_png_decode_mem(const void *data, size_t len, const char *name,
