@@ -42,6 +42,7 @@
 
 #include "atomic.h"
 #include "pngio.h"
+#include "testutil.h"
 
 #include <png.h>
 
@@ -56,31 +57,6 @@ static void make_tmpdir(void)
     chmod(tmpdir, 0755);
 }
 
-static void rm_rf(const char *path)
-{
-    struct stat st;
-    if (lstat(path, &st) != 0)
-        return;
-    if (S_ISDIR(st.st_mode)) {
-        chmod(path, 0755);
-        DIR *d = opendir(path);
-        if (d != NULL) {
-            struct dirent *e;
-            while ((e = readdir(d)) != NULL) {
-                if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-                    continue;
-                char sub[1024];
-                snprintf(sub, sizeof sub, "%s/%s", path, e->d_name);
-                rm_rf(sub);
-            }
-            closedir(d);
-        }
-        rmdir(path);
-    } else {
-        unlink(path);
-    }
-}
-
 static void setup(void)
 {
     umask(022);
@@ -89,7 +65,7 @@ static void setup(void)
 
 static void teardown(void)
 {
-    rm_rf(tmpdir);
+    rf_test_rm_rf(tmpdir);
 }
 
 /* Names in dir (excluding . and ..), joined by '|' in sorted order. */
@@ -1927,7 +1903,7 @@ START_TEST(atomic_sigkill_never_leaves_a_partial_file)
                           "iteration %d: stray file %s", iter, e->d_name);
         }
         closedir(d);
-        rm_rf(tmpdir);
+        rf_test_rm_rf(tmpdir);
         ck_assert_int_eq(mkdir(tmpdir, 0755), 0);
     }
 }

@@ -40,6 +40,7 @@
 
 #include "check.h"
 #include "report.h"
+#include "testutil.h"
 
 #define R "\xEF\xBF\xBD"   /* U+FFFD in UTF-8 */
 
@@ -89,31 +90,6 @@
 
 static char tmpdir[512];
 
-static void rm_rf(const char *path)
-{
-    struct stat st;
-    if (lstat(path, &st) != 0)
-        return;
-    if (S_ISDIR(st.st_mode)) {
-        chmod(path, 0755);
-        DIR *d = opendir(path);
-        if (d != NULL) {
-            struct dirent *e;
-            while ((e = readdir(d)) != NULL) {
-                if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-                    continue;
-                char sub[2048];
-                snprintf(sub, sizeof sub, "%s/%s", path, e->d_name);
-                rm_rf(sub);
-            }
-            closedir(d);
-        }
-        rmdir(path);
-    } else {
-        unlink(path);
-    }
-}
-
 static void setup(void)
 {
     const char *t = getenv("TMPDIR");
@@ -124,7 +100,7 @@ static void setup(void)
 
 static void teardown(void)
 {
-    rm_rf(tmpdir);
+    rf_test_rm_rf(tmpdir);
 }
 
 static void path_in(char *out, size_t n, const char *name)
@@ -1315,7 +1291,7 @@ START_TEST(html_goldens_that_are_not_embedded)
         { 3, "empty" },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        rm_rf(g);
+        rf_test_rm_rf(g);
         if (cases[i].kind == 0) {
             ck_assert_int_eq(mkdir(g, 0755), 0);
         } else if (cases[i].kind == 1) {
