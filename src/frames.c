@@ -225,7 +225,7 @@ rf_frames_producer_t *rf_frames_producer_create(const rf_scene_t *scene,
         if (vs->values[i].used)
             n += vs->values[i].nout;
     p->used = malloc((n ? n : 1) * sizeof *p->used);
-    p->key = malloc((n ? n : 1) * sizeof *p->key);
+    p->key = calloc(n ? n : 1, sizeof *p->key);   /* compared before the first frame sets it */
     p->probe = malloc((vs->nslots ? vs->nslots : 1) * sizeof *p->probe);
     if (p->used == NULL || p->key == NULL || p->probe == NULL)
         goto oom;
