@@ -141,6 +141,17 @@ static void check_trace_line(rf_check_frame_t *f, const char *fmt, ...)
     f->trace = p;
 }
 
+/* A file of frame f could not be written: the reason goes to the frame's
+ * trace lines (prefixed with what was lost) and, the first time, to
+ * f->write_error, which the command prints on stderr. */
+static void check_write_failed(rf_check_frame_t *f, const char *what, const char *why)
+{
+    check_trace_line(f, "%s: %s", what, why);
+    if (!f->write_failed)
+        snprintf(f->write_error, sizeof f->write_error, "%s", why);
+    f->write_failed = 1;
+}
+
 /* mkdir -p of a folder the workers write into, once per run. */
 static int check_make_dir(check_ctx_t *c, const char *dir, int *made, char *err, size_t errlen)
 {
@@ -334,14 +345,12 @@ static void check_frame(check_worker_t *w, size_t i)
             if (check_make_dir(c, o->diff_dir, &c->diff_dir_made, c->diff_dir_err,
                                sizeof c->diff_dir_err) != 0) {
                 snprintf(f->diff_path, sizeof f->diff_path, "%s", "");
-                check_trace_line(f, "no diff image: %s", c->diff_dir_err);
-                f->write_failed = 1;
+                check_write_failed(f, "no diff image", c->diff_dir_err);
             } else if (check_path_join(path, sizeof path, o->diff_dir, f->name, ".diff.png") !=
                        0) {
                 check_trace_line(f, "no diff image: the path is too long");
             } else if (rf_png_write_rgba_path(&img, &gopt, path, 0, &perr) != RF_PNG_SUCCESS) {
-                check_trace_line(f, "no diff image: %s", perr.message);
-                f->write_failed = 1;
+                check_write_failed(f, "no diff image", perr.message);
             } else {
                 snprintf(f->diff_path, sizeof f->diff_path, "%s", path);
             }
@@ -354,12 +363,10 @@ static void check_frame(check_worker_t *w, size_t i)
         rf_png_options_t gopt = RF_PNG_OPTIONS_GOLDEN;
         if (check_make_dir(c, run->golden_dir, &c->golden_dir_made, c->golden_dir_err,
                            sizeof c->golden_dir_err) != 0) {
-            check_trace_line(f, "not updated: %s", c->golden_dir_err);
-            f->write_failed = 1;
+            check_write_failed(f, "not updated", c->golden_dir_err);
         } else if (rf_png_write_path(&frame, &gopt, f->golden_path, RF_ATOMIC_FSYNC, &perr) !=
                    RF_PNG_SUCCESS) {
-            check_trace_line(f, "not updated: %s", perr.message);
-            f->write_failed = 1;
+            check_write_failed(f, "not updated", perr.message);
         } else {
             f->updated = 1;
         }
@@ -483,7 +490,8 @@ static void check_write_trace(check_ctx_t *c)
     size_t len = 0;
 
     if (times == NULL || rows == NULL) {
-        snprintf(run->warning, sizeof run->warning, "trace.csv not written: out of memory");
+        snprintf(run->trace_error, sizeof run->trace_error, "%s/%s: out of memory",
+                 run->golden_dir, RF_TRACE_FILE);
         goto out;
     }
     for (size_t i = 0; i < run->nframes; i++) {
@@ -498,7 +506,8 @@ static void check_write_trace(check_ctx_t *c)
     if (check_path_join(path, sizeof path, run->golden_dir, RF_TRACE_FILE, "") != 0)
         goto out;
     if (rf_trace_format(&sc->values, times, rows, k, &text, &len) != 0) {
-        snprintf(run->warning, sizeof run->warning, "trace.csv not written: out of memory");
+        snprintf(run->trace_error, sizeof run->trace_error, "%s/%s: out of memory",
+                 run->golden_dir, RF_TRACE_FILE);
         goto out;
     }
     /* Same bytes: leave the file (and its mtime) alone. */
@@ -519,13 +528,12 @@ static void check_write_trace(check_ctx_t *c)
     }
     if (check_make_dir(c, run->golden_dir, &c->golden_dir_made, c->golden_dir_err,
                        sizeof c->golden_dir_err) != 0) {
-        snprintf(run->warning, sizeof run->warning, "trace.csv not written: %s",
-                 c->golden_dir_err);
+        snprintf(run->trace_error, sizeof run->trace_error, "%s", c->golden_dir_err);
         run->io_errors++;
         goto out;
     }
     if (rf_atomic_file_write(path, text, len, RF_ATOMIC_FSYNC, err, sizeof err) != 0) {
-        snprintf(run->warning, sizeof run->warning, "trace.csv not written: %s", err);
+        snprintf(run->trace_error, sizeof run->trace_error, "%s", err);
         run->io_errors++;
         goto out;
     }

@@ -55,6 +55,8 @@ typedef struct rf_check_frame {
     int updated;                      /* 1: update (re)wrote its golden */
     int write_failed;                 /* 1: its diff image or golden could
                                          not be written (trace says why) */
+    char write_error[600];            /* the first such failure, one line
+                                         "PATH: what failed: strerror" */
     rf_diff_result_t diff;            /* PASS, DIFFERENT: the comparison */
     uint32_t golden_width;            /* SIZE: the golden's size */
     uint32_t golden_height;
@@ -106,6 +108,8 @@ typedef struct rf_check_run {
     char timestamp[32];               /* start, ISO 8601 UTC */
     char warning[640];                /* "" or one line worth a warning
                                          (trace.csv unreadable, ...) */
+    char trace_error[640];            /* "" or why update could not write
+                                         trace.csv (an I/O error) */
 } rf_check_run_t;
 
 /* Runs a check of scene (loaded from scene_path). Returns 0 when the run

@@ -137,6 +137,32 @@ static void check_print_frame(void *ctx, const rf_check_frame_t *f)
     fflush(stdout);
 }
 
+/* A golden, diff image or trace.csv that could not be written is an I/O
+ * error (exit status 3), said on stderr in one line: the first failure
+ * (its path and reason) and how many there were; the frame lines on stdout
+ * say which. A warning of the run (an unreadable trace) is printed as one. */
+static void check_print_write_failures(const rf_check_run_t *run)
+{
+    const char *first = NULL;
+    size_t count = run->trace_error[0] != '\0';
+
+    for (size_t i = 0; i < run->nframes; i++) {
+        if (run->frames[i].write_failed) {
+            if (first == NULL)
+                first = run->frames[i].write_error;
+            count++;
+        }
+    }
+    if (first == NULL && count > 0)
+        first = run->trace_error;
+    if (count > 1)
+        fprintf(stderr, "runeframe: check: %zu files not written: %s\n", count, first);
+    else if (count == 1)
+        fprintf(stderr, "runeframe: check: %s\n", first);
+    if (run->warning[0] != '\0')
+        fprintf(stderr, "runeframe: check: warning: %s\n", run->warning);
+}
+
 static int check_exec(int argc, char **argv)
 {
     check_cli_t o;
@@ -181,8 +207,7 @@ static int check_exec(int argc, char **argv)
         status = exit_status;
         goto out;
     }
-    if (run.warning[0] != '\0')
-        fprintf(stderr, "runeframe: check: warning: %s\n", run.warning);
+    check_print_write_failures(&run);
     if (run.trace_written) {
         size_t n = strlen(o.golden);
         while (n > 1 && o.golden[n - 1] == '/')

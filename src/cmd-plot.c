@@ -10,6 +10,7 @@
  * y axis is the sampled min/max of every plotted line, padded by 5% of the
  * span on each side (a constant c: c +- 5% of |c|, or +-1 for 0). */
 #include <cairo.h>
+#include <errno.h>
 #include <float.h>
 #include <getopt.h>
 #include <math.h>
@@ -731,6 +732,12 @@ static int plot_write(cairo_surface_t *surface, const char *path)
         st = rf_png_write_stream(&frame, &opt, stdout, &err);
     else
         st = rf_png_write_path(&frame, &opt, path, 0, &err);
+    if (st == RF_PNG_IO_ERROR && strcmp(path, "-") == 0) {
+        /* the stream writer names its file "(stream)" */
+        fprintf(stderr, "runeframe: plot: standard output: write failed: %s\n",
+                strerror(err.sys_errno != 0 ? err.sys_errno : EIO));
+        return RF_EXIT_IO;
+    }
     if (st != RF_PNG_SUCCESS) {
         fprintf(stderr, "runeframe: plot: %s\n", err.message);
         return RF_EXIT_IO;

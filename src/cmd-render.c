@@ -248,21 +248,40 @@ typedef struct video {
 } video_t;
 
 /* NAME.EXT -> NAME.tmp.EXT, beside it: ffmpeg picks the container by the
- * extension, so the temporary keeps it. */
+ * extension, so the temporary keeps it. A relative NAME gets "./" in front:
+ * ffmpeg would take "-x.tmp.mp4" for an option and "pipe:1.tmp.mp4" or
+ * "x:y.tmp.mp4" for a protocol, never for a file. */
 static char *video_tmp_name(const char *out, const char *ext)
 {
     size_t stem = (size_t)(ext - out);
-    char *tmp = malloc(strlen(out) + 5);
+    size_t dot = out[0] == '/' ? 0 : 2;
+    char *tmp = malloc(strlen(out) + 5 + dot);
 
     if (tmp == NULL)
         return NULL;
-    memcpy(tmp, out, stem);
-    memcpy(tmp + stem, ".tmp", 4);
-    strcpy(tmp + stem + 4, ext);
+    memcpy(tmp, "./", dot);
+    memcpy(tmp + dot, out, stem);
+    memcpy(tmp + dot + stem, ".tmp", 4);
+    strcpy(tmp + dot + stem + 4, ext);
     return tmp;
 }
 
-/* The last non-empty line of ffmpeg's standard error, into buf. */
+/* Whether a line of ffmpeg's says why it failed: not "Error initializing
+ * output stream 0:0 -- " (its reason left empty, after the line that had
+ * it), not "Last message repeated 3 times", not blank. */
+static int video_line_says_why(const char *line)
+{
+    size_t n = strlen(line);
+
+    while (n > 0 && line[n - 1] == ' ')
+        n--;
+    if (n == 0 || (n >= 2 && line[n - 1] == '-' && line[n - 2] == '-'))
+        return 0;
+    return strstr(line, "Last message repeated") == NULL;
+}
+
+/* The last line of ffmpeg's standard error that says why (else the last
+ * non-empty line), into buf. */
 static void video_last_line(video_t *v, char *buf, size_t cap)
 {
     char chunk[4096];
@@ -282,9 +301,19 @@ static void video_last_line(video_t *v, char *buf, size_t cap)
     chunk[n] = '\0';
     while (n > 0 && (chunk[n - 1] == '\n' || chunk[n - 1] == '\r' || chunk[n - 1] == ' '))
         chunk[--n] = '\0';
-    char *line = chunk + n;
-    while (line > chunk && line[-1] != '\n' && line[-1] != '\r')
+    char *line = chunk + n, *last = NULL;
+    for (;;) {
+        while (line > chunk && line[-1] != '\n' && line[-1] != '\r')
+            line--;
+        if (last == NULL)
+            last = line;
+        if (video_line_says_why(line) || line == chunk)
+            break;
+        line[-1] = '\0';    /* end the line before and look at it */
         line--;
+    }
+    if (!video_line_says_why(line))
+        line = last;
     n = strlen(line);
     if (n >= cap)
         n = cap - 1;   /* one line of a message: its start is what matters */
@@ -448,6 +477,19 @@ static int render_video(const render_opts_t *o, const rf_scene_t *scene, rf_fram
         fprintf(stderr, "runeframe: render: out of memory\n");
         return RF_EXIT_IO;
     }
+    /* Created here (ffmpeg -y truncates it): a folder that cannot take the
+     * video is reported with its reason (read-only, missing, denied) before
+     * anything starts, which ffmpeg's messages do not always give. */
+    {
+        int fd = open(v.tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOCTTY, 0666);
+        if (fd < 0) {
+            fprintf(stderr, "runeframe: render: %s: cannot create a temporary file beside it: "
+                            "%s\n", o->out, strerror(errno));
+            free(v.tmp);   /* not ours: never removed */
+            return RF_EXIT_IO;
+        }
+        close(fd);
+    }
     /* mp4 has no alpha: frames go over black, as in y4m; webm and gif keep it. */
     job->format = mp4 ? RF_FRAMES_RGB : RF_FRAMES_RGBA;
     status = video_start(&v, scene, job->format, mp4);
@@ -470,11 +512,22 @@ static int render_video(const render_opts_t *o, const rf_scene_t *scene, rf_fram
         goto out;
     }
     st = video_wait(&v);
-    if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st) != 0 || rc != 0 || close_failed) {
-        if (st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 0)
+    /* At -loglevel error every line is an error, and ffmpeg can exit 0 after
+     * "Error writing trailer of ...: No space left on device", leaving a
+     * truncated video: a message means failure whatever the status. */
+    struct stat logst;
+    int said = v.errlog != NULL && fstat(fileno(v.errlog), &logst) == 0 && logst.st_size > 0;
+    if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st) != 0 || rc != 0 || close_failed || said) {
+        if (st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 0 && (rc != 0 || close_failed)) {
             fprintf(stderr, "runeframe: render: ffmpeg stopped reading frames\n");
-        else
+        } else if (st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 0) {
+            char last[1024];
+            video_last_line(&v, last, sizeof last);
+            fprintf(stderr, "runeframe: render: ffmpeg reported an error (exit status 0): %s\n",
+                    last);
+        } else {
             video_report(&v, st);
+        }
         unlink(v.tmp);
         status = RF_EXIT_IO;
         goto out;
