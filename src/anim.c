@@ -245,7 +245,16 @@ static double spring_settle(const rf_anim_t *a, double thr)
          * the threshold follows from a logarithm, then is checked. */
         double decay = p[0] * half;
         double kf = floor(log(m0 / thr) / decay);
-        if (!isfinite(kf) || kf > 1e15)
+        if (kf > 1e15 && isfinite(kf)) {
+            /* Too many peaks to walk (stiffness 1e300, damping 1e-300): the
+             * peak envelope m0 e^(-a (tau - t0)) crosses the threshold within
+             * one half period of the last peak above it, and half a period
+             * is below the resolution of tau there (or far below 1 ms). */
+            double env = t0 + log(m0 / thr) / p[0];
+            double ms = ceil(env * 1000.0) / 1000.0;
+            return isfinite(ms) && ms >= env ? ms : env;
+        }
+        if (!isfinite(kf))
             return INFINITY;
         for (int i = 0; i < 64 && kf > 0 && !spring_exceeds(a, t0 + kf * half, thr); i++)
             kf -= 1.0;
@@ -292,7 +301,9 @@ static void spring_init(rf_anim_t *a, const rf_anim_spec_t *s)
         a->p[3] = v0 + omega * A;
     } else {
         a->regime = SPRING_OVER;
-        double s2 = sqrt(zeta * zeta - 1.0);
+        /* zeta^2 overflows past 1e154 (damping 1e300); there sqrt(zeta^2 - 1)
+         * is zeta to the last bit anyway */
+        double s2 = zeta < 1e150 ? sqrt(zeta * zeta - 1.0) : zeta;
         /* r1 = -omega (zeta - s2) without the cancellation: r1 r2 = omega^2 */
         double r2 = -omega * (zeta + s2);
         double r1 = -omega / (zeta + s2);
@@ -332,13 +343,29 @@ static void spring_range(const rf_anim_t *a, double t_end, double *lo, double *h
 
 /* ----------------------------------------------------------------- physics */
 
+/* c (1 - e^(-k tau)) / k, evaluated as it always was, except where that
+ * fails: for k tau below 1e-300 (friction 5e-324) the quotient of two
+ * subnormals keeps a bit or two, so the series is used; and where c / k
+ * overflows (decay's velocity / lambda) the quotient is taken first. */
+static double expm1_frac(double c, double k, double tau, int c_over_k_first)
+{
+    double z = k * tau;
+    if (z < 1e-300)
+        return c * (tau * (1.0 - 0.5 * z));
+    if (c_over_k_first && isfinite(c / k))
+        return c / k * (-expm1(-z));
+    if (c_over_k_first)
+        return c * (-expm1(-z) / k);
+    return c * (-expm1(-z)) / k;
+}
+
 static double phys_pos(const rf_anim_t *a, double tau)
 {
     const double *p = a->p;
     if (a->regime == PHYS_QUADRATIC)
         return a->from + p[0] * tau + 0.5 * p[1] * tau * tau;
     if (a->regime == PHYS_FRICTION)
-        return a->from + p[3] * tau + (p[0] - p[3]) * (-expm1(-p[2] * tau)) / p[2];
+        return a->from + p[3] * tau + expm1_frac(p[0] - p[3], p[2], tau, 0);
     return a->from;
 }
 
@@ -436,6 +463,8 @@ static double phys_hit(const rf_anim_t *a, double b, int dir)
         return r >= 0.0 ? r : 0.0;
     }
     double step = 1.0 / p[2], hi = t0;
+    if (!isfinite(step))
+        step = 1.0; /* friction 5e-324: 1 / friction overflows */
     for (int i = 0; i < DOUBLING_MAX; i++) {
         hi = t0 + step;
         if (!isfinite(hi))
@@ -546,7 +575,7 @@ static void decay_init(rf_anim_t *a, const rf_anim_spec_t *s)
 
 static double decay_pos(const rf_anim_t *a, double tau)
 {
-    return a->from + a->p[0] / a->p[2] * (-expm1(-a->p[2] * tau));
+    return a->from + expm1_frac(a->p[0], a->p[2], tau, 1);
 }
 
 /* ------------------------------------------------------------------- eased */
@@ -579,7 +608,19 @@ static double lerp_exact(double from, double to, double y)
         return from;
     if (y == 1.0)
         return to;
-    return from + y * (to - from);
+    double d = to - from;
+    /* from -1e308 to 1e308: the difference overflows, the mix does not */
+    if (!isfinite(d))
+        return (1.0 - y) * from + y * to;
+    return from + y * d;
+}
+
+/* from + y (to - from) as the ranges have always used it, and without the
+ * overflow of to - from when that is not finite. */
+static double range_mix(double from, double to, double y)
+{
+    double d = to - from;
+    return isfinite(d) ? from + y * d : (1.0 - y) * from + y * to;
 }
 
 static void eased_init(rf_anim_t *a, const rf_anim_spec_t *s)
@@ -608,6 +649,8 @@ static void eased_init(rf_anim_t *a, const rf_anim_spec_t *s)
         a->settle = INFINITY;
         a->final = NAN;
     }
+    if (!isfinite(a->settle))
+        a->final = NAN; /* an infinite duration (policy speed 1e-320) never ends */
 }
 
 /* ---------------------------------------------------------------- keyframes */
@@ -682,8 +725,8 @@ static void keyframes_range(const rf_anim_t *a, double *lo, double *hi)
                 sl = dmin2(sl, 1.0), sh = dmax2(sh, 1.0);
             el = sl, eh = sh;
         }
-        hull_add(lo, hi, v0 + el * (v1 - v0));
-        hull_add(lo, hi, v0 + eh * (v1 - v0));
+        hull_add(lo, hi, range_mix(v0, v1, el));
+        hull_add(lo, hi, range_mix(v0, v1, eh));
     }
 }
 
@@ -827,8 +870,8 @@ void rf_anim_range_until(const rf_anim_t *a, double t_end, double *lo, double *h
         double el, eh;
         rf_easing_range(&a->easing, &el, &eh);
         *lo = *hi = a->from;
-        hull_add(lo, hi, a->from + el * (a->to - a->from));
-        hull_add(lo, hi, a->from + eh * (a->to - a->from));
+        hull_add(lo, hi, range_mix(a->from, a->to, el));
+        hull_add(lo, hi, range_mix(a->from, a->to, eh));
         if (isfinite(a->final))
             hull_add(lo, hi, a->final);
         return;

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -100,6 +101,10 @@ static int check_parse_args(int argc, char **argv, check_cli_t *o)
         return rf_cmd_usage_error(&rf_cmd_check, "missing --golden DIR");
     if (o->golden[0] == '\0')
         return rf_cmd_usage_error(&rf_cmd_check, "--golden needs a folder name, got ''");
+    struct stat gst;
+    /* a file given as the folder: not "missing golden FILE/frame-00000.png" */
+    if (stat(o->golden, &gst) == 0 && !S_ISDIR(gst.st_mode))
+        return rf_cmd_usage_error(&rf_cmd_check, "--golden '%s' is not a folder", o->golden);
     if (o->diff_dir != NULL && o->diff_dir[0] == '\0')
         return rf_cmd_usage_error(&rf_cmd_check, "--diff-dir needs a folder name, got ''");
     return -1;

@@ -224,7 +224,9 @@ static int diff_exec(int argc, char **argv)
     if (a->st != RF_PNG_SUCCESS || b->st != RF_PNG_SUCCESS) {
         if (a->st != RF_PNG_SUCCESS)
             fprintf(stderr, "runeframe: diff: %s\n", a->err.message);
-        if (b->st != RF_PNG_SUCCESS)
+        /* diff X X: one file, one message */
+        if (b->st != RF_PNG_SUCCESS &&
+            (a->st == RF_PNG_SUCCESS || strcmp(a->err.message, b->err.message) != 0))
             fprintf(stderr, "runeframe: diff: %s\n", b->err.message);
         status = RF_EXIT_IO;
         goto done;

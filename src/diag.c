@@ -6,6 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Longest JSON pointer segment shown in a message (bytes, before "..."). */
+#define RF_POINTER_SEGMENT 120
+
 void rf_diag_init(rf_diag_t *d, const char *file)
 {
     d->file = file != NULL ? file : "-";
@@ -35,10 +38,13 @@ static void diag_vtail(char *line, int used, const char *fmt, va_list ap)
         return;
     }
     vsnprintf(line + used, (size_t)(RF_DIAG_LINE - used), fmt, ap);
-    /* one line each: a message never carries a line break */
+    /* one line each: a message never carries a line break, nor (from a
+     * user's string that no one escaped) a terminal control character */
     for (char *p = line; *p != '\0'; p++)
-        if (*p == '\n' || *p == '\r')
+        if (*p == '\n' || *p == '\r' || *p == '\t')
             *p = ' ';
+        else if ((unsigned char)*p < 0x20 || *p == 0x7f)
+            *p = '?';
 }
 
 void rf_diag_syntax(rf_diag_t *d, int line, int col, const char *fmt, ...)
@@ -110,18 +116,35 @@ size_t rf_pointer_push(char *ptr, size_t cap, const char *segment)
     }
     if (len + 1 < cap)
         ptr[len++] = '/';
+    /* A huge key (a 1 MB name) would fill the message and push the
+     * message text itself out: a segment shows at most RF_POINTER_SEGMENT
+     * bytes, then "...", cut before a UTF-8 lead byte. */
+    size_t seg0 = len;
     for (const char *s = segment; *s != '\0'; s++) {
         const char *esc = NULL;
+        char ctl[8];
         if (*s == '~')
             esc = "~0";
         else if (*s == '/')
             esc = "~1";
-        size_t need = esc != NULL ? 2 : 1;
+        else if ((unsigned char)*s < 0x20 || *s == 0x7f) {
+            /* a key "\u001b[2J" must not reach a terminal raw */
+            snprintf(ctl, sizeof ctl, "\\u%04X", (unsigned)(unsigned char)*s);
+            esc = ctl;
+        }
+        size_t need = esc != NULL ? strlen(esc) : 1;
+        if (len - seg0 + need > RF_POINTER_SEGMENT && ((unsigned char)*s & 0xC0) != 0x80) {
+            if (len + 3 < cap) {
+                memcpy(ptr + len, "...", 3);
+                len += 3;
+            }
+            break;
+        }
         if (len + need >= cap)   /* keep room for the NUL; never split ~0 */
             break;
         if (esc != NULL) {
-            ptr[len++] = esc[0];
-            ptr[len++] = esc[1];
+            memcpy(ptr + len, esc, need);
+            len += need;
         } else {
             ptr[len++] = *s;
         }

@@ -219,8 +219,14 @@ static int scan_number(scan_t *sc, size_t *pi)
     size_t start = *pi, i = start, len = sc->len;
     if (s[i] == '-') {
         i++;
-        if (i >= len || !is_digit(s[i]))
+        if (i >= len || !is_digit(s[i])) {
+            if (len - i >= 8 && memcmp(s + i, "Infinity", 8) == 0)
+                return fail(sc, start, "-Infinity is not a JSON number: every number must be "
+                            "finite");
+            if (len - i >= 3 && memcmp(s + i, "NaN", 3) == 0)
+                return fail(sc, start, "-NaN is not a JSON number: every number must be finite");
             return fail(sc, start, "invalid number: expected a digit after '-'");
+        }
     }
     if (s[i] == '0') {
         i++;

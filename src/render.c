@@ -71,6 +71,11 @@ static int matrix_usable(const cairo_matrix_t *m)
     if (!(isfinite(m->xx) && isfinite(m->yx) && isfinite(m->xy) && isfinite(m->yy) &&
           isfinite(m->x0) && isfinite(m->y0)))
         return 0;
+    /* cairo_set_matrix checks the determinant (xx yy - yx xy) even where
+     * cairo_matrix_invert takes its diagonal shortcut: scale 1e155 */
+    double det = m->xx * m->yy - m->yx * m->xy;
+    if (!(isfinite(det) && det != 0.0))
+        return 0;
     cairo_matrix_t inv = *m;
     if (cairo_matrix_invert(&inv) != CAIRO_STATUS_SUCCESS)
         return 0;
@@ -425,6 +430,564 @@ static void shape_paint(rf_renderer_t *r, const rf_layer_t *L, const rf_node_t *
     }
 }
 
+/* ---- shapes too large for cairo's fixed-point coordinates ---- */
+
+/* cairo keeps device coordinates in 24.8 fixed point: past +-2^23 px they
+ * wrap (a line to x = 1e7 comes out short, a rect 1e9 wide inside out);
+ * its rasterizer already goes wrong on long sloped edges past about 2^17
+ * px (a rotated ellipse 1e9 px wide fills the wrong rows); and it cuts an
+ * arc of radius 1e20 px into so many pieces that one frame takes minutes.
+ * A shape whose device box, stroke included, leaves [-RF_GUARD, RF_GUARD]
+ * is therefore built here in double precision and clipped to the guard
+ * box G, the canvas grown by RF_GUARD_MARGIN: a fill by Sutherland-Hodgman
+ * (the winding inside G is unchanged), a stroke as the runs of its outline
+ * inside G, whose cut ends lie farther off the canvas than any stroke drawn
+ * reaches (RF_GUARD_REACH, in device px, miter included; a wider stroke on
+ * such a shape is an error). Curves are flattened to RF_FLAT_TOL px near
+ * the canvas; a piece of curve whose hull stays away from the canvas (and
+ * the stroke's reach) becomes its chord, which cannot change a pixel.
+ * Every loop is bounded (RF_FLAT_DEPTH), and cairo only ever sees
+ * coordinates within 16384 + 2^16 px of the origin. */
+#define RF_GUARD 65536.0
+#define RF_GUARD_MARGIN 65536.0
+#define RF_GUARD_REACH 32768.0
+#define RF_FLAT_TOL 0.05
+#define RF_FLAT_DEPTH 60
+/* A piece near the canvas still this far (px) from its chord once it cannot
+ * be split (an ellipse 1e100 px wide and 40 high, rotated): its points are
+ * below double precision there, and no drawing of it would be right. */
+#define RF_FLAT_BAD 1.0
+
+typedef struct gsink {
+    cairo_t *cr;                 /* building under the identity matrix */
+    double g[4];                 /* G: x0, y0, x1, y1 */
+    double b[4];                 /* where accuracy matters: canvas + reach */
+    int stroke;                  /* runs (stroke) or clipped polygons (fill) */
+    int imprecise;               /* RF_FLAT_BAD was exceeded near the canvas */
+    int in_sub;                  /* a subpath is open */
+    double sx, sy, px, py;       /* its start and the current point */
+    /* stroke */
+    int run, cut, first_at_start, first_done;
+    double fx, fy;               /* end of the first run's first piece */
+    /* fill: four clip stages, then the output */
+    struct { int n; double fx, fy, lx, ly; } st[4];
+    int nout;
+} gsink_t;
+
+static void gs_emit(gsink_t *g, int move, double x, double y)
+{
+    if (move)
+        cairo_move_to(g->cr, x, y);
+    else
+        cairo_line_to(g->cr, x, y);
+}
+
+static int gs_inside(const gsink_t *g, int k, double x, double y)
+{
+    switch (k) {
+    case 0: return x >= g->g[0];
+    case 1: return x <= g->g[2];
+    case 2: return y >= g->g[1];
+    default: return y <= g->g[3];
+    }
+}
+
+/* Where segment a-b crosses the line of clip edge k. */
+static void gs_cross(const gsink_t *g, int k, double ax, double ay, double bx, double by,
+                     double *x, double *y)
+{
+    /* halves: b - a of two coordinates near 1e308 would overflow */
+    double e = g->g[k == 0 ? 0 : k == 1 ? 2 : k == 2 ? 1 : 3];
+    if (k < 2) {
+        double t = (0.5 * e - 0.5 * ax) / (0.5 * bx - 0.5 * ax);
+        *x = e;
+        *y = (1 - t) * ay + t * by;
+    } else {
+        double t = (0.5 * e - 0.5 * ay) / (0.5 * by - 0.5 * ay);
+        *x = (1 - t) * ax + t * bx;
+        *y = e;
+    }
+}
+
+static void gs_stage(gsink_t *g, int k, double x, double y);
+
+static void gs_out(gsink_t *g, int k, double x, double y)
+{
+    if (k < 4) {
+        gs_stage(g, k, x, y);
+        return;
+    }
+    gs_emit(g, g->nout == 0, x, y);
+    g->nout++;
+}
+
+/* One Sutherland-Hodgman stage: point (x, y) of the polygon into stage k. */
+static void gs_stage(gsink_t *g, int k, double x, double y)
+{
+    if (g->st[k].n++ == 0) {
+        g->st[k].fx = x;
+        g->st[k].fy = y;
+    } else {
+        double lx = g->st[k].lx, ly = g->st[k].ly, cx, cy;
+        int li = gs_inside(g, k, lx, ly), ci = gs_inside(g, k, x, y);
+        if (li != ci) {
+            gs_cross(g, k, lx, ly, x, y, &cx, &cy);
+            gs_out(g, k + 1, cx, cy);
+        }
+        if (ci)
+            gs_out(g, k + 1, x, y);
+        g->st[k].lx = x;
+        g->st[k].ly = y;
+        return;
+    }
+    if (gs_inside(g, k, x, y))
+        gs_out(g, k + 1, x, y);
+    g->st[k].lx = x;
+    g->st[k].ly = y;
+}
+
+/* Closes the polygon through stages k..3, then the output. */
+static void gs_fill_close(gsink_t *g)
+{
+    for (int k = 0; k < 4; k++) {
+        if (g->st[k].n > 1) {
+            double lx = g->st[k].lx, ly = g->st[k].ly, x = g->st[k].fx, y = g->st[k].fy, cx, cy;
+            if (gs_inside(g, k, lx, ly) != gs_inside(g, k, x, y)) {
+                gs_cross(g, k, lx, ly, x, y, &cx, &cy);
+                gs_out(g, k + 1, cx, cy);
+            }
+        }
+        g->st[k].n = 0;
+    }
+    if (g->nout > 0)
+        cairo_close_path(g->cr);
+    g->nout = 0;
+}
+
+/* The part of segment a-b inside G (Liang-Barsky): 0 when none. */
+static int gs_clip_segment(const gsink_t *g, double ax, double ay, double bx, double by,
+                           double *t0, double *t1)
+{
+    /* in halves, as gs_cross */
+    double dx = 0.5 * bx - 0.5 * ax, dy = 0.5 * by - 0.5 * ay;
+    double p[4] = { -dx, dx, -dy, dy };
+    double q[4] = { 0.5 * ax - 0.5 * g->g[0], 0.5 * g->g[2] - 0.5 * ax,
+                    0.5 * ay - 0.5 * g->g[1], 0.5 * g->g[3] - 0.5 * ay };
+    *t0 = 0;
+    *t1 = 1;
+    for (int i = 0; i < 4; i++) {
+        if (p[i] == 0) {
+            if (q[i] < 0)
+                return 0;
+            continue;
+        }
+        double t = q[i] / p[i];
+        if (p[i] < 0) {
+            if (t > *t1)
+                return 0;
+            if (t > *t0)
+                *t0 = t;
+        } else {
+            if (t < *t0)
+                return 0;
+            if (t < *t1)
+                *t1 = t;
+        }
+    }
+    return *t0 <= *t1;
+}
+
+static void gs_stroke_segment(gsink_t *g, double x, double y)
+{
+    double t0, t1;
+    int first = !g->first_done;
+    g->first_done = 1;
+    if (!gs_clip_segment(g, g->px, g->py, x, y, &t0, &t1)) {
+        g->run = 0;
+        g->cut = 1;
+        return;
+    }
+    double ax = (1 - t0) * g->px + t0 * x, ay = (1 - t0) * g->py + t0 * y;
+    double bx = (1 - t1) * g->px + t1 * x, by = (1 - t1) * g->py + t1 * y;
+    if (t0 > 0)
+        g->cut = 1;
+    if (!g->run || t0 > 0)
+        gs_emit(g, 1, ax, ay);
+    gs_emit(g, 0, bx, by);
+    g->run = t1 >= 1;
+    if (!g->run)
+        g->cut = 1;
+    if (first && t0 == 0) {
+        g->first_at_start = 1;
+        g->fx = bx;
+        g->fy = by;
+    }
+}
+
+static void gs_end_sub(gsink_t *g, int close)
+{
+    if (!g->in_sub)
+        return;
+    if (g->stroke) {
+        if (close) {
+            gs_stroke_segment(g, g->sx, g->sy);
+            if (!g->cut)
+                cairo_close_path(g->cr);
+            else if (g->run && g->first_at_start)
+                gs_emit(g, 0, g->fx, g->fy); /* the join at the start */
+        }
+    } else {
+        gs_fill_close(g);
+    }
+    g->in_sub = 0;
+}
+
+static void gs_move(gsink_t *g, double x, double y)
+{
+    if (!(isfinite(x) && isfinite(y))) {
+        g->imprecise = 1; /* a point past 1.8e308 px: beyond double range */
+        return;
+    }
+    gs_end_sub(g, 0);
+    g->in_sub = 1;
+    g->sx = g->px = x;
+    g->sy = g->py = y;
+    g->run = g->cut = g->first_at_start = g->first_done = 0;
+    if (!g->stroke)
+        gs_stage(g, 0, x, y);
+}
+
+static void gs_line(gsink_t *g, double x, double y)
+{
+    if (!(isfinite(x) && isfinite(y))) {
+        g->imprecise = 1;
+        return;
+    }
+    if (!g->in_sub)
+        gs_move(g, g->px, g->py);
+    if (g->stroke)
+        gs_stroke_segment(g, x, y);
+    else
+        gs_stage(g, 0, x, y);
+    g->px = x;
+    g->py = y;
+}
+
+static void gs_close(gsink_t *g)
+{
+    if (!g->in_sub)
+        return;
+    double sx = g->sx, sy = g->sy;
+    gs_end_sub(g, 1);
+    g->px = sx;
+    g->py = sy;
+}
+
+/* Does the box of the n points (x, y pairs) meet the box that matters? */
+static int gs_near(const gsink_t *g, const double *pts, int n)
+{
+    double x0 = pts[0], x1 = pts[0], y0 = pts[1], y1 = pts[1];
+    for (int i = 1; i < n; i++) {
+        x0 = fmin(x0, pts[2 * i]);
+        x1 = fmax(x1, pts[2 * i]);
+        y0 = fmin(y0, pts[2 * i + 1]);
+        y1 = fmax(y1, pts[2 * i + 1]);
+    }
+    return x1 >= g->b[0] && x0 <= g->b[2] && y1 >= g->b[1] && y0 <= g->b[3]; /* NaN: no */
+}
+
+/* The arc c + u cos(a) + v sin(a) from a0 to a1 (the current point is at
+ * a0), an ellipse's arc mapped to the device, in quarter turns at most. */
+static void gs_arc(gsink_t *g, const double c[2], const double u[2], const double v[2],
+                   double a0, double a1)
+{
+    int nq = (int)ceil(fabs(a1 - a0) / (RF_PI / 2) - 1e-9);
+    if (nq < 1)
+        nq = 1;
+    for (int q = 0; q < nq; q++) {
+        double stack[RF_FLAT_DEPTH + 2][2];
+        int depth[RF_FLAT_DEPTH + 2];
+        int sp = 0;
+        stack[sp][0] = a0 + (a1 - a0) * q / nq;
+        stack[sp][1] = q + 1 == nq ? a1 : a0 + (a1 - a0) * (q + 1) / nq;
+        depth[sp++] = 0;
+        while (sp > 0) {
+            sp--;
+            double a = stack[sp][0], b = stack[sp][1];
+            int d = depth[sp];
+            double h = 0.5 * (b - a), m = 0.5 * (a + b), ch = cos(h);
+            double wx = u[0] * cos(m) + v[0] * sin(m), wy = u[1] * cos(m) + v[1] * sin(m);
+            double pts[6] = { c[0] + u[0] * cos(a) + v[0] * sin(a), c[1] + u[1] * cos(a) + v[1] * sin(a),
+                              c[0] + u[0] * cos(b) + v[0] * sin(b), c[1] + u[1] * cos(b) + v[1] * sin(b),
+                              c[0] + wx / ch, c[1] + wy / ch };
+            double sh = sin(h), err = hypot(wx, wy) * (sh * sh / ch); /* (1/cos - cos) h */
+            int near = !(err <= RF_FLAT_TOL) && gs_near(g, pts, 3);
+            if (near && !(err <= RF_FLAT_BAD) && (d >= RF_FLAT_DEPTH || !(a < m && m < b)))
+                g->imprecise = 1;
+            if (near && d < RF_FLAT_DEPTH && a < m && m < b) {
+                stack[sp][0] = m;      /* right half, done second */
+                stack[sp][1] = b;
+                depth[sp++] = d + 1;
+                stack[sp][0] = a;
+                stack[sp][1] = m;
+                depth[sp++] = d + 1;
+                continue;
+            }
+            gs_line(g, pts[2], pts[3]);
+        }
+    }
+}
+
+/* Distance from (x, y) to the segment a-b. */
+static double seg_dist(double x, double y, double ax, double ay, double bx, double by)
+{
+    double dx = bx - ax, dy = by - ay, l2 = dx * dx + dy * dy;
+    double t = l2 > 0 ? ((x - ax) * dx + (y - ay) * dy) / l2 : 0;
+    t = t < 0 ? 0 : t > 1 ? 1 : t;
+    return hypot(x - (ax + t * dx), y - (ay + t * dy));
+}
+
+/* A cubic Bezier from the current point (p[0], p[1]) through p[2..7]. */
+static void gs_curve(gsink_t *g, const double p0[8])
+{
+    double stack[RF_FLAT_DEPTH + 2][8];
+    int depth[RF_FLAT_DEPTH + 2];
+    int sp = 0;
+    memcpy(stack[0], p0, sizeof stack[0]);
+    depth[sp++] = 0;
+    while (sp > 0) {
+        sp--;
+        double q[8];
+        memcpy(q, stack[sp], sizeof q);
+        int d = depth[sp];
+        double err = fmax(seg_dist(q[2], q[3], q[0], q[1], q[6], q[7]),
+                          seg_dist(q[4], q[5], q[0], q[1], q[6], q[7]));
+        int near = !(err <= RF_FLAT_TOL) && gs_near(g, q, 4);
+        if (near && !(err <= RF_FLAT_BAD) && d >= RF_FLAT_DEPTH)
+            g->imprecise = 1;
+        if (near && d < RF_FLAT_DEPTH) {
+            double l[8], rr[8];
+            /* de Casteljau at 1/2 */
+            double ax = 0.5 * (q[0] + q[2]), ay = 0.5 * (q[1] + q[3]);
+            double bx = 0.5 * (q[2] + q[4]), by = 0.5 * (q[3] + q[5]);
+            double cx = 0.5 * (q[4] + q[6]), cy = 0.5 * (q[5] + q[7]);
+            double abx = 0.5 * (ax + bx), aby = 0.5 * (ay + by);
+            double bcx = 0.5 * (bx + cx), bcy = 0.5 * (by + cy);
+            double mx = 0.5 * (abx + bcx), my = 0.5 * (aby + bcy);
+            double lv[8] = { q[0], q[1], ax, ay, abx, aby, mx, my };
+            double rv[8] = { mx, my, bcx, bcy, cx, cy, q[6], q[7] };
+            memcpy(l, lv, sizeof l);
+            memcpy(rr, rv, sizeof rr);
+            memcpy(stack[sp], rr, sizeof rr);
+            depth[sp++] = d + 1;
+            memcpy(stack[sp], l, sizeof l);
+            depth[sp++] = d + 1;
+            continue;
+        }
+        gs_line(g, q[6], q[7]);
+    }
+}
+
+static void gs_point(const cairo_matrix_t *m, double x, double y, double out[2])
+{
+    cairo_matrix_transform_point(m, &x, &y);
+    out[0] = x;
+    out[1] = y;
+}
+
+/* An arc of a circle (cx, cy, radius q) in layer coordinates, a0 to a1. */
+static void gs_layer_arc(gsink_t *g, const cairo_matrix_t *m, double cx, double cy, double q,
+                         double a0, double a1)
+{
+    double c[2], u[2] = { m->xx * q, m->yx * q }, v[2] = { m->xy * q, m->yy * q };
+    gs_point(m, cx, cy, c);
+    gs_arc(g, c, u, v, a0, a1);
+}
+
+/* Builds the shape (device coordinates, through the sink). */
+static void gs_shape(rf_renderer_t *r, gsink_t *g, const rf_layer_t *L, const cairo_matrix_t *m,
+                     const shape_t *sh)
+{
+    const double *s = r->slots;
+    double pt[2];
+    switch (L->type) {
+    case RF_LAYER_RECT: {
+        double w = sh->w, h = sh->h, q = sh->rad;
+        gs_point(m, q, 0, pt);
+        gs_move(g, pt[0], pt[1]);
+        gs_point(m, w - q, 0, pt);
+        gs_line(g, pt[0], pt[1]);
+        if (q > 0)
+            gs_layer_arc(g, m, w - q, q, q, -RF_PI / 2, 0);
+        gs_point(m, w, h - q, pt);
+        gs_line(g, pt[0], pt[1]);
+        if (q > 0)
+            gs_layer_arc(g, m, w - q, h - q, q, 0, RF_PI / 2);
+        gs_point(m, q, h, pt);
+        gs_line(g, pt[0], pt[1]);
+        if (q > 0)
+            gs_layer_arc(g, m, q, h - q, q, RF_PI / 2, RF_PI);
+        gs_point(m, 0, q, pt);
+        gs_line(g, pt[0], pt[1]);
+        if (q > 0)
+            gs_layer_arc(g, m, q, q, q, RF_PI, 3 * RF_PI / 2);
+        gs_close(g);
+        return;
+    }
+    case RF_LAYER_CIRCLE:
+        gs_point(m, sh->w, 0, pt);
+        gs_move(g, pt[0], pt[1]);
+        gs_layer_arc(g, m, 0, 0, sh->w, 0, 2 * RF_PI);
+        gs_close(g);
+        return;
+    case RF_LAYER_ELLIPSE: {
+        const cairo_matrix_t *e = &sh->em;
+        double c[2] = { e->x0, e->y0 }, u[2] = { e->xx, e->yx }, v[2] = { e->xy, e->yy };
+        gs_move(g, c[0] + u[0], c[1] + u[1]);
+        gs_arc(g, c, u, v, 0, 2 * RF_PI);
+        gs_close(g);
+        return;
+    }
+    case RF_LAYER_LINE:
+        gs_point(m, P(&L->u.line.x1, s), P(&L->u.line.y1, s), pt);
+        gs_move(g, pt[0], pt[1]);
+        gs_point(m, P(&L->u.line.x2, s), P(&L->u.line.y2, s), pt);
+        gs_line(g, pt[0], pt[1]);
+        return;
+    case RF_LAYER_PATH:
+        for (size_t i = 0; i < sh->nops; i++) {
+            const rf_path_op_t *op = &r->ops[i];
+            switch (op->kind) {
+            case RF_PATH_OP_MOVE:
+                gs_point(m, op->p[0], op->p[1], pt);
+                gs_move(g, pt[0], pt[1]);
+                break;
+            case RF_PATH_OP_LINE:
+                gs_point(m, op->p[0], op->p[1], pt);
+                gs_line(g, pt[0], pt[1]);
+                break;
+            case RF_PATH_OP_CURVE: {
+                double q[8] = { g->px, g->py };
+                for (int k = 0; k < 3; k++)
+                    gs_point(m, op->p[2 * k], op->p[2 * k + 1], q + 2 + 2 * k);
+                if (!g->in_sub)
+                    gs_move(g, g->px, g->py);
+                gs_curve(g, q);
+                break;
+            }
+            default:
+                gs_close(g);
+                break;
+            }
+        }
+        return;
+    default:
+        return;
+    }
+}
+
+/* The device box of the layer's own box under m, grown by reach px. */
+static void device_box(const rf_node_t *n, const cairo_matrix_t *m, double reach, double out[4])
+{
+    const double *b = n->box;
+    double px[4] = { b[0], b[2], b[0], b[2] }, py[4] = { b[1], b[1], b[3], b[3] };
+    out[0] = out[1] = INFINITY;
+    out[2] = out[3] = -INFINITY;
+    for (int i = 0; i < 4; i++) {
+        cairo_matrix_transform_point(m, &px[i], &py[i]);
+        out[0] = fmin(out[0], px[i]);
+        out[1] = fmin(out[1], py[i]);
+        out[2] = fmax(out[2], px[i]);
+        out[3] = fmax(out[3], py[i]);
+    }
+    out[0] -= reach;
+    out[1] -= reach;
+    out[2] += reach;
+    out[3] += reach;
+}
+
+/* Draws a shape too large for cairo's coordinates (see RF_GUARD). dev is
+ * its device box, stroke reach included; penw the stroke's widest on the
+ * device. */
+static void draw_huge(rf_renderer_t *r, const rf_layer_t *L, const rf_node_t *n,
+                      const cairo_matrix_t *m, double op, const shape_t *sh, int fill,
+                      int stroke, double sw, double penw, const double dev[4])
+{
+    double reach = penw * 0.5 * RF_MITER_LIMIT;
+    cairo_t *cr = r->cr;
+    double W = r->width, H = r->height;
+    if (dev[2] < -2 || dev[0] > W + 2 || dev[3] < -2 || dev[1] > H + 2)
+        return; /* nowhere near the canvas: nothing to draw */
+    if (stroke && !(reach <= RF_GUARD_REACH)) {
+        if (r->err[0] == '\0')
+            snprintf(r->err, sizeof r->err, "a stroke %.6g px wide on the canvas is too wide to "
+                     "draw (at most %.0f px)", penw, RF_GUARD_REACH / (0.5 * RF_MITER_LIMIT));
+        return;
+    }
+    gsink_t g;
+    memset(&g, 0, sizeof g);
+    g.cr = cr;
+    g.g[0] = -RF_GUARD_MARGIN;
+    g.g[1] = -RF_GUARD_MARGIN;
+    g.g[2] = W + RF_GUARD_MARGIN;
+    g.g[3] = H + RF_GUARD_MARGIN;
+    double pad = (stroke ? reach : 0) + 2;
+    g.b[0] = -pad;
+    g.b[1] = -pad;
+    g.b[2] = W + pad;
+    g.b[3] = H + pad;
+    int group = op < 1;
+    double alpha = 1;
+    const rf_paint_t *only = fill && !stroke ? &L->fill : stroke && !fill ? &L->stroke : NULL;
+    if (group && only && !paint_is_gradient(only)) {
+        group = 0;
+        alpha = op;
+    }
+    if (group)
+        cairo_push_group(cr);
+    /* cairo keeps a path in device space: it is built under the identity
+     * (layer coordinates would round away at scale 1e100), then filled or
+     * stroked under m, so the pen and the paint stay the layer's */
+    if (fill) {
+        cairo_new_path(cr);
+        cairo_identity_matrix(cr);
+        g.stroke = 0;
+        gs_shape(r, &g, L, m, sh);
+        gs_end_sub(&g, 0);
+        cairo_set_matrix(cr, m);
+        paint_set(r, &L->fill, n->pat[0], alpha);
+        if (g.imprecise)
+            cairo_new_path(cr);
+        cairo_fill(cr);
+    }
+    if (stroke) {
+        cairo_new_path(cr);
+        cairo_identity_matrix(cr);
+        memset(g.st, 0, sizeof g.st);
+        g.in_sub = 0;
+        g.stroke = 1;
+        gs_shape(r, &g, L, m, sh);
+        gs_end_sub(&g, 0);
+        cairo_set_matrix(cr, m);
+        paint_set(r, &L->stroke, n->pat[1], alpha);
+        cairo_set_line_width(cr, sw);
+        if (g.imprecise)
+            cairo_new_path(cr);
+        cairo_stroke(cr);
+    }
+    double across = fmax(0.5 * dev[2] - 0.5 * dev[0], 0.5 * dev[3] - 0.5 * dev[1]) * 2;
+    if (g.imprecise && r->err[0] == '\0' && !isfinite(across))
+        snprintf(r->err, sizeof r->err, "a shape more than 1.8e308 px across is too large to "
+                 "be drawn in double precision");
+    else if (g.imprecise && r->err[0] == '\0')
+        snprintf(r->err, sizeof r->err, "a shape %.6g px across passes too close to the "
+                 "canvas to be drawn in double precision", across);
+    if (group) {
+        cairo_pop_group_to_source(cr);
+        cairo_paint_with_alpha(cr, op);
+    }
+}
+
 static void draw_shape(rf_renderer_t *r, const rf_layer_t *L, const rf_node_t *n,
                        const cairo_matrix_t *m, double op)
 {
@@ -436,6 +999,22 @@ static void draw_shape(rf_renderer_t *r, const rf_layer_t *L, const rf_node_t *n
     if ((!fill && !stroke) || !shape_prepare(r, L, m, &sh))
         return;
     cairo_set_matrix(cr, m);
+    double reach = 0, penw = 0, dev[4];
+    if (stroke) {
+        /* the widest the pen gets on the device: sw times m's largest
+         * singular value; a miter reaches RF_MITER_LIMIT / 2 of that */
+        double a = m->xx, b = m->yx, c = m->xy, d = m->yy;
+        double hs = 0.5 * (a * a + b * b + c * c + d * d);
+        double hd = 0.5 * (a * a + b * b - c * c - d * d), o = a * c + b * d;
+        penw = sw * sqrt(hs + sqrt(hd * hd + o * o));
+        reach = penw * 0.5 * RF_MITER_LIMIT;
+    }
+    device_box(n, m, reach, dev);
+    if (!(fabs(dev[0]) <= RF_GUARD && fabs(dev[1]) <= RF_GUARD && fabs(dev[2]) <= RF_GUARD &&
+          fabs(dev[3]) <= RF_GUARD)) {
+        draw_huge(r, L, n, m, op, &sh, fill, stroke, sw, penw, dev);
+        return;
+    }
     if (op >= 1) {
         shape_path(r, L, m, &sh);
         shape_paint(r, L, n, fill, stroke, sw, 1);
@@ -705,6 +1284,8 @@ int rf_renderer_draw(rf_renderer_t *r, double t)
         snprintf(r->err, sizeof r->err, "cairo: %s", cairo_status_to_string(st));
         return -1;
     }
+    if (r->err[0] != '\0')
+        return -1; /* draw_huge refused a shape */
     return 0;
 }
 

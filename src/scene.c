@@ -726,6 +726,18 @@ static int valid_name(const char *s)
     return 1;
 }
 
+/* valid_name() of the first len bytes of s (a name has no length limit). */
+static int valid_name_n(const char *s, size_t len)
+{
+    for (size_t i = 0; i < len; i++) {
+        char c = s[i];
+        int alpha = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_';
+        if (!(alpha || (i > 0 && c >= '0' && c <= '9')))
+            return 0;
+    }
+    return len > 0;
+}
+
 /* `duration`: seconds > 0, or (policy_ok) {"speed", "min", "max"}. */
 static void duration_field(loader_t *L, const cJSON *it, int policy_ok, rf_anim_spec_t *sp)
 {
@@ -1527,12 +1539,12 @@ static int resolve_input(loader_t *L, const char *s, long *pvi, int *pcomp, char
     qbuf_t a;
     const char *dot = strchr(s, '.');
     size_t len = dot != NULL ? (size_t)(dot - s) : strlen(s);
-    char name[256];
-    int ok = len > 0 && len < sizeof name;
+    char name[256];             /* for messages: cut with "..." */
+    int ok = valid_name_n(s, len);
     if (ok) {
-        memcpy(name, s, len);
-        name[len] = '\0';
-        ok = valid_name(name);
+        size_t n = len < sizeof name ? len : sizeof name - 4;
+        memcpy(name, s, n);
+        strcpy(name + n, len < sizeof name ? "" : "...");
     }
     if (!ok) {
         /* "x + 1" here is most likely meant as an expression */
@@ -1541,9 +1553,9 @@ static int resolve_input(loader_t *L, const char *s, long *pvi, int *pcomp, char
                  ? " (an expression is a value object: {\"expr\": \"...\"})" : "");
         return -1;
     }
-    long vi = lookup_value(L, name, len);
+    long vi = lookup_value(L, s, len);
     if (vi < 0) {
-        const char *dym = suggest(L, name, L->names, L->nnamed);
+        const char *dym = len < sizeof name ? suggest(L, name, L->names, L->nnamed) : NULL;
         if (dym != NULL)
             snprintf(msg, cap, "unknown value '%s' (did you mean '%s'?)", name, dym);
         else

@@ -1,0 +1,1 @@
+diff REF REF --max-diff-pixels 99999999999999999999999

@@ -1,0 +1,1 @@
+render @ -o OUT --jobs 1000000

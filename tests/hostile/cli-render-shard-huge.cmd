@@ -1,0 +1,1 @@
+render @ -o OUT --frames 0:3 --shard 1/99999999999

@@ -1,0 +1,1 @@
+render @ -o OUT --shard 0/0

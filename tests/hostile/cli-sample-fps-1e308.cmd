@@ -1,0 +1,1 @@
+sample @ --fps 1e308

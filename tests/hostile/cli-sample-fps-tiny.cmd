@@ -1,0 +1,1 @@
+sample @ --fps 1e-300 --to 1e300

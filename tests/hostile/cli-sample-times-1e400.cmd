@@ -1,0 +1,1 @@
+sample @ --times 1e400

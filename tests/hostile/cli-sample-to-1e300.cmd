@@ -1,0 +1,1 @@
+sample @ --from 0 --to 1e300

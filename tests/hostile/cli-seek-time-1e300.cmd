@@ -1,0 +1,1 @@
+seek @ --time 1e300 -o OUT/f.png

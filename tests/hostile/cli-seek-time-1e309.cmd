@@ -1,0 +1,1 @@
+seek @ --time 1e309 -o OUT/f.png

@@ -1,0 +1,1 @@
+render @ -o OUT --frames 1:2 --jobs 2

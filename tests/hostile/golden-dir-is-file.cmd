@@ -1,0 +1,1 @@
+check SCENE --golden tests/hostile/ref.png

@@ -1,0 +1,1 @@
+seek @ --frame 10000001 -o OUT/f.png

@@ -1,0 +1,1 @@
+seek @ --frame 10000000 -o OUT/f.png

@@ -1,0 +1,1 @@
+diff @ @ -o OUT/d.png

@@ -1,0 +1,1 @@
+diff @ REF -o OUT/d.png
