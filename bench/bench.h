@@ -5,6 +5,7 @@
 #define RF_BENCH_H
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -52,6 +53,42 @@ static inline double bench_median(const double *v, int n)
     memcpy(t, v, sizeof *v * (size_t)n);
     qsort(t, (size_t)n, sizeof *t, bench_cmp_double);
     return n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
+}
+
+/* One figure for bench/run's table: when BENCH_ROWS names a file, appends
+ * one tab-separated line to it,
+ *   FIGURE  SIZE  RATIO  GOAL  RESULT  SUBJECT  BASELINE
+ * SIZE is "-" for figures that do not depend on the canvas; GOAL is e.g.
+ * "<= 2" or "informative"; SUBJECT and BASELINE are the absolute medians
+ * with their unit. bench/run prints every benchmark's lines as one table;
+ * each benchmark still prints its own report on stdout. */
+static inline void bench_row(const char *figure, const char *size, double ratio,
+                             const char *goal_op, double goal, const char *subject,
+                             const char *baseline)
+{
+    const char *path = getenv("BENCH_ROWS");
+    if (!path || !*path)
+        return;
+    FILE *f = fopen(path, "a");
+    if (!f)
+        return;
+    const char *result = "-";
+    char goal_s[32] = "informative";
+    if (goal_op) {
+        int met = goal_op[0] == '<' ? ratio <= goal : ratio >= goal;
+        result = met ? "met" : "MISSED";
+        snprintf(goal_s, sizeof goal_s, "%s %g", goal_op, goal);
+    }
+    fprintf(f, "%s\t%s\t%.3f\t%s\t%s\t%s\t%s\n", figure, size ? size : "-", ratio, goal_s,
+            result, subject, baseline);
+    fclose(f);
+}
+
+/* "12.34 ns" / "5.678 ms" into buf, for bench_row. */
+static inline const char *bench_fmt(char *buf, size_t n, double v, const char *unit)
+{
+    snprintf(buf, n, "%.*f %s", v < 10 ? 3 : v < 100 ? 2 : 1, v, unit);
+    return buf;
 }
 
 #endif

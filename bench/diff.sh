@@ -121,8 +121,17 @@ row() {
         else print (r >= g ? "met" : "MISSED") }')
     [ "$ok" = met ] || FAILS=$((FAILS + 1))
     printf '%-42s %10s %10s %8s %7s  %s\n' "$1" "$2" "$3" "${4}x" "$5 $6" "$ok" >>"$ROWS"
+    # with BENCH_ROWS set, also the line of bench/run's table (bench/bench.h)
+    [ -n "${BENCH_ROWS:-}" ] && printf '%s\t%s\t%s\t%s %s\t%s\t%s\t%s\n' "${1#(?) }" "$SIZE" "$4" \
+        "$5" "$6" "$ok" "$2" "$3" >>"$BENCH_ROWS"
+    return 0
 }
-skip() { printf '%-42s %s\n' "$1" "skipped: $2" >>"$ROWS"; }
+skip() {
+    printf '%-42s %s\n' "$1" "skipped: $2" >>"$ROWS"
+    [ -n "${BENCH_ROWS:-}" ] && printf '%s\t%s\t-\t-\tskipped: %s\t-\t-\n' "${1#(?) }" "$SIZE" "$2" \
+        >>"$BENCH_ROWS"
+    return 0
+}
 # count FILE: N from a "different pixels: N" line (runeframe, pixelmatch)
 # or "Found N different pixels" (odiff)
 count() {
@@ -256,10 +265,15 @@ for E in n a; do
         printf '%-40s %s\n' "node pixelmatch, $enc:" "$c" >>"$CNT"
         if [ -n "$c" ] && [ "$c" = "$c_rfaa" ]; then
             echo "  runeframe diff --aa and pixelmatch agree ($enc): $c" >>"$CNT"
+            agree=met
         else
             echo "  runeframe diff --aa and pixelmatch DISAGREE ($enc): $c_rfaa vs ${c:-?}" >>"$CNT"
             FAILS=$((FAILS + 1))
+            agree=MISSED
         fi
+        [ -n "${BENCH_ROWS:-}" ] && printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' \
+            "diff --aa vs pixelmatch: same count, $enc" "$SIZE" "$(ratio "${c_rfaa:-0}" "${c:-0}")" \
+            "= 1" "$agree" "$c_rfaa px" "${c:-?} px" >>"$BENCH_ROWS"
     fi
 done
 if [ "$c_rf_n" != "$c_rf_a" ] || [ "$c_rfaa_n" != "$c_rfaa_a" ]; then

@@ -194,6 +194,11 @@ int main(int argc, char **argv)
     printf("\nratio (baseline and subject interleaved):\n");
     printf("  sample_path / de Casteljau  %6.2f  (%.2f / %.2f ns)  informative, no goal\n",
            sample / base, sample, base);
+    {
+        char a[32], b[32];
+        bench_row("sample_path (100 segments) vs one cubic", "-", sample / base, NULL, 0,
+                  bench_fmt(a, sizeof a, sample, "ns"), bench_fmt(b, sizeof b, base, "ns"));
+    }
     free(p);
     free(d);
     return 0;

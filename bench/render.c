@@ -787,6 +787,13 @@ int main(int argc, char **argv)
     printf("  pixels: %zu of %zu bytes differ between ours and the baseline%s\n", diff, total,
            diff ? " (NOT the same frames)" : " (identical frames)");
 
+    {
+        char sa[32], sb[32], sz[32];
+        snprintf(sz, sizeof sz, "%dx%d", sc->width, sc->height);
+        bench_row("render+encode vs raw cairo+same encode", sz, q, "<=", GOAL,
+                  bench_fmt(sa, sizeof sa, bench_median(ta, reps) * 1e3, "ms"),
+                  bench_fmt(sb, sizeof sb, bench_median(tb, reps) * 1e3, "ms"));
+    }
     rf_png_buffer_free(&out_a);
     rf_png_buffer_free(&out_b);
     for (int i = 0; i < nf; i++) {

@@ -9,6 +9,9 @@
 #   (d) render -o x.mp4 / ffmpeg alone on the same raw frames with the
 #       argv runeframe spawns (src/cmd-render.c video_start: rgb24 on a
 #       pipe, -pix_fmt yuv420p)                              goal <= 1.3
+#   (e) peak RSS (/usr/bin/time %M) of render --jobs 2 of every frame
+#       vs the 64 MiB goal, and of every frame vs the first quarter of
+#       them (flat in the number of frames)                  goal <= 1.1
 #
 # Method: subject and baseline run alternately (A B, B A, ...), outputs go
 # to a fresh temporary directory (removed before each run, outside the
@@ -80,17 +83,34 @@ median() {
 ROWS=$T/rows
 FAILS=0
 # row FIGURE SUBJECT_MS BASELINE_MS RATIO GOAL_OP GOAL
+# (GOAL_OP "-": informative, no goal). With BENCH_ROWS set, also appends
+# the figure to that file for bench/run's table (bench/bench.h, bench_row).
 row() {
     ok=$(awk -v r="$4" -v op="$5" -v g="$6" 'BEGIN {
-        if (r == "nan") print "MISSED"; else if (op == "<=") print (r <= g ? "ok" : "MISSED");
-        else print (r >= g ? "ok" : "MISSED") }')
-    [ "$ok" = ok ] || FAILS=$((FAILS + 1))
-    printf '%-34s %11s %11s %8s %8s  %s\n' "$1" "$2" "$3" "${4}x" "$5 $6" "$ok" >>"$ROWS"
+        if (op == "-") print "-"; else if (r == "nan") print "MISSED";
+        else if (op == "<=") print (r <= g ? "met" : "MISSED");
+        else print (r >= g ? "met" : "MISSED") }')
+    [ "$ok" = met ] || [ "$ok" = - ] || FAILS=$((FAILS + 1))
+    goal="$5 $6"
+    [ "$5" = - ] && goal=informative
+    printf '%-36s %11s %11s %8s %11s  %s\n' "$1" "$2" "$3" "${4}x" "$goal" "$ok" >>"$ROWS"
+    [ -n "${BENCH_ROWS:-}" ] && printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$SIZE" "$4" "$goal" \
+        "$ok" "$2" "$3" >>"$BENCH_ROWS"
+    return 0
+}
+# skip FIGURE WHY
+skip() {
+    printf '%-36s %s\n' "$1" "skipped: $2" >>"$ROWS"
+    [ -n "${BENCH_ROWS:-}" ] && printf '%s\t%s\t-\t-\tskipped: %s\t-\t-\n' "$1" "$SIZE" "$2" >>"$BENCH_ROWS"
+    return 0
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.3f\n", a / b; else print "nan" }'; }
 
 NPROC=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo '?')
-echo "bench/render.sh: $RF on $NPROC CPUs, $PAIRS interleaved pairs per figure (seek: 20)"
+SIZE=$("$RF" info "$SCENE" | awk '$1 == "canvas" { print $2 }')
+NFRAMES=$("$RF" info "$SCENE" | awk '$1 == "frames" { print $2 }')
+echo "bench/render.sh: $RF on $NPROC CPUs, $SCENE ($SIZE, $NFRAMES frames),"
+echo "  $PAIRS interleaved pairs per figure (seek: 20)"
 
 # ---- (a) --jobs 2 vs --jobs 1 ----
 i=0
@@ -108,6 +128,7 @@ if [ "$HAVE_TIME" = 1 ]; then
     C1=$(median "$T/jobs1.cpu")
     C2=$(median "$T/jobs2.cpu")
     CPU_NOTE="CPU (user+system): --jobs 1 ${C1}ms, --jobs 2 ${C2}ms ($(ratio "$C2" "$C1")x of --jobs 1)"
+    row "render --jobs 2 vs 1, CPU time" "${C2}ms" "${C1}ms" "$(ratio "$C2" "$C1")" - -
 else
     CPU_NOTE="CPU time: /usr/bin/time missing, not measured"
 fi
@@ -205,15 +226,43 @@ EOF
         MP4_NOTE="CPU (user+system): -o x.mp4 $(median "$T/mp4.cpu")ms, ffmpeg alone $(median "$T/ffmpeg.cpu")ms"
     fi
 else
-    printf '%-34s %s\n' "render -o x.mp4 vs ffmpeg alone" "skipped: ffmpeg not installed" >>"$ROWS"
+    skip "render -o x.mp4 vs ffmpeg alone" "ffmpeg not installed"
+fi
+
+# ---- (e) peak RSS of render --jobs 2 ----
+if [ "$HAVE_TIME" = 1 ] && [ -n "$NFRAMES" ]; then
+    # rss KiBFILE ARGS...: the peak RSS of one render, in KiB
+    rss() {
+        f=$1
+        shift
+        rm -rf "$T/out"
+        /usr/bin/time -f %M -o "$T/rss.txt" "$RF" render "$SCENE" -o "$T/out" --jobs 2 --quiet "$@" \
+            >/dev/null 2>"$T/err.txt" || { cat "$T/err.txt" >&2; exit 2; }
+        tail -n 1 "$T/rss.txt" >>"$T/$f"
+    }
+    Q=$((NFRAMES / 4))
+    [ "$Q" -ge 1 ] || Q=1
+    i=0
+    while [ $i -lt 3 ]; do
+        rss rss.all
+        rss rss.quarter --frames "0:$Q"
+        i=$((i + 1))
+    done
+    RA=$(median "$T/rss.all")
+    RQ=$(median "$T/rss.quarter")
+    mib() { awk -v k="$1" 'BEGIN { printf "%.1fMiB\n", k / 1024 }'; }
+    row "peak RSS, render --jobs 2" "$(mib "$RA")" "64MiB" "$(ratio "$RA" 65536)" "<=" 1.0
+    row "peak RSS, $NFRAMES vs $Q frames" "$(mib "$RA")" "$(mib "$RQ")" "$(ratio "$RA" "$RQ")" "<=" 1.1
+else
+    skip "peak RSS, render --jobs 2" "/usr/bin/time missing"
 fi
 
 echo
-printf '%-34s %11s %11s %9s %8s  %s\n' figure subject baseline ratio goal result
+printf '%-36s %11s %11s %9s %11s  %s\n' figure subject baseline ratio goal result
 cat "$ROWS"
 echo
 echo "$CPU_NOTE"
 [ -n "$MP4_NOTE" ] && echo "$MP4_NOTE"
-echo "(medians of wall time; the ratio of (a) is baseline / subject, a speedup)"
+echo "(medians of wall time, peak RSS of 3 runs; the ratio of (a) is baseline / subject, a speedup)"
 [ "$STRICT" = 1 ] && [ "$FAILS" -gt 0 ] && exit 1
 exit 0
