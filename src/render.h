@@ -110,7 +110,11 @@ void rf_renderer_destroy(rf_renderer_t *r);
 
 /* Draws the frame at time t (seconds): evaluates every value at t, clears
  * the surface to the background and draws every layer, then flushes the
- * surface. Returns 0, or -1 when cairo reported an error (cairo_status of
+ * surface. The static prefix (the layers drawn first that read no value,
+ * possibly ending inside groups whose own properties are constant and
+ * whose opacity is 1) is drawn once when it covers at least a quarter of
+ * the canvas; later frames start from a copy of its pixels, byte-identical
+ * to drawing it again, whatever the order of the frames. Returns 0, or -1 when cairo reported an error (cairo_status of
  * the context or the surface; rf_renderer_error() says which). The next
  * call starts over on a fresh cairo_t, so one failure does not poison the
  * renderer. */
@@ -128,6 +132,10 @@ cairo_surface_t *rf_renderer_surface(rf_renderer_t *r);
 /* The frame's pixels (borrowed, as the surface): height rows of width
  * ARGB32 pixels (see above), *stride bytes apart (stride may be NULL). */
 const unsigned char *rf_renderer_pixels(rf_renderer_t *r, int *stride);
+
+/* 1 when the last rf_renderer_draw() started from the kept pixels of the
+ * static prefix instead of drawing it (tests and benchmarks). */
+int rf_renderer_reused_prefix(const rf_renderer_t *r);
 
 /* The slot array of the last rf_renderer_draw(): values.nslots doubles
  * holding every value at that frame's time (borrowed). */

@@ -1101,6 +1101,115 @@ START_TEST(test_create_errors)
 }
 END_TEST
 
+/* ---- the static prefix (render.h): kept once, byte-identical ---- */
+
+#define PREFIX_HEAD "{\"runeframe\": 1, \"canvas\": {\"width\": 96, \"height\": 64, " \
+    "\"background\": \"#102030\"}, \"timeline\": {\"fps\": 10, \"duration\": 3}, " \
+    "\"values\": {\"x\": {\"tween\": {\"from\": 0, \"to\": 90, \"duration\": 3}}, " \
+    "\"w\": {\"tween\": {\"from\": 10, \"to\": 60, \"duration\": 2}}, " \
+    "\"cx\": {\"tween\": {\"from\": 20, \"to\": 60, \"duration\": 3}}}, \"layers\": ["
+#define BACKDROP "{\"type\": \"rect\", \"x\": 48, \"y\": 32, \"width\": 96, \"height\": 64, " \
+    "\"fill\": {\"linear\": {\"from\": [0, 0], \"to\": [96, 64], " \
+    "\"stops\": [[0, \"#0b1020\"], [1, \"#ff8040\"]]}}}"
+
+/* Draws the same times in a scrambled order with one renderer (which keeps
+ * the prefix) and with a fresh renderer per frame (whose first draw always
+ * draws everything): every frame must be the same bytes. Returns how many
+ * draws of the kept renderer reused the prefix. */
+static int prefix_check(const char *json)
+{
+    static const double times[] = { 0.3, 0, 1.7, 0.9, 0.3, 2.5, 3, 1.2 };
+    rf_diag_t *dg = malloc(sizeof *dg);
+    ck_assert_ptr_nonnull(dg);
+    rf_diag_init(dg, "p.json");
+    rf_scene_t *sc = rf_scene_load_buffer("p.json", json, strlen(json), dg);
+    if (!sc)
+        for (int i = 0; i < dg->count; i++)
+            fprintf(stderr, "unexpected: %s\n", dg->msg[i]);
+    ck_assert_ptr_nonnull(sc);
+    rf_renderer_t *kept = rf_renderer_create(sc, NULL, 0);
+    ck_assert_ptr_nonnull(kept);
+    int reused = 0;
+    for (size_t i = 0; i < sizeof times / sizeof times[0]; i++) {
+        rf_renderer_t *fresh = rf_renderer_create(sc, NULL, 0);
+        ck_assert_ptr_nonnull(fresh);
+        ck_assert_int_eq(rf_renderer_draw(kept, times[i]), 0);
+        ck_assert_int_eq(rf_renderer_draw(fresh, times[i]), 0);
+        ck_assert_int_eq(rf_renderer_reused_prefix(fresh), 0);
+        reused += rf_renderer_reused_prefix(kept);
+        int sa, sb;
+        const unsigned char *a = rf_renderer_pixels(kept, &sa), *b = rf_renderer_pixels(fresh, &sb);
+        ck_assert_int_eq(sa, sb);
+        ck_assert_msg(memcmp(a, b, (size_t)sa * 64) == 0, "frame at t=%g differs", times[i]);
+        rf_renderer_destroy(fresh);
+    }
+    rf_renderer_destroy(kept);
+    rf_scene_destroy(sc);
+    free(dg);
+    return reused;
+}
+
+START_TEST(test_static_prefix_top_level)
+{
+    /* a gradient backdrop, then animated shapes over it, one translucent */
+    int n = prefix_check(PREFIX_HEAD BACKDROP ", "
+        "{\"type\": \"circle\", \"x\": \"x\", \"y\": 30, \"r\": 12, \"fill\": \"#ffb000\", "
+        "\"stroke\": \"#ffffff\", \"stroke_width\": 2}, "
+        "{\"type\": \"group\", \"x\": 20, \"y\": 40, \"opacity\": 0.5, \"rotate\": \"x\", \"children\": ["
+        "{\"type\": \"rect\", \"width\": \"w\", \"height\": 8, \"radius\": 3, \"fill\": \"#7bdff2\"}]}]}");
+    ck_assert_int_eq(n, 7);   /* every draw after the first */
+}
+END_TEST
+
+START_TEST(test_static_prefix_every_layer)
+{
+    int n = prefix_check(PREFIX_HEAD BACKDROP ", "
+        "{\"type\": \"circle\", \"x\": 30, \"y\": 30, \"r\": 12, \"fill\": \"#ffb000\"}]}");
+    ck_assert_int_eq(n, 7);
+}
+END_TEST
+
+START_TEST(test_static_prefix_in_groups)
+{
+    /* the prefix ends two groups deep; anchor [0, 0] and a constant box
+     * (the backdrop is the widest child) keep the groups' matrices */
+    int n = prefix_check(PREFIX_HEAD
+        "{\"type\": \"group\", \"x\": 0, \"y\": 0, \"anchor\": [0, 0], \"children\": [" BACKDROP ", "
+        "{\"type\": \"group\", \"x\": 10, \"y\": 5, \"scale\": 0.5, \"anchor\": [0, 0], \"children\": ["
+        "{\"type\": \"rect\", \"x\": 40, \"y\": 40, \"width\": 80, \"height\": 50, \"fill\": \"#203040\"}, "
+        "{\"type\": \"circle\", \"x\": \"cx\", \"y\": 20, \"r\": 10, \"fill\": \"#ff3860\"}]}, "
+        "{\"type\": \"line\", \"x1\": 0, \"y1\": 60, \"x2\": \"x\", \"y2\": 60, \"stroke\": \"#ffffff\", "
+        "\"stroke_width\": 2}]}, "
+        "{\"type\": \"rect\", \"x\": \"x\", \"y\": 10, \"width\": 8, \"height\": 8, \"fill\": \"#c3f584\"}]}");
+    ck_assert_int_eq(n, 7);
+}
+END_TEST
+
+START_TEST(test_static_prefix_moving_group)
+{
+    /* the group centers its box, which grows with its animated child: its
+     * matrix differs at every time, so the kept pixels (drawn under the
+     * first time's matrix) are used only when the time comes again */
+    int n = prefix_check(PREFIX_HEAD
+        "{\"type\": \"group\", \"x\": 48, \"y\": 32, \"children\": [" BACKDROP ", "
+        "{\"type\": \"rect\", \"x\": 0, \"y\": 0, \"width\": \"w\", \"height\": \"w\", \"fill\": \"#ff3860\"}]}]}");
+    /* times 0.3 (kept), ..., 0.3 again (reused); 2.5 and 3: w is 60 at both */
+    ck_assert_int_eq(n, 1);
+}
+END_TEST
+
+START_TEST(test_static_prefix_not_worth_it)
+{
+    /* a static prefix covering under a quarter of the canvas is redrawn;
+     * a static layer after an animated one is not a prefix */
+    ck_assert_int_eq(prefix_check(PREFIX_HEAD
+        "{\"type\": \"rect\", \"x\": 10, \"y\": 10, \"width\": 40, \"height\": 30, \"fill\": \"#ffffff\"}, "
+        "{\"type\": \"circle\", \"x\": \"x\", \"y\": 30, \"r\": 12, \"fill\": \"#ffb000\"}]}"), 0);
+    ck_assert_int_eq(prefix_check(PREFIX_HEAD
+        "{\"type\": \"circle\", \"x\": \"x\", \"y\": 30, \"r\": 12, \"fill\": \"#ffb000\"}, " BACKDROP "]}"), 0);
+}
+END_TEST
+
 static Suite *render_suite(void)
 {
     Suite *s = suite_create("render");
@@ -1142,6 +1251,14 @@ static Suite *render_suite(void)
     tc = tcase_create("values");
     tcase_add_test(tc, test_follow_orient);
     tcase_add_test(tc, test_animated_clear_each_frame);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("prefix");
+    tcase_add_test(tc, test_static_prefix_top_level);
+    tcase_add_test(tc, test_static_prefix_every_layer);
+    tcase_add_test(tc, test_static_prefix_in_groups);
+    tcase_add_test(tc, test_static_prefix_moving_group);
+    tcase_add_test(tc, test_static_prefix_not_worth_it);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("errors");
