@@ -1,8 +1,9 @@
 #!/bin/sh
 # bench/diff.sh - the golden-image milestone's whole-command benchmarks
 # (not a test). Run from the build directory (./runeframe). Every figure is
-# wall time from process start to exit, on the same 1920x1080 PNG pair:
-# frames 60 and 61 of bench/scenes/showcase-1080.json (scenes/showcase.json
+# wall time from process start to exit, on one PNG pair: frames 60 and 61
+# of SCENE (bench/run sets it to scenes/showcase.json for 1280x720); by
+# default the 1920x1080 bench/scenes/showcase-1080.json (scenes/showcase.json
 # scaled 1.5 by one group; its "box_pin" rect, which draws nothing, pins the
 # group's box to [-1000, -1000, 2280, 1720] so that anchor [0, 0] with
 # x = y = -1500 maps every point p to exactly 1.5 p at every frame, even when
