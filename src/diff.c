@@ -34,6 +34,14 @@ static inline uint32_t load32(const uint8_t *p)
     return v;
 }
 
+/* Pixel (x, y) of image a or b: row y is row y & mask of the buffer (the
+ * row itself for whole images, mask all ones). */
+static inline const uint8_t *pixel(const rf_diff_t *d, const uint8_t *img, uint32_t x,
+                                   uint32_t y)
+{
+    return img + ((size_t)(y & d->mask) * d->width + x) * 4;
+}
+
 /* JavaScript's ToInt32 (the `| 0`): truncate, wrap modulo 2^32. */
 static int32_t js_to_int32(double v)
 {
@@ -130,21 +138,21 @@ static double brightness_delta(const uint8_t *c, const uint8_t *n, uint64_t k, i
 
 /* pixelmatch hasManySiblings(): 3+ of the 8 neighbours (the image border
  * counting as one) have the same 32-bit word as (x1, y1). */
-static int has_many_siblings(const uint8_t *img, uint32_t x1, uint32_t y1, uint32_t width,
-                             uint32_t height)
+static int has_many_siblings(const rf_diff_t *d, const uint8_t *img, uint32_t x1, uint32_t y1)
 {
+    const uint32_t width = d->width, height = d->height;
     uint32_t x0 = x1 > 0 ? x1 - 1 : 0;
     uint32_t y0 = y1 > 0 ? y1 - 1 : 0;
     uint32_t x2 = x1 + 1 < width ? x1 + 1 : width - 1;
     uint32_t y2 = y1 + 1 < height ? y1 + 1 : height - 1;
-    uint32_t val = load32(img + ((size_t)y1 * width + x1) * 4);
+    uint32_t val = load32(pixel(d, img, x1, y1));
     int zeroes = x1 == x0 || x1 == x2 || y1 == y0 || y1 == y2 ? 1 : 0;
 
     for (uint32_t x = x0; x <= x2; x++) {
         for (uint32_t y = y0; y <= y2; y++) {
             if (x == x1 && y == y1)
                 continue;
-            zeroes += val == load32(img + ((size_t)y * width + x) * 4);
+            zeroes += val == load32(pixel(d, img, x, y));
             if (zeroes > 2)
                 return 1;
         }
@@ -155,15 +163,17 @@ static int has_many_siblings(const uint8_t *img, uint32_t x1, uint32_t y1, uint3
 /* pixelmatch antialiased(img, x1, y1, ..., a32, b32): img is the image
  * whose neighbourhood is examined, a and b are that image and the other
  * one, in the sibling test. */
-static int antialiased(const uint8_t *img, uint32_t x1, uint32_t y1, uint32_t width,
-                       uint32_t height, const uint8_t *a, const uint8_t *b, int checkerboard)
+static int antialiased(const rf_diff_t *d, const uint8_t *img, uint32_t x1, uint32_t y1,
+                       const uint8_t *a, const uint8_t *b)
 {
+    const uint32_t width = d->width, height = d->height;
+    const int checkerboard = d->o.checkerboard;
     uint32_t x0 = x1 > 0 ? x1 - 1 : 0;
     uint32_t y0 = y1 > 0 ? y1 - 1 : 0;
     uint32_t x2 = x1 + 1 < width ? x1 + 1 : width - 1;
     uint32_t y2 = y1 + 1 < height ? y1 + 1 : height - 1;
     uint64_t pos4 = ((uint64_t)y1 * width + x1) * 4;
-    const uint8_t *c = img + pos4;
+    const uint8_t *c = pixel(d, img, x1, y1);
     int zeroes = x1 == x0 || x1 == x2 || y1 == y0 || y1 == y2 ? 1 : 0;
     double min = 0, max = 0;
     uint32_t min_x = 0, min_y = 0, max_x = 0, max_y = 0;
@@ -174,8 +184,7 @@ static int antialiased(const uint8_t *img, uint32_t x1, uint32_t y1, uint32_t wi
         for (uint32_t y = y0; y <= y2; y++) {
             if (x == x1 && y == y1)
                 continue;
-            double delta = brightness_delta(c, img + ((size_t)y * width + x) * 4, pos4,
-                                            checkerboard);
+            double delta = brightness_delta(c, pixel(d, img, x, y), pos4, checkerboard);
             if (delta == 0) {
                 zeroes++;
                 if (zeroes > 2)
@@ -195,10 +204,8 @@ static int antialiased(const uint8_t *img, uint32_t x1, uint32_t y1, uint32_t wi
     if (min == 0 || max == 0)
         return 0;
 
-    return (has_many_siblings(a, min_x, min_y, width, height) &&
-            has_many_siblings(b, min_x, min_y, width, height)) ||
-           (has_many_siblings(a, max_x, max_y, width, height) &&
-            has_many_siblings(b, max_x, max_y, width, height));
+    return (has_many_siblings(d, a, min_x, min_y) && has_many_siblings(d, b, min_x, min_y)) ||
+           (has_many_siblings(d, a, max_x, max_y) && has_many_siblings(d, b, max_x, max_y));
 }
 
 static inline void draw_pixel(uint8_t *o, const uint8_t rgb[3])
@@ -243,7 +250,7 @@ static void diff_row(rf_diff_t *d, uint32_t y)
 {
     const size_t w = d->width;
     const size_t off = (size_t)y * w * 4;
-    const uint8_t *ra = d->a + off, *rb = d->b + off;
+    const uint8_t *ra = pixel(d, d->a, 0, y), *rb = pixel(d, d->b, 0, y);
     uint8_t *ro = d->out != NULL ? d->out + off : NULL;
     const int draw_faded = ro != NULL && !d->o.diff_mask;
     const double alpha = d->o.alpha;
@@ -270,8 +277,7 @@ static void diff_row(rf_diff_t *d, uint32_t y)
         if (fabs(delta) > d->max_delta) {
             int excluded_aa =
                 !d->o.include_aa &&
-                (antialiased(d->a, x, y, d->width, d->height, d->a, d->b, checkerboard) ||
-                 antialiased(d->b, x, y, d->width, d->height, d->b, d->a, checkerboard));
+                (antialiased(d, d->a, x, y, d->a, d->b) || antialiased(d, d->b, x, y, d->b, d->a));
             if (excluded_aa) {
                 /* not drawn in a mask, as pixelmatch */
                 if (draw_faded)
@@ -291,6 +297,13 @@ static void diff_row(rf_diff_t *d, uint32_t y)
 void rf_diff_begin(rf_diff_t *d, const uint8_t *a, const uint8_t *b, uint8_t *out,
                    uint32_t width, uint32_t height, const rf_diff_options_t *o)
 {
+    rf_diff_begin_ring(d, a, b, out, width, height, 0, o);
+}
+
+void rf_diff_begin_ring(rf_diff_t *d, const uint8_t *a, const uint8_t *b, uint8_t *out,
+                        uint32_t width, uint32_t height, uint32_t ring,
+                        const rf_diff_options_t *o)
+{
     static const rf_diff_options_t defaults = RF_DIFF_OPTIONS_DEFAULT;
 
     memset(d, 0, sizeof *d);
@@ -299,11 +312,22 @@ void rf_diff_begin(rf_diff_t *d, const uint8_t *a, const uint8_t *b, uint8_t *ou
     d->out = out;
     d->width = width;
     d->height = height;
+    d->ring = ring;
+    d->mask = ring != 0 ? ring - 1 : UINT32_MAX;
     d->next = 0;
     d->o = o != NULL ? *o : defaults;
     /* pixelmatch: 35215 * threshold * threshold, in that order */
     d->max_delta = RF_DIFF_MAX_DELTA * d->o.threshold * d->o.threshold;
     d->r.pixels = (uint64_t)width * height;
+}
+
+uint32_t rf_diff_writable(const rf_diff_t *d)
+{
+    if (d->ring == 0)
+        return UINT32_MAX;
+    /* the next comparison, of row next, reads rows next - 2 .. next + 2 */
+    uint64_t lim = (uint64_t)d->next + d->ring - 2;
+    return lim < UINT32_MAX ? (uint32_t)lim : UINT32_MAX;
 }
 
 void rf_diff_feed(rf_diff_t *d, uint32_t rows)

@@ -75,6 +75,8 @@ typedef struct rf_diff {
     const uint8_t *a, *b;      /* the two images (borrowed) */
     uint8_t *out;              /* the diff image, or NULL (borrowed) */
     uint32_t width, height;
+    uint32_t ring;             /* rows a and b hold (a power of two), 0: all */
+    uint32_t mask;             /* ring - 1, or all ones */
     uint32_t next;             /* first row not compared yet */
     double max_delta;          /* 35215 * threshold * threshold */
     rf_diff_options_t o;
@@ -88,6 +90,22 @@ typedef struct rf_diff {
  * rf_diff_feed(). Borrowed until rf_diff_end(). */
 void rf_diff_begin(rf_diff_t *d, const uint8_t *a, const uint8_t *b, uint8_t *out,
                    uint32_t width, uint32_t height, const rf_diff_options_t *o);
+
+/* Like rf_diff_begin(), but a and b each hold only a ring of `ring` rows
+ * (a power of two, at least RF_DIFF_RING_MIN; 0: whole images): row y in
+ * row y % ring of the buffer, so two images can be compared while they
+ * decode in a few hundred kilobytes instead of two whole images. The
+ * caller writes row y only when y < rf_diff_writable(). out, when not
+ * NULL, is still a whole image. */
+#define RF_DIFF_RING_MIN 8
+void rf_diff_begin_ring(rf_diff_t *d, const uint8_t *a, const uint8_t *b, uint8_t *out,
+                        uint32_t width, uint32_t height, uint32_t ring,
+                        const rf_diff_options_t *o);
+
+/* With a ring: the rows below this one may be written now (their slot
+ * holds a row that no comparison reads again); it grows as rows are
+ * compared and is at least next + 6. UINT32_MAX without a ring. */
+uint32_t rf_diff_writable(const rf_diff_t *d);
 
 /* Tells the differ that rows 0 .. rows-1 of both images now hold their
  * pixels (rows only grows). It compares every row whose neighbourhood is

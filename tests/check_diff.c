@@ -383,38 +383,61 @@ static uint32_t rows_done(uint32_t rows, uint32_t height)
 
 /* Streams a and b into fresh buffers whose rows hold garbage until they
  * are handed over, chunk(k) rows at a time, and checks the result and the
- * diff image against the one-shot ones. */
+ * diff image against the one-shot ones. With ring != 0 the buffers hold
+ * only `ring` rows (rf_diff_begin_ring): a row is written only below
+ * rf_diff_writable(), and every slot the differ has released is filled
+ * with garbage again, so a comparison that read a released row, or a
+ * limit that let a row be overwritten too early, changes the result. */
 static void check_streaming(const uint8_t *a, const uint8_t *b, uint32_t w, uint32_t h,
-                            const rf_diff_options_t *o, const uint8_t *out_once,
+                            uint32_t ring, const rf_diff_options_t *o, const uint8_t *out_once,
                             const rf_diff_result_t *r_once, uint32_t (*chunk)(uint32_t k),
                             const char *what)
 {
     const size_t row = (size_t)w * 4, size = row * h;
-    uint8_t *sa = xcalloc(size, 1), *sb = xcalloc(size, 1), *out = xcalloc(size, 1);
-    for (size_t i = 0; i < size; i++) {
+    const uint32_t held = ring != 0 ? ring : h;
+    const size_t held_size = row * held;
+    uint8_t *sa = xcalloc(held_size, 1), *sb = xcalloc(held_size, 1), *out = xcalloc(size, 1);
+    for (size_t i = 0; i < held_size; i++) {
         sa[i] = (uint8_t)rng_next();
         sb[i] = (uint8_t)rng_next();
     }
     rf_diff_t d;
-    rf_diff_begin(&d, sa, sb, out, w, h, o);
+    rf_diff_begin_ring(&d, sa, sb, out, w, h, ring, o);
     uint32_t rows = 0;
     for (uint32_t k = 0; rows < h; k++) {
         uint32_t n = chunk(k);
         if (n > h - rows)
             n = h - rows;
-        memcpy(sa + rows * row, a + rows * row, n * row);
-        memcpy(sb + rows * row, b + rows * row, n * row);
+        uint32_t lim = rf_diff_writable(&d);
+        ck_assert_msg(lim > rows, "%s: ring %u: no row writable at row %u", what, ring, rows);
+        if (n > lim - rows)
+            n = lim - rows;
+        for (uint32_t y = rows; y < rows + n; y++) {
+            memcpy(sa + (y % held) * row, a + y * row, row);
+            memcpy(sb + (y % held) * row, b + y * row, row);
+        }
         rows += n;
         rf_diff_feed(&d, rows);
         ck_assert_msg(d.next == rows_done(rows, h), "%s: %u rows fed, %u compared", what, rows,
                       d.next);
+        if (ring != 0) {
+            /* rows next - 2 .. rows - 1 are still needed; the slots of the
+             * ring's older rows are free: garbage */
+            uint32_t keep = d.next >= 2 ? d.next - 2 : 0;
+            for (uint32_t y = rows > ring ? rows - ring : 0; y < keep; y++)
+                for (size_t i = 0; i < row; i++) {
+                    sa[(y % held) * row + i] = (uint8_t)rng_next();
+                    sb[(y % held) * row + i] = (uint8_t)rng_next();
+                }
+        }
     }
     rf_diff_result_t r;
     uint64_t n = rf_diff_end(&d, &r);
     ck_assert_uint_eq(n, r.different);
     assert_same_result(&r, r_once, what);
     long at = first_difference(out, out_once, size);
-    ck_assert_msg(at < 0, "%s: streamed diff image differs at byte %ld", what, at);
+    ck_assert_msg(at < 0, "%s: streamed diff image (ring %u) differs at byte %ld", what, ring,
+                  at);
     free(sa);
     free(sb);
     free(out);
@@ -428,6 +451,18 @@ static uint32_t chunk_random(uint32_t k) { (void)k; return rng_next() % 9; } /* 
 
 static uint32_t (*const chunkings[])(uint32_t) = { chunk_1, chunk_2, chunk_3, chunk_7,
                                                     chunk_random };
+
+/* Whole buffers, the smallest ring and one more. */
+static const uint32_t rings[] = { 0, RF_DIFF_RING_MIN, 16 };
+
+static void check_streamings(const uint8_t *a, const uint8_t *b, uint32_t w, uint32_t h,
+                             const rf_diff_options_t *o, const uint8_t *out_once,
+                             const rf_diff_result_t *r_once, const char *what)
+{
+    for (size_t i = 0; i < sizeof rings / sizeof rings[0]; i++)
+        for (size_t k = 0; k < sizeof chunkings / sizeof chunkings[0]; k++)
+            check_streaming(a, b, w, h, rings[i], o, out_once, r_once, chunkings[k], what);
+}
 
 /* Runs one row of cases.tsv: counts, the count without output, the diff
  * image, streaming, and the mask's pixels against the result. */
@@ -458,9 +493,7 @@ static void run_case(const diff_case_t *c)
     ck_assert_msg(at < 0, "%s: diff image byte %ld (pixel %ld, channel %ld) is %u, expected %u",
                   what, at, at / 4, at % 4, at >= 0 ? out[at] : 0, at >= 0 ? e.pixels[at] : 0);
 
-    for (size_t k = 0; k < sizeof chunkings / sizeof chunkings[0]; k++)
-        check_streaming(a.pixels, b.pixels, c->width, c->height, &o, out, &r, chunkings[k],
-                        what);
+    check_streamings(a.pixels, b.pixels, c->width, c->height, &o, out, &r, what);
 
     /* with diff_mask only counted pixels are drawn (alpha 255 over a zero
      * buffer): their number and bounding box must be the result's */
@@ -797,8 +830,7 @@ START_TEST(bounding_box_and_streaming)
     rf_diff_result_t r;
     ck_assert_uint_eq(rf_diff_rgba(a, b, out, W, H, &o, &r), 3);
     ck_assert(r.x0 == 2 && r.y0 == 1 && r.x1 == 11 && r.y1 == 9);
-    for (size_t k = 0; k < sizeof chunkings / sizeof chunkings[0]; k++)
-        check_streaming(a, b, W, H, &o, out, &r, chunkings[k], "bbox");
+    check_streamings(a, b, W, H, &o, out, &r, "bbox");
     /* feeding nothing, then less than before, compares nothing more */
     rf_diff_t d;
     rf_diff_begin(&d, a, b, NULL, W, H, &o);
@@ -829,8 +861,7 @@ START_TEST(streaming_small_heights)
         rf_diff_options_t o = RF_DIFF_OPTIONS_DEFAULT;
         rf_diff_result_t r;
         ck_assert_uint_eq(rf_diff_rgba(a, b, out, 6, h, &o, &r), 1);
-        for (size_t k = 0; k < sizeof chunkings / sizeof chunkings[0]; k++)
-            check_streaming(a, b, 6, h, &o, out, &r, chunkings[k], "small");
+        check_streamings(a, b, 6, h, &o, out, &r, "small");
     }
 }
 END_TEST
