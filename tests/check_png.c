@@ -1039,6 +1039,20 @@ START_TEST(read_rgb_8_16_with_and_without_key)
 }
 END_TEST
 
+START_TEST(read_rgb8_every_width)
+{
+    /* the converter works in blocks of four pixels and finishes by hand:
+     * every width up to a few blocks, and past one 64-byte line */
+    for (uint32_t w = 1; w <= 70; w++) {
+        gen_t g = { .ct = PNG_COLOR_TYPE_RGB, .depth = 8, .w = w, .h = 3 };
+        uint16_t *s = pattern(g.w, g.h, 3, 255);
+        g.samples = s;
+        check_gen(&g);
+        free(s);
+    }
+}
+END_TEST
+
 START_TEST(read_rgba_8_16)
 {
     for (int depth = 8; depth <= 16; depth += 8) {
@@ -2049,6 +2063,7 @@ static Suite *png_suite(void)
     tcase_add_test(r, read_gray16_rounds_like_pngjs);
     tcase_add_test(r, read_gray_alpha_8_16);
     tcase_add_test(r, read_rgb_8_16_with_and_without_key);
+    tcase_add_test(r, read_rgb8_every_width);
     tcase_add_test(r, read_rgba_8_16);
     tcase_add_test(r, read_palette_every_depth_with_trns);
     tcase_add_test(r, read_palette_index_out_of_range_is_corrupt);

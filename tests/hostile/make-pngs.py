@@ -121,9 +121,6 @@ case("png-no-idat", png([ihdr(W, H), IEND]), "diff @ REF", 3)
 case("png-empty-idat", png([ihdr(W, H), (b"IDAT", b""), IEND]), "diff @ REF", 3)
 case("png-idat-short", png([ihdr(W, H), idat(GOOD_RAW[:-10]), IEND]), "diff @ REF", 3)
 case("png-idat-not-zlib", png([ihdr(W, H), (b"IDAT", b"hello, not zlib"), IEND]), "diff @ REF", 3)
-z = bytearray(zlib.compress(GOOD_RAW))
-z[-1] ^= 0xff
-case("png-idat-adler", png([ihdr(W, H), (b"IDAT", bytes(z)), IEND]), "diff @ REF", 3)
 case("png-unknown-critical", png([ihdr(W, H), (b"ABCD", b"xyz"), idat(GOOD_RAW), IEND]), "diff @ REF", 3)
 pal_raw = b"".join(b"\x00" + bytes([(x + y) % 4 for x in range(W)]) for y in range(H))
 PLTE = (b"PLTE", bytes([255, 0, 0, 0, 255, 0, 0, 0, 255, 255, 255, 255]))
@@ -171,6 +168,11 @@ case("png-trailing-garbage", REF + b"garbage after IEND", "diff @ REF", 0)
 case("png-chunk-after-iend", REF + P.chunk(b"IDAT", b"zz"), "diff @ REF", 0)
 case("png-unknown-ancillary", png([ihdr(W, H), (b"abCd", b"xyz"), idat(GOOD_RAW), IEND]), "diff @ REF", 0)
 case("png-idat-extra-data", png([ihdr(W, H), idat(GOOD_RAW + bytes(1000)), IEND]), "diff @ REF", 0)
+# a wrong Adler-32 under a right CRC: the CRC covers every byte, and pngjs
+# and odiff decode it too
+z = bytearray(zlib.compress(GOOD_RAW))
+z[-1] ^= 0xff
+case("png-idat-adler", png([ihdr(W, H), (b"IDAT", bytes(z)), IEND]), "diff @ REF", 0)
 case("png-idat-1-byte-chunks", P.encode(W, H, ref_pixels(), 8, 6, idat_split=1), "diff @ REF", 0)
 case("png-iccp-junk", png([ihdr(W, H), (b"iCCP", b"prof\x00\x00notzlib"), idat(GOOD_RAW), IEND]), "diff @ REF", 0)
 case("png-1x1", P.encode(1, 1, [[1, 2, 3, 4]], 8, 6), "diff @ @", 0)
