@@ -2,7 +2,8 @@
 # bench/diff.sh - the golden-image milestone's whole-command benchmarks
 # (not a test). Run from the build directory (./runeframe). Every figure is
 # wall time from process start to exit, on one PNG pair: frames 60 and 61
-# of SCENE (bench/run sets it to scenes/showcase.json for 1280x720); by
+# of SCENE (bench/run sets it to bench/scenes/showcase-720.json, a copy of
+# scenes/showcase.json whose checks are frame 60, for 1280x720); by
 # default the 1920x1080 bench/scenes/showcase-1080.json (scenes/showcase.json
 # scaled 1.5 by one group; its "box_pin" rect, which draws nothing, pins the
 # group's box to [-1000, -1000, 2280, 1720] so that anchor [0, 0] with
