@@ -39,7 +39,7 @@ static const struct option diff_options[] = {
 /* A ring holds at most this many bytes of rows (at least RF_DIFF_RING_MIN
  * rows): both rings stay in L2, and the slack lets the decoders drift
  * apart without waiting. Measured on the 1080p showcase pair: 64 KiB
- * 1.4x and 4 MiB 1.1x the time of 1 MiB; 256 KiB and 2 MiB 1.05-1.1x. */
+ * 1.3x, 256 KiB 1.09x, 2 MiB 1.05x and 4 MiB 1.13x the time of 1 MiB. */
 #define DIFF_RING_BYTES (1024u * 1024u)
 
 struct diff_job;
@@ -267,7 +267,7 @@ static int diff_machine_idle(void)
  * often end up sharing one CPU until the balancer separates them (started
  * from a shell, half the 720p diffs took 1.2 ms longer). When other work
  * is running the scheduler may move them, which pinning would forbid
- * (measured with one CPU busy: 1080p 13 ms free, 17 ms pinned). */
+ * (measured with one CPU busy: 1080p 13.6 ms free, 18.5 ms pinned). */
 static int diff_start_b(diff_job_t *j, pthread_t *thread)
 {
     pthread_attr_t attr;
