@@ -1,18 +1,66 @@
-/* layer.h - the drawable model of a scene: layers, paints and properties.
+/* layer.h - the drawable model of a scene: layers, paints, properties, and
+ * the layer-type table that says what each type of layer is.
  *
- * Owns: rf_layer_t and the types it is built from. The scene loader builds
- * the layer tree once, in the scene's arena, from `layers` (scene-v1.md
+ * Owns: rf_layer_t and the types it is built from, and rf_layer_classes[],
+ * one row (rf_layer_class_t) per layer type. The scene loader builds the
+ * layer tree once, in the scene's arena, from `layers` (scene-v1.md
  * "Layers"); the renderer only reads it. Every numeric property is an
  * rf_prop_t: a constant, or an output slot of the value set, so drawing a
  * frame is: evaluate the values at t into a slot array (values.h), then walk
- * the tree reading properties from that array. Nothing here allocates.
+ * the tree reading properties from that array. Nothing here allocates; the
+ * table is constant, so any number of threads may read it and any number of
+ * renderers may read one tree at the same time.
+ *
+ * HOW TO ADD A LAYER TYPE (the way Lua's lopcodes.h says how to add an
+ * opcode):
+ *   1. Add RF_LAYER_NAME to rf_layer_type_t (before RF_LAYER_NTYPES) and,
+ *      when it has properties of its own, a struct for them to the union
+ *      in rf_layer_t.
+ *   2. Write src/layer-NAME.c: its keys, one rf_layer_key_t row each (name,
+ *      kind, flags, default, where it lives: RF_KEY_AT(u.NAME.field)), and
+ *      its hooks (below), and define `const rf_layer_class_t
+ *      rf_layer_class_NAME`. Declare it at the end of this file, add it to
+ *      rf_layer_classes[] in layer.c, and the file to Makefile.am.
+ *   3. Document the keys in man/runeframe-scene.5, add a scene and goldens.
+ * Nothing else changes: the loader validates, defaults, suggests and fixes
+ * up slots from the key rows (rf_layer_each_prop), and the renderer lays
+ * out, draws, tests for the static prefix and chains groups through the
+ * hooks and the same visitor.
+ *
+ * The hooks, in the order the renderer calls them (shape.h has the types
+ * they draw with; a hook may be NULL where said):
+ *   ops_max(L)      once, at renderer creation: how many path ops the
+ *                   shape can need per frame (NULL: none).
+ *   box(L, s, b)    every frame, layout walk: the layer's own box
+ *                   [x0, y0, x1, y1] in its own coordinates from the slot
+ *                   array s; NaN in b[0] when it cannot be drawn. NULL for
+ *                   a type with RF_CLASS_CHILDREN: its box is the union of
+ *                   its children's.
+ *   shape(...)      every frame the layer is drawn: this frame's geometry
+ *                   (rf_shape_t); 0 when it draws nothing.
+ *   path(...)       builds the geometry as a cairo path under the layer's
+ *                   device matrix (the current matrix).
+ *   huge_path(...)  the same path in device coordinates through the
+ *                   double-precision sink (shape.h), for shapes too large
+ *                   for cairo's fixed-point coordinates.
+ *   The renderer then fills (unless RF_CLASS_NO_FILL) and strokes the path
+ *   with the layer's paints and opacity; a type with RF_CLASS_CHILDREN
+ *   draws its children instead (through an intermediate group when its
+ *   opacity is below 1).
  */
 #ifndef RF_LAYER_H
 #define RF_LAYER_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct rf_path;
+/* cairo's types, declared by their tags so that this header needs no
+ * cairo compiler flags (the loader's users include it). */
+struct _cairo;
+struct _cairo_matrix;
+struct rf_shape;
+struct rf_hsink;
 
 /* A numeric property: slot == RF_PROP_CONST means the constant k. */
 #define RF_PROP_CONST UINT32_MAX
@@ -55,6 +103,7 @@ typedef struct rf_paint {
     uint32_t nstops;
 } rf_paint_t;
 
+/* In rf_layer_classes[] order. */
 typedef enum rf_layer_type {
     RF_LAYER_RECT = 0,
     RF_LAYER_CIRCLE,
@@ -62,6 +111,7 @@ typedef enum rf_layer_type {
     RF_LAYER_LINE,
     RF_LAYER_PATH,
     RF_LAYER_GROUP,
+    RF_LAYER_NTYPES
 } rf_layer_type_t;
 
 typedef struct rf_layer rf_layer_t;
@@ -87,5 +137,121 @@ struct rf_layer {
         struct { const rf_layer_t *children; uint32_t nchildren; } group;
     } u;
 };
+
+/* ---- the key rows ---- */
+
+/* What a key holds, and so how the loader reads it. */
+typedef enum rf_key_kind {
+    RF_KEY_TYPE = 0,   /* "type": read first by the loader */
+    RF_KEY_NUMBER,     /* rf_prop_t: a number, a value name or an inline value */
+    RF_KEY_PAIR,       /* two rf_prop_t, at and at2: [a, b] */
+    RF_KEY_SCALE,      /* two rf_prop_t: a number (both) or [sx, sy] */
+    RF_KEY_PAINT,      /* rf_paint_t: a color, "none", a mix or a gradient */
+    RF_KEY_STRING,     /* const char *, copied into the scene's arena */
+    RF_KEY_BOOL,       /* uint8_t: true or false */
+    RF_KEY_FOLLOW,     /* uint32_t slot: the name of a sample_path value */
+    RF_KEY_PATH,       /* const rf_path_t *: a name in `paths` or path data */
+    RF_KEY_CHILDREN,   /* const rf_layer_t *children + uint32_t count (at2) */
+} rf_key_kind_t;
+
+enum {
+    RF_KEY_REQUIRED = 1 << 0, /* the layer needs it (the loader names it) */
+    RF_KEY_NONNEG = 1 << 1,   /* a constant must be >= 0 (a size) */
+    RF_KEY_DRAWN = 1 << 2,    /* fill, stroke, stroke_width: what a layer
+                               * draws itself (see RF_CLASS_*) */
+    RF_KEY_OWN = 1 << 3,      /* a common key that places the layer itself
+                               * (transform, opacity, follow): what a group
+                               * must keep constant to be chained (render) */
+};
+
+typedef struct rf_layer_key {
+    const char *name;
+    uint8_t kind;              /* rf_key_kind_t */
+    uint8_t flags;             /* RF_KEY_* */
+    uint16_t at, at2;          /* offsets in rf_layer_t (RF_KEY_AT) */
+    double def, def2;          /* defaults of NUMBER, PAIR, SCALE */
+    const char *shape;         /* PAIR, SCALE: "[ax, ay]" for messages */
+} rf_layer_key_t;
+
+#define RF_KEY_AT(member) ((uint16_t)offsetof(rf_layer_t, member))
+
+/* The most keys one layer may have: the common ones plus its type's
+ * (tests/check_layer.c holds every row to it). */
+#define RF_LAYER_MAX_KEYS 32
+
+/* ---- the type rows ---- */
+
+enum {
+    RF_CLASS_CANVAS = 1 << 0,   /* drawn in canvas coordinates: x, y
+                                 * translate it and the anchor is only the
+                                 * pivot (line, path) */
+    RF_CLASS_NO_FILL = 1 << 1,  /* stroke only: a fill is an error */
+    RF_CLASS_CHILDREN = 1 << 2, /* draws children, not paints (group) */
+};
+
+typedef struct rf_layer_class {
+    const char *name;                  /* "rect" */
+    const rf_layer_key_t *keys;        /* its own keys, after the common ones */
+    uint32_t nkeys;
+    uint32_t flags;                    /* RF_CLASS_* */
+    const char *needs;                 /* the end of the missing-key message */
+    size_t (*ops_max)(const rf_layer_t *L);
+    void (*box)(const rf_layer_t *L, const double *slots, double b[4]);
+    int (*shape)(const rf_layer_t *L, const double *slots, const struct _cairo_matrix *m,
+                 struct rf_shape *sh);
+    void (*path)(struct _cairo *cr, const rf_layer_t *L, const double *slots,
+                 const struct _cairo_matrix *m, const struct rf_shape *sh);
+    void (*huge_path)(struct rf_hsink *g, const rf_layer_t *L, const double *slots,
+                      const struct _cairo_matrix *m, const struct rf_shape *sh);
+} rf_layer_class_t;
+
+/* The common keys, in the order messages list them: type, id, x, y,
+ * rotate, scale, anchor, opacity, fill, stroke, stroke_width, follow,
+ * orient. */
+extern const rf_layer_key_t rf_layer_common_keys[];
+extern const uint32_t rf_layer_ncommon_keys;
+
+/* One row per type, indexed by rf_layer_type_t. */
+extern const rf_layer_class_t *const rf_layer_classes[RF_LAYER_NTYPES];
+
+/* The row of L's type. */
+static inline const rf_layer_class_t *rf_layer_class(const rf_layer_t *L)
+{
+    return rf_layer_classes[L->type];
+}
+
+/* The type named name, or -1. */
+int rf_layer_type_find(const char *name);
+
+/* Sets every property of o to its default (scene-v1.md "Layers") for type
+ * (an rf_layer_type_t), before the file's keys. */
+void rf_layer_defaults(rf_layer_t *o, int type);
+
+/* Calls fn once for every slot-carrying property of L itself (not its
+ * children): every rf_prop_t of its keys, those inside its paints, and the
+ * follow slot, with the key it belongs to; stops at the first nonzero
+ * return and returns it (0 when every call returned 0). The one list of
+ * properties: the loader's slot fix-up and the renderer's static test both
+ * walk it. */
+typedef int (*rf_layer_slot_fn)(const rf_layer_key_t *key, uint32_t *slot, void *ctx);
+int rf_layer_each_slot(rf_layer_t *L, rf_layer_slot_fn fn, void *ctx);
+
+/* L's children (RF_KEY_CHILDREN), *n their count; NULL and 0 for a type
+ * without children. */
+const rf_layer_t *rf_layer_children(const rf_layer_t *L, uint32_t *n);
+
+/* 1 when no property of L or of its children reads a value (slot). */
+int rf_layer_is_static(const rf_layer_t *L);
+
+/* 1 when every property of L with one of flags (RF_KEY_*) is a constant. */
+int rf_layer_keys_static(const rf_layer_t *L, unsigned flags);
+
+/* The rows, one per layer-NAME.c. */
+extern const rf_layer_class_t rf_layer_class_rect;
+extern const rf_layer_class_t rf_layer_class_circle;
+extern const rf_layer_class_t rf_layer_class_ellipse;
+extern const rf_layer_class_t rf_layer_class_line;
+extern const rf_layer_class_t rf_layer_class_path;
+extern const rf_layer_class_t rf_layer_class_group;
 
 #endif

@@ -1782,35 +1782,6 @@ static void add_deferred(loader_t *L)
 /* ------------------------------------------------------------------ */
 /* Layers                                                               */
 
-static const char *const layer_types[] = { "rect", "circle", "ellipse", "line", "path", "group" };
-static const char *const common_layer_keys[] = {
-    "type", "id", "x", "y", "rotate", "scale", "anchor", "opacity", "fill", "stroke",
-    "stroke_width", "follow", "orient",
-};
-static const char *const rect_keys[] = { "width", "height", "radius" };
-static const char *const circle_keys[] = { "r" };
-static const char *const ellipse_keys[] = { "rx", "ry" };
-static const char *const line_keys[] = { "x1", "y1", "x2", "y2" };
-static const char *const path_layer_keys[] = { "path", "trim" };
-static const char *const group_keys[] = { "children" };
-
-/* The keys of each type, in rf_layer_type_t order. The first nreq are
- * required: a shape without its size or a path without its data has
- * nothing to draw, and a silent default would hide a misspelt key. */
-static const struct {
-    const char *const *keys;
-    size_t n, nreq;
-    const char *needs;         /* the end of the missing-key message */
-} type_keys[] = {
-    { rect_keys, NELEM(rect_keys), 2, "a rect needs width and height" },
-    { circle_keys, NELEM(circle_keys), 1, "a circle needs its radius r" },
-    { ellipse_keys, NELEM(ellipse_keys), 2, "an ellipse needs its radii rx and ry" },
-    { line_keys, NELEM(line_keys), 4, "a line needs x1, y1, x2 and y2" },
-    { path_layer_keys, NELEM(path_layer_keys), 1,
-      "a path layer needs path: a name in 'paths' or SVG path data" },
-    { group_keys, NELEM(group_keys), 1, "a group needs children: an array of layers" },
-};
-
 /* While layers are walked the values have no slots yet (build_values
  * numbers them once the graph is sorted): a property naming a value holds
  * PENDING(value index, output) until fix_layers turns it into the slot
@@ -2105,45 +2076,8 @@ static void walk_color(loader_t *L, const cJSON *it, const char *key, rf_paint_t
     pop(L, m);
 }
 
-/* The numeric property called k of layer o, and whether a constant may be
- * negative; NULL for a key that is not numeric. */
-static rf_prop_t *numeric_prop(rf_layer_t *o, const char *k, int *range)
-{
-    static const char *const common[] = { "x", "y", "rotate", "opacity" };
-    rf_prop_t *const cp[] = { &o->x, &o->y, &o->rotate, &o->opacity };
-    int i = find_name(common, NELEM(common), k);
-    *range = P_ANY;
-    if (i >= 0)
-        return cp[i];
-    *range = P_NONNEG;
-    if (strcmp(k, "stroke_width") == 0)
-        return &o->stroke_width;
-    switch (o->type) {
-    case RF_LAYER_RECT: {
-        rf_prop_t *const p[] = { &o->u.rect.width, &o->u.rect.height, &o->u.rect.radius };
-        i = find_name(rect_keys, NELEM(rect_keys), k);
-        return i >= 0 ? p[i] : NULL;
-    }
-    case RF_LAYER_CIRCLE:
-        return strcmp(k, "r") == 0 ? &o->u.circle.r : NULL;
-    case RF_LAYER_ELLIPSE: {
-        rf_prop_t *const p[] = { &o->u.ellipse.rx, &o->u.ellipse.ry };
-        i = find_name(ellipse_keys, NELEM(ellipse_keys), k);
-        return i >= 0 ? p[i] : NULL;
-    }
-    case RF_LAYER_LINE: {
-        rf_prop_t *const p[] = { &o->u.line.x1, &o->u.line.y1, &o->u.line.x2, &o->u.line.y2 };
-        *range = P_ANY;
-        i = find_name(line_keys, NELEM(line_keys), k);
-        return i >= 0 ? p[i] : NULL;
-    }
-    default:
-        return NULL;
-    }
-}
-
 /* follow: the name of a sample_path value; its first slot. */
-static void walk_follow(loader_t *L, const cJSON *c, rf_layer_t *out)
+static void walk_follow(loader_t *L, const cJSON *c, uint32_t *slot)
 {
     const char *k = c->string;
     qbuf_t a;
@@ -2170,12 +2104,12 @@ static void walk_follow(loader_t *L, const cJSON *c, rf_layer_t *out)
                 a_kind(L->vals[vi].kind), rf_value_kind_name(L->vals[vi].kind));
     } else {
         L->vals[vi].used = 1;
-        out->follow_slot = PENDING(vi, 0);
+        *slot = PENDING(vi, 0);
     }
 }
 
 /* path: a name in `paths` (its measured path is shared) or inline data. */
-static void walk_path_ref(loader_t *L, const cJSON *c, rf_layer_t *out)
+static void walk_path_ref(loader_t *L, const cJSON *c, const rf_path_t **out)
 {
     const char *k = c->string;
     if (!cJSON_IsString(c)) {
@@ -2186,7 +2120,7 @@ static void walk_path_ref(loader_t *L, const cJSON *c, rf_layer_t *out)
     const char *s = c->valuestring;
     const rf_path_t *path;
     if (lookup_path(L, s, &path)) {
-        out->u.path.path = path;   /* NULL when its data was bad: reported */
+        *out = path;   /* NULL when its data was bad: reported */
         return;
     }
     if (valid_name(s)) {
@@ -2198,11 +2132,11 @@ static void walk_path_ref(loader_t *L, const cJSON *c, rf_layer_t *out)
         return;
     }
     size_t m = push(L, k);
-    out->u.path.path = parse_path_data(L, s);
+    *out = parse_path_data(L, s);
     pop(L, m);
 }
 
-static void walk_children(loader_t *L, const cJSON *c, rf_layer_t *out)
+static void walk_children(loader_t *L, const cJSON *c, const rf_layer_t **out, uint32_t *nout)
 {
     if (!cJSON_IsArray(c)) {
         err_key(L, c->string, "must be an array of layers, got %s", json_type(c));
@@ -2212,7 +2146,7 @@ static void walk_children(loader_t *L, const cJSON *c, rf_layer_t *out)
     rf_layer_t *ch = aalloc(L, (size_t)n, sizeof *ch);
     if (ch == NULL)
         return;
-    out->u.group.children = ch;
+    *out = ch;
     size_t m = push(L, c->string);
     size_t i = 0;
     for (const cJSON *jc = c->child; jc != NULL && !L->items_over; jc = jc->next, i++) {
@@ -2220,115 +2154,84 @@ static void walk_children(loader_t *L, const cJSON *c, rf_layer_t *out)
         walk_layer(L, jc, &ch[i]);
         pop(L, mi);
     }
-    out->u.group.nchildren = (uint32_t)i;
+    *nout = (uint32_t)i;
     pop(L, m);
 }
 
-static void walk_layer_prop(loader_t *L, const cJSON *c, int type, rf_layer_t *out)
+static void *key_field(rf_layer_t *o, uint16_t at)
+{
+    return (char *)o + at;
+}
+
+/* One key of a layer, read as its row says. */
+static void walk_layer_prop(loader_t *L, const cJSON *c, const rf_layer_key_t *key,
+                            rf_layer_t *out)
 {
     const char *k = c->string;
-    if (strcmp(k, "id") == 0) {
-        if (!cJSON_IsString(c)) {
-            err_key(L, k, "must be a string, got %s", json_type(c));
-        } else if ((out->id = rf_arena_strdup(L->arena, c->valuestring)) == NULL) {
-            err_oom(L);
-        }
-    } else if (strcmp(k, "scale") == 0) {
-        if (cJSON_IsArray(c)) {
-            walk_pair(L, c, k, "[sx, sy]", &out->scale_x, &out->scale_y);
-        } else {
-            walk_numeric(L, c, k, P_ANY, &out->scale_x);
-            out->scale_y = out->scale_x;
-        }
-    } else if (strcmp(k, "anchor") == 0) {
-        walk_pair(L, c, k, "[ax, ay]", &out->anchor_x, &out->anchor_y);
-    } else if (strcmp(k, "trim") == 0) {
-        walk_pair(L, c, k, "[start, end]", &out->u.path.trim0, &out->u.path.trim1);
-    } else if (strcmp(k, "fill") == 0 || strcmp(k, "stroke") == 0 ||
-               strcmp(k, "stroke_width") == 0) {
+    const rf_layer_class_t *cls = rf_layer_class(out);
+    int range = key->flags & RF_KEY_NONNEG ? P_NONNEG : P_ANY;
+    if (key->flags & RF_KEY_DRAWN) {
         /* what a shape does not draw is an error, not silently ignored; a
          * paint of "none" says nothing is drawn and is fine anywhere */
         int none = cJSON_IsString(c) && strcmp(c->valuestring, "none") == 0;
-        if (type == RF_LAYER_LINE && strcmp(k, "fill") == 0 && !none) {
-            err_key(L, k, "a line has no fill (use stroke)");
-        } else if (type == RF_LAYER_GROUP && !none) {
-            err_key(L, k, "'%s' does nothing on a group: a group draws only its children "
-                    "(give it to them)", k);
-        } else if (strcmp(k, "stroke_width") == 0) {
-            walk_numeric(L, c, k, P_NONNEG, &out->stroke_width);
-        } else {
-            walk_color(L, c, k, k[0] == 'f' ? &out->fill : &out->stroke);
+        if ((cls->flags & RF_CLASS_NO_FILL) && key->at == RF_KEY_AT(fill) && !none) {
+            err_key(L, k, "a %s has no fill (use stroke)", cls->name);
+            return;
         }
-    } else if (strcmp(k, "orient") == 0) {
+        if ((cls->flags & RF_CLASS_CHILDREN) && !none) {
+            err_key(L, k, "'%s' does nothing on a %s: a %s draws only its children "
+                    "(give it to them)", k, cls->name, cls->name);
+            return;
+        }
+    }
+    switch (key->kind) {
+    case RF_KEY_STRING: {
+        const char **str = key_field(out, key->at);
+        if (!cJSON_IsString(c))
+            err_key(L, k, "must be a string, got %s", json_type(c));
+        else if ((*str = rf_arena_strdup(L->arena, c->valuestring)) == NULL)
+            err_oom(L);
+        break;
+    }
+    case RF_KEY_SCALE:
+        if (cJSON_IsArray(c)) {
+            walk_pair(L, c, k, key->shape, key_field(out, key->at), key_field(out, key->at2));
+        } else {
+            rf_prop_t *a = key_field(out, key->at);
+            walk_numeric(L, c, k, range, a);
+            *(rf_prop_t *)key_field(out, key->at2) = *a;
+        }
+        break;
+    case RF_KEY_PAIR:
+        walk_pair(L, c, k, key->shape, key_field(out, key->at), key_field(out, key->at2));
+        break;
+    case RF_KEY_PAINT:
+        walk_color(L, c, k, key_field(out, key->at));
+        break;
+    case RF_KEY_BOOL:
         if (!cJSON_IsBool(c))
             err_key(L, k, "must be true or false, got %s", json_type(c));
         else
-            out->orient = cJSON_IsTrue(c) ? 1 : 0;
-    } else if (strcmp(k, "follow") == 0) {
-        walk_follow(L, c, out);
-    } else if (strcmp(k, "path") == 0) {
-        walk_path_ref(L, c, out);
-    } else if (strcmp(k, "children") == 0) {
-        walk_children(L, c, out);
-    } else {
-        int range;
-        rf_prop_t scratch;
-        rf_prop_t *p = numeric_prop(out, k, &range);
-        walk_numeric(L, c, k, range, p != NULL ? p : &scratch);
-    }
-}
-
-static rf_paint_t paint_none(void)
-{
-    rf_paint_t p;
-    memset(&p, 0, sizeof p);
-    p.kind = RF_PAINT_NONE;
-    p.by = konst(0);
-    p.p0[0] = p.p0[1] = p.p1[0] = p.p1[1] = konst(0);
-    p.radius = konst(0);
-    return p;
-}
-
-/* The defaults of scene-v1.md "Layers", before the file's keys. */
-static void layer_defaults(rf_layer_t *o, int type)
-{
-    memset(o, 0, sizeof *o);
-    o->type = (uint8_t)(type >= 0 ? type : RF_LAYER_RECT);
-    o->x = o->y = o->rotate = konst(0);
-    o->scale_x = o->scale_y = konst(1);
-    o->anchor_x = o->anchor_y = konst(0.5);
-    o->opacity = konst(1);
-    o->stroke_width = konst(1);
-    o->fill = o->stroke = paint_none();
-    o->follow_slot = RF_PROP_CONST;
-    switch (o->type) {
-    case RF_LAYER_RECT:
-        o->u.rect.width = o->u.rect.height = o->u.rect.radius = konst(0);
+            *(uint8_t *)key_field(out, key->at) = cJSON_IsTrue(c) ? 1 : 0;
         break;
-    case RF_LAYER_CIRCLE:
-        o->u.circle.r = konst(0);
+    case RF_KEY_FOLLOW:
+        walk_follow(L, c, key_field(out, key->at));
         break;
-    case RF_LAYER_ELLIPSE:
-        o->u.ellipse.rx = o->u.ellipse.ry = konst(0);
+    case RF_KEY_PATH:
+        walk_path_ref(L, c, key_field(out, key->at));
         break;
-    case RF_LAYER_LINE:
-        o->u.line.x1 = o->u.line.y1 = o->u.line.x2 = o->u.line.y2 = konst(0);
-        break;
-    case RF_LAYER_PATH:
-        o->u.path.path = NULL;
-        o->u.path.trim0 = konst(0);
-        o->u.path.trim1 = konst(1);
+    case RF_KEY_CHILDREN:
+        walk_children(L, c, key_field(out, key->at), key_field(out, key->at2));
         break;
     default:
-        o->u.group.children = NULL;
-        o->u.group.nchildren = 0;
+        walk_numeric(L, c, k, range, key_field(out, key->at));
         break;
     }
 }
 
 static void walk_layer(loader_t *L, const cJSON *layer, rf_layer_t *out)
 {
-    layer_defaults(out, -1);
+    rf_layer_defaults(out, -1);
     if (count_items(L, 1))
         return;
     if (!cJSON_IsObject(layer)) {
@@ -2338,6 +2241,9 @@ static void walk_layer(loader_t *L, const cJSON *layer, rf_layer_t *out)
     qbuf_t a;
     int type = -1;
     const cJSON *ty = NULL;
+    const char *type_names[RF_LAYER_NTYPES];
+    for (int t = 0; t < RF_LAYER_NTYPES; t++)
+        type_names[t] = rf_layer_classes[t]->name;
     for (const cJSON *c = layer->child; c != NULL; c = c->next)
         if (strcmp(c->string, "type") == 0 && ty == NULL)
             ty = c;
@@ -2346,28 +2252,32 @@ static void walk_layer(loader_t *L, const cJSON *layer, rf_layer_t *out)
     } else if (!cJSON_IsString(ty)) {
         err_key(L, "type", "must be a layer type string, got %s", json_type(ty));
     } else {
-        type = find_name(layer_types, NELEM(layer_types), ty->valuestring);
+        type = rf_layer_type_find(ty->valuestring);
         if (type < 0) {
             char list[100];
-            const char *dym = suggest(L, ty->valuestring, layer_types, NELEM(layer_types));
+            const char *dym = suggest(L, ty->valuestring, type_names, RF_LAYER_NTYPES);
             if (dym != NULL)
                 err_key(L, "type", "unknown layer type '%s' (did you mean '%s'?)",
                         q(&a, ty->valuestring), dym);
             else
                 err_key(L, "type", "unknown layer type '%s' (known: %s)", q(&a, ty->valuestring),
-                        join(list, sizeof list, layer_types, NELEM(layer_types)));
+                        join(list, sizeof list, type_names, RF_LAYER_NTYPES));
         }
     }
-    layer_defaults(out, type);
-    /* the keys this layer may have: common ones plus its type's */
-    const char *allowed[NELEM(common_layer_keys) + 4];
+    rf_layer_defaults(out, type);
+    /* the keys this layer may have: the common ones, then its type's */
+    const rf_layer_class_t *cls = type >= 0 ? rf_layer_classes[type] : NULL;
+    const rf_layer_key_t *rows[RF_LAYER_MAX_KEYS];
+    const char *allowed[RF_LAYER_MAX_KEYS];
     size_t na = 0;
-    for (size_t i = 0; i < NELEM(common_layer_keys); i++)
-        allowed[na++] = common_layer_keys[i];
-    if (type >= 0)
-        for (size_t i = 0; i < type_keys[type].n; i++)
-            allowed[na++] = type_keys[type].keys[i];
-    const cJSON *seen[NELEM(common_layer_keys) + 4] = { 0 };
+    for (size_t i = 0; i < rf_layer_ncommon_keys; i++)
+        rows[na++] = &rf_layer_common_keys[i];
+    if (cls != NULL)
+        for (size_t i = 0; i < cls->nkeys && na < RF_LAYER_MAX_KEYS; i++)
+            rows[na++] = &cls->keys[i];
+    for (size_t i = 0; i < na; i++)
+        allowed[i] = rows[i]->name;
+    const cJSON *seen[RF_LAYER_MAX_KEYS] = { 0 };
     for (const cJSON *c = layer->child; c != NULL; c = c->next) {
         if (c == ty)
             continue;
@@ -2376,40 +2286,43 @@ static void walk_layer(loader_t *L, const cJSON *layer, rf_layer_t *out)
             if (type < 0)
                 continue;  /* unknown type: its own keys cannot be judged */
             int other = -1;
-            for (size_t t = 0; t < NELEM(type_keys) && other < 0; t++)
-                if (find_name(type_keys[t].keys, type_keys[t].n, c->string) >= 0)
-                    other = (int)t;
+            for (int t = 0; t < RF_LAYER_NTYPES && other < 0; t++)
+                for (size_t i = 0; i < rf_layer_classes[t]->nkeys && other < 0; i++)
+                    if (strcmp(rf_layer_classes[t]->keys[i].name, c->string) == 0)
+                        other = t;
             if (other >= 0)
                 err_key(L, c->string, "'%s' is not a property of %s layers (it belongs to %s "
-                        "layers)", c->string, layer_types[type], layer_types[other]);
+                        "layers)", c->string, cls->name, rf_layer_classes[other]->name);
             else
                 err_unknown_key(L, c->string, "key", allowed, na);
             continue;
         }
-        if (seen[k] != NULL || strcmp(c->string, "type") == 0) {
+        if (seen[k] != NULL || rows[k]->kind == RF_KEY_TYPE) {
             err_key(L, c->string, "duplicate key '%s'", q(&a, c->string));
             continue;
         }
         seen[k] = c;
-        walk_layer_prop(L, c, type, out);
+        walk_layer_prop(L, c, rows[k], out);
     }
     if (type < 0)
         return;
     /* required keys, named in one message */
-    const char *miss[4];
-    size_t nmiss = 0;
-    for (size_t i = 0; i < type_keys[type].nreq; i++)
-        if (seen[NELEM(common_layer_keys) + i] == NULL)
-            miss[nmiss++] = type_keys[type].keys[i];
-    if (nmiss > 0) {
-        char list[100];
-        size_t o = 0;
-        for (size_t i = 0; i < nmiss; i++)
-            o += (size_t)snprintf(list + o, sizeof list - o, "%s'%s'",
-                                  i == 0 ? "" : i + 1 == nmiss ? " and " : ", ", miss[i]);
-        err(L, "missing required key%s %s (%s)", nmiss > 1 ? "s" : "", list,
-            type_keys[type].needs);
+    char list[100];
+    size_t nmiss = 0, nreq = 0, o = 0;
+    for (size_t i = rf_layer_ncommon_keys; i < na; i++)
+        if ((rows[i]->flags & RF_KEY_REQUIRED) && seen[i] == NULL)
+            nmiss++;
+    list[0] = '\0';
+    for (size_t i = rf_layer_ncommon_keys; i < na; i++) {
+        if (!(rows[i]->flags & RF_KEY_REQUIRED) || seen[i] != NULL)
+            continue;
+        o += (size_t)snprintf(list + o, sizeof list - o, "%s'%s'",
+                              nreq == 0 ? "" : nreq + 1 == nmiss ? " and " : ", ",
+                              rows[i]->name);
+        nreq++;
     }
+    if (nmiss > 0)
+        err(L, "missing required key%s %s (%s)", nmiss > 1 ? "s" : "", list, cls->needs);
     /* orient turns by the follow sample's angle: without follow there is
      * none, and a silent no-op would hide a missing or misspelt follow */
     const cJSON *jo = seen[find_name(allowed, na, "orient")];
@@ -2440,66 +2353,24 @@ static void parse_layers(loader_t *L, const cJSON *arr)
 }
 
 /* Once the values have slots: PENDING references become slots. */
-static void fix_prop(const rf_value_t *vals, rf_prop_t *p)
+static int fix_slot(const rf_layer_key_t *key, uint32_t *slot, void *ctx)
 {
-    if (p->slot != RF_PROP_CONST)
-        p->slot = vals[p->slot / 3].slot + p->slot % 3;
-}
-
-static void fix_paint(const rf_value_t *vals, rf_paint_t *p)
-{
-    fix_prop(vals, &p->by);
-    for (int j = 0; j < 2; j++) {
-        fix_prop(vals, &p->p0[j]);
-        fix_prop(vals, &p->p1[j]);
-    }
-    fix_prop(vals, &p->radius);
+    const rf_value_t *vals = ctx;
+    (void)key;
+    if (*slot != RF_PROP_CONST)
+        *slot = vals[*slot / 3].slot + *slot % 3;
+    return 0;
 }
 
 static void fix_layers(const rf_value_t *vals, rf_layer_t *ls, uint32_t n)
 {
     for (uint32_t i = 0; i < n; i++) {
-        rf_layer_t *o = &ls[i];
-        rf_prop_t *const common[] = {
-            &o->x, &o->y, &o->rotate, &o->scale_x, &o->scale_y, &o->anchor_x, &o->anchor_y,
-            &o->opacity, &o->stroke_width,
-        };
-        for (size_t j = 0; j < NELEM(common); j++)
-            fix_prop(vals, common[j]);
-        fix_paint(vals, &o->fill);
-        fix_paint(vals, &o->stroke);
-        if (o->follow_slot != RF_PROP_CONST)
-            o->follow_slot = vals[o->follow_slot / 3].slot;
-        switch (o->type) {
-        case RF_LAYER_RECT:
-            fix_prop(vals, &o->u.rect.width);
-            fix_prop(vals, &o->u.rect.height);
-            fix_prop(vals, &o->u.rect.radius);
-            break;
-        case RF_LAYER_CIRCLE:
-            fix_prop(vals, &o->u.circle.r);
-            break;
-        case RF_LAYER_ELLIPSE:
-            fix_prop(vals, &o->u.ellipse.rx);
-            fix_prop(vals, &o->u.ellipse.ry);
-            break;
-        case RF_LAYER_LINE:
-            fix_prop(vals, &o->u.line.x1);
-            fix_prop(vals, &o->u.line.y1);
-            fix_prop(vals, &o->u.line.x2);
-            fix_prop(vals, &o->u.line.y2);
-            break;
-        case RF_LAYER_PATH:
-            fix_prop(vals, &o->u.path.trim0);
-            fix_prop(vals, &o->u.path.trim1);
-            break;
-        default:
-            /* the children were allocated writable by walk_children; the
-             * model only hands them out as const */
-            fix_layers(vals, (rf_layer_t *)(uintptr_t)o->u.group.children,
-                       o->u.group.nchildren);
-            break;
-        }
+        uint32_t nch;
+        rf_layer_each_slot(&ls[i], fix_slot, (void *)(uintptr_t)vals);
+        /* the children were allocated writable by walk_children; the
+         * model only hands them out as const */
+        rf_layer_t *ch = (rf_layer_t *)(uintptr_t)rf_layer_children(&ls[i], &nch);
+        fix_layers(vals, ch, nch);
     }
 }
 

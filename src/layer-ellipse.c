@@ -1,0 +1,66 @@
+/* layer-ellipse.c - the ellipse layer: radii rx and ry around its center,
+ * a unit circle built under S(rx, ry) and painted under the layer's own
+ * matrix, so that its stroke keeps its width (scene-v1.md "Layers"). */
+#include "layer.h"
+#include "shape.h"
+
+static const rf_layer_key_t ellipse_keys[] = {
+    { "rx", RF_KEY_NUMBER, RF_KEY_REQUIRED | RF_KEY_NONNEG, RF_KEY_AT(u.ellipse.rx), 0, 0, 0,
+      NULL },
+    { "ry", RF_KEY_NUMBER, RF_KEY_REQUIRED | RF_KEY_NONNEG, RF_KEY_AT(u.ellipse.ry), 0, 0, 0,
+      NULL },
+};
+
+/* [-rx, -ry, rx, ry] */
+static void ellipse_box(const rf_layer_t *L, const double *s, double b[4])
+{
+    double rx = rf_nonneg(rf_prop_get(&L->u.ellipse.rx, s));
+    double ry = rf_nonneg(rf_prop_get(&L->u.ellipse.ry, s));
+    b[0] = -rx;
+    b[1] = -ry;
+    b[2] = rx;
+    b[3] = ry;
+}
+
+static int ellipse_shape(const rf_layer_t *L, const double *s, const cairo_matrix_t *m,
+                         rf_shape_t *sh)
+{
+    sh->w = rf_nonneg(rf_prop_get(&L->u.ellipse.rx, s));
+    sh->h = rf_nonneg(rf_prop_get(&L->u.ellipse.ry, s));
+    if (!(sh->w > 0 && sh->h > 0))
+        return 0;
+    cairo_matrix_t sm;
+    cairo_matrix_init_scale(&sm, sh->w, sh->h);
+    cairo_matrix_multiply(&sh->em, &sm, m);
+    return rf_matrix_usable(&sh->em);
+}
+
+/* cairo stores the path in device space: building it under the scaled
+ * matrix and going back leaves the stroke undistorted. */
+static void ellipse_path(cairo_t *cr, const rf_layer_t *L, const double *s,
+                         const cairo_matrix_t *m, const rf_shape_t *sh)
+{
+    (void)L, (void)s;
+    cairo_set_matrix(cr, &sh->em);
+    cairo_arc(cr, 0, 0, 1, 0, 2 * RF_PI);
+    cairo_close_path(cr);
+    cairo_set_matrix(cr, m);
+}
+
+static void ellipse_huge_path(rf_hsink_t *g, const rf_layer_t *L, const double *s,
+                              const cairo_matrix_t *m, const rf_shape_t *sh)
+{
+    (void)L, (void)s, (void)m;
+    rf_hsink_ellipse(g, &sh->em);
+}
+
+const rf_layer_class_t rf_layer_class_ellipse = {
+    .name = "ellipse",
+    .keys = ellipse_keys,
+    .nkeys = sizeof ellipse_keys / sizeof ellipse_keys[0],
+    .needs = "an ellipse needs its radii rx and ry",
+    .box = ellipse_box,
+    .shape = ellipse_shape,
+    .path = ellipse_path,
+    .huge_path = ellipse_huge_path,
+};

@@ -1,0 +1,93 @@
+/* layer-path.c - the path layer: SVG path data (a name in `paths` or
+ * inline) in canvas coordinates, drawn between the arc-length progresses
+ * trim [start, end] (scene-v1.md "Layers"). */
+#include "layer.h"
+#include "shape.h"
+
+static const rf_layer_key_t path_keys[] = {
+    { "path", RF_KEY_PATH, RF_KEY_REQUIRED, RF_KEY_AT(u.path.path), 0, 0, 0, NULL },
+    { "trim", RF_KEY_PAIR, 0, RF_KEY_AT(u.path.trim0), RF_KEY_AT(u.path.trim1), 0, 1,
+      "[start, end]" },
+};
+
+static size_t path_ops_max(const rf_layer_t *L)
+{
+    return rf_path_trim_max(L->u.path.path);
+}
+
+/* The exact bounds of the whole (untrimmed) path. */
+static void path_box(const rf_layer_t *L, const double *s, double b[4])
+{
+    (void)s;
+    rf_path_bounds(L->u.path.path, &b[0], &b[1], &b[2], &b[3]);
+}
+
+/* rf_path_trim: exact sub-curves; [0, 1] is the figure verbatim. */
+static int path_shape(const rf_layer_t *L, const double *s, const cairo_matrix_t *m,
+                      rf_shape_t *sh)
+{
+    (void)m;
+    size_t n = rf_path_trim(L->u.path.path, rf_prop_get(&L->u.path.trim0, s),
+                            rf_prop_get(&L->u.path.trim1, s), sh->ops, sh->ops_cap);
+    sh->nops = n < sh->ops_cap ? n : sh->ops_cap;
+    return sh->nops > 0;
+}
+
+static void path_path(cairo_t *cr, const rf_layer_t *L, const double *s, const cairo_matrix_t *m,
+                      const rf_shape_t *sh)
+{
+    (void)L, (void)s, (void)m;
+    for (size_t i = 0; i < sh->nops; i++) {
+        const rf_path_op_t *op = &sh->ops[i];
+        switch (op->kind) {
+        case RF_PATH_OP_MOVE:
+            cairo_move_to(cr, op->p[0], op->p[1]);
+            break;
+        case RF_PATH_OP_LINE:
+            cairo_line_to(cr, op->p[0], op->p[1]);
+            break;
+        case RF_PATH_OP_CURVE:
+            cairo_curve_to(cr, op->p[0], op->p[1], op->p[2], op->p[3], op->p[4], op->p[5]);
+            break;
+        default:
+            cairo_close_path(cr);
+            break;
+        }
+    }
+}
+
+static void path_huge_path(rf_hsink_t *g, const rf_layer_t *L, const double *s,
+                           const cairo_matrix_t *m, const rf_shape_t *sh)
+{
+    (void)L, (void)s;
+    for (size_t i = 0; i < sh->nops; i++) {
+        const rf_path_op_t *op = &sh->ops[i];
+        switch (op->kind) {
+        case RF_PATH_OP_MOVE:
+            rf_hsink_move(g, m, op->p[0], op->p[1]);
+            break;
+        case RF_PATH_OP_LINE:
+            rf_hsink_line(g, m, op->p[0], op->p[1]);
+            break;
+        case RF_PATH_OP_CURVE:
+            rf_hsink_curve(g, m, op->p[0], op->p[1], op->p[2], op->p[3], op->p[4], op->p[5]);
+            break;
+        default:
+            rf_hsink_close(g);
+            break;
+        }
+    }
+}
+
+const rf_layer_class_t rf_layer_class_path = {
+    .name = "path",
+    .keys = path_keys,
+    .nkeys = sizeof path_keys / sizeof path_keys[0],
+    .flags = RF_CLASS_CANVAS,
+    .needs = "a path layer needs path: a name in 'paths' or SVG path data",
+    .ops_max = path_ops_max,
+    .box = path_box,
+    .shape = path_shape,
+    .path = path_path,
+    .huge_path = path_huge_path,
+};

@@ -1,0 +1,149 @@
+/* render-int.h - what the renderer's files share (render.c: the walks
+ * and drawing; render-huge.c: the huge-coordinate sink; render-prefix.c:
+ * the static-prefix cache). Private to them: nothing else includes it.
+ * The semantics are in render.h, the layer types' side in shape.h. */
+#ifndef RF_RENDER_INT_H
+#define RF_RENDER_INT_H
+
+#include <cairo.h>
+#include <stdint.h>
+
+#include "layer.h"
+#include "render.h"
+#include "shape.h"
+
+/* SVG's default; also bounds how far a stroke reaches past its path. */
+#define RF_MITER_LIMIT 4.0
+#define RF_RENDER_ERR_LEN 200
+
+typedef struct rf_node {
+    cairo_matrix_t local;      /* this frame's own matrix (layout walk) */
+    double box[4];             /* this frame's own box: x0, y0, x1, y1 */
+    uint32_t size;             /* nodes in the subtree, itself included */
+    int ok;                    /* local and box are finite */
+    cairo_pattern_t *pat[2];   /* constant-geometry fill, stroke gradient */
+} rf_node_t;
+
+struct rf_renderer {
+    const rf_scene_t *scene;
+    cairo_surface_t *surface;
+    cairo_t *cr;
+    int width, height;
+    double *slots;             /* values.nslots (at least 1) */
+    rf_node_t *nodes;          /* one per layer, pre-order */
+    uint32_t nnodes;
+    rf_path_op_t *ops;         /* trim buffer: the largest path layer */
+    size_t ops_cap;
+    /* The static prefix: the layers drawn first (in drawing order) that
+     * read no value, so background plus those layers give the same pixels
+     * at every t. base holds those pixels once drawn (base_ready) and a
+     * frame starts from a copy of base instead of redrawing them: a
+     * full-canvas gradient backdrop costs pixman ~10 ms per 1080p frame,
+     * the copy ~1 ms. The prefix may end inside groups (the chain: groups
+     * whose own properties are constant, opacity 1): their matrices also
+     * depend on their children's boxes, so base is used only in a frame
+     * whose chain matrices are bitwise those base was drawn under.
+     * Byte-identical to drawing the prefix: the same operations on the
+     * same cleared surface give the same pixels, and every later layer
+     * sets all the cairo state it uses (tests/check_render). Level k of
+     * the split, in the list of the chain group of level k - 1 (the
+     * top-level layers at level 0): split_list[k] is the index of the
+     * level's chain group (k < split_depth) or of its first layer that is
+     * not static (k == split_depth), split_node[k] that layer's node. */
+#define RF_SPLIT_MAX 8
+    uint32_t split_depth;
+    uint32_t split_list[RF_SPLIT_MAX + 1];
+    uint32_t split_node[RF_SPLIT_MAX + 1];
+    cairo_matrix_t split_m[RF_SPLIT_MAX]; /* chain device matrices of base */
+    unsigned char *base;       /* height * stride bytes; NULL: no prefix
+                                  worth a copy per frame */
+    int base_ready;            /* base holds the prefix's pixels */
+    int base_armed;            /* this frame keeps them when it reaches
+                                  split_node[split_depth] */
+    int base_used;             /* the last frame started from base */
+    char err[RF_RENDER_ERR_LEN];
+};
+
+/* ---- the huge-coordinate sink (render-huge.c) ----
+ *
+   cairo keeps device coordinates in 24.8 fixed point: past +-2^23 px they
+ * wrap (a line to x = 1e7 comes out short, a rect 1e9 wide inside out);
+ * its rasterizer already goes wrong on long sloped edges past about 2^17
+ * px (a rotated ellipse 1e9 px wide fills the wrong rows); and it cuts an
+ * arc of radius 1e20 px into so many pieces that one frame takes minutes.
+ * A shape whose device box, stroke included, leaves [-RF_GUARD, RF_GUARD]
+ * is therefore built here in double precision and clipped to the guard
+ * box G, the canvas grown by RF_GUARD_MARGIN: a fill by Sutherland-Hodgman
+ * (the winding inside G is unchanged), a stroke as the runs of its outline
+ * inside G, whose cut ends lie farther off the canvas than any stroke drawn
+ * reaches (RF_GUARD_REACH, in device px, miter included; a wider stroke on
+ * such a shape is an error). Curves are flattened to RF_FLAT_TOL px near
+ * the canvas; a piece of curve whose hull stays away from the canvas (and
+ * the stroke's reach) becomes its chord, which cannot change a pixel.
+ * Every loop is bounded (RF_FLAT_DEPTH), and cairo only ever sees
+ * coordinates within 16384 + 2^16 px of the origin. */
+#define RF_GUARD 65536.0
+#define RF_GUARD_MARGIN 65536.0
+#define RF_GUARD_REACH 32768.0
+#define RF_FLAT_TOL 0.05
+#define RF_FLAT_DEPTH 60
+/* A piece near the canvas still this far (px) from its chord once it cannot
+ * be split (an ellipse 1e100 px wide and 40 high, rotated): its points are
+ * below double precision there, and no drawing of it would be right. */
+#define RF_FLAT_BAD 1.0
+
+struct rf_hsink {
+    cairo_t *cr;                 /* building under the identity matrix */
+    double g[4];                 /* G: x0, y0, x1, y1 */
+    double b[4];                 /* where accuracy matters: canvas + reach */
+    int stroke;                  /* runs (stroke) or clipped polygons (fill) */
+    int imprecise;               /* RF_FLAT_BAD was exceeded near the canvas */
+    int in_sub;                  /* a subpath is open */
+    double sx, sy, px, py;       /* its start and the current point */
+    /* stroke */
+    int run, cut, first_at_start, first_done;
+    double fx, fy;               /* end of the first run's first piece */
+    /* fill: four clip stages, then the output */
+    struct { int n; double fx, fy, lx, ly; } st[4];
+    int nout;
+};
+
+/* An empty sink feeding cr, for a canvas of width x height: G is the
+ * canvas grown by RF_GUARD_MARGIN, accuracy matters within pad px of it. */
+void rf_hsink_init(rf_hsink_t *g, cairo_t *cr, double width, double height, double pad);
+/* Starts a fill (stroke 0) or a stroke outline (stroke 1) of the shape. */
+void rf_hsink_begin(rf_hsink_t *g, int stroke);
+/* Ends the open subpath, if any. */
+void rf_hsink_end(rf_hsink_t *g);
+
+/* ---- the walks (render.c), for the static prefix ---- */
+
+/* Lays out the subtree of L at node idx; returns the index after it. */
+uint32_t rf_render_layout(rf_renderer_t *r, const rf_layer_t *L, uint32_t idx);
+/* Draws L (node idx) under the device matrix parent. */
+void rf_render_draw_layer(rf_renderer_t *r, const rf_layer_t *L, uint32_t idx,
+                          const cairo_matrix_t *parent);
+/* The device box of node n's own box under m, grown by reach px. */
+void rf_render_device_box(const rf_node_t *n, const cairo_matrix_t *m, double reach,
+                          double out[4]);
+
+/* ---- the static prefix (render-prefix.c) ---- */
+
+/* Finds the static prefix (at creation, after the nodes are prepared) and
+ * allocates base when it is worth a copy per frame; -1 when out of
+ * memory. */
+int rf_prefix_find(rf_renderer_t *r);
+/* At the start of a laid-out frame: 1 when the surface now holds the
+ * prefix (copied from base: draw with rf_prefix_draw_rest); 0 when the
+ * frame must be drawn whole (and is armed to keep the prefix when base is
+ * still empty). */
+int rf_prefix_restore(rf_renderer_t *r);
+/* Draws what follows the prefix. */
+void rf_prefix_draw_rest(rf_renderer_t *r);
+/* Before drawing node idx of a whole frame: keeps the prefix's pixels when
+ * the prefix ends there. */
+void rf_prefix_reached(rf_renderer_t *r, uint32_t idx);
+/* After the last layer of a whole frame. */
+void rf_prefix_end(rf_renderer_t *r);
+
+#endif

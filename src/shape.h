@@ -1,0 +1,58 @@
+/* shape.h - what a layer type's drawing hooks (layer.h) work with.
+ *
+ * Owns: rf_shape_t, one frame's geometry of one shape, and rf_hsink_t, the
+ * double-precision path sink for shapes too large for cairo's fixed-point
+ * coordinates (render-huge.c). The renderer owns both and hands them to the
+ * hooks of rf_layer_class_t; a hook only fills or feeds them. Nothing here
+ * allocates, and each renderer (one per thread) has its own.
+ */
+#ifndef RF_SHAPE_H
+#define RF_SHAPE_H
+
+#include <cairo.h>
+#include <math.h>
+#include <stddef.h>
+
+#include "layer.h"
+#include "path.h"
+
+#define RF_PI 3.14159265358979323846
+
+/* Geometry of a shape this frame, from the shape hook. */
+typedef struct rf_shape {
+    double w, h, rad;          /* rect; circle r in w; ellipse rx, ry in w, h */
+    cairo_matrix_t em;         /* ellipse: S(rx, ry) inside the layer matrix */
+    rf_path_op_t *ops;         /* in: the renderer's op buffer (ops_max ops) */
+    size_t ops_cap;
+    size_t nops;               /* out: path ops in ops */
+} rf_shape_t;
+
+/* Negative or NaN sizes count as 0. */
+static inline double rf_nonneg(double v)
+{
+    return v > 0 ? v : 0; /* NaN: 0 */
+}
+
+/* Whether cairo accepts m as a matrix and its inverse is finite (render.c). */
+int rf_matrix_usable(const cairo_matrix_t *m);
+
+/* ---- the huge-coordinate sink (render-huge.c) ----
+ * Points are given in the layer's coordinates and mapped by m; the sink
+ * clips (a fill) or cuts (a stroke) in double precision and feeds cairo
+ * only what lies near the canvas. */
+typedef struct rf_hsink rf_hsink_t;
+
+void rf_hsink_move(rf_hsink_t *g, const cairo_matrix_t *m, double x, double y);
+void rf_hsink_line(rf_hsink_t *g, const cairo_matrix_t *m, double x, double y);
+/* A cubic from the current point through (x1, y1), (x2, y2) to (x3, y3). */
+void rf_hsink_curve(rf_hsink_t *g, const cairo_matrix_t *m, double x1, double y1, double x2,
+                    double y2, double x3, double y3);
+/* An arc of the circle (cx, cy, radius q) from angle a0 to a1; the current
+ * point is at a0. */
+void rf_hsink_arc(rf_hsink_t *g, const cairo_matrix_t *m, double cx, double cy, double q,
+                  double a0, double a1);
+/* The whole unit circle under em (device space): an ellipse. */
+void rf_hsink_ellipse(rf_hsink_t *g, const cairo_matrix_t *em);
+void rf_hsink_close(rf_hsink_t *g);
+
+#endif

@@ -1,0 +1,224 @@
+/* check_layer.c - the layer-type table (layer.h): every row complete and
+ * consistent, the defaults of scene-v1.md "Layers", and the slot visitor
+ * reaching every property, counted by hand from the struct. */
+#include <check.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "layer.h"
+
+static const rf_layer_key_t *find_key(const rf_layer_class_t *c, const char *name)
+{
+    for (uint32_t i = 0; i < rf_layer_ncommon_keys; i++)
+        if (strcmp(rf_layer_common_keys[i].name, name) == 0)
+            return &rf_layer_common_keys[i];
+    for (uint32_t i = 0; i < c->nkeys; i++)
+        if (strcmp(c->keys[i].name, name) == 0)
+            return &c->keys[i];
+    return NULL;
+}
+
+START_TEST(test_rows_complete)
+{
+    for (int t = 0; t < RF_LAYER_NTYPES; t++) {
+        const rf_layer_class_t *c = rf_layer_classes[t];
+        ck_assert_ptr_nonnull(c);
+        ck_assert_ptr_nonnull(c->name);
+        ck_assert_int_eq(rf_layer_type_find(c->name), t);
+        ck_assert_ptr_nonnull(c->needs);
+        ck_assert_uint_le(rf_layer_ncommon_keys + c->nkeys, RF_LAYER_MAX_KEYS);
+        int children = 0;
+        for (uint32_t i = 0; i < c->nkeys; i++)
+            children += c->keys[i].kind == RF_KEY_CHILDREN;
+        if (c->flags & RF_CLASS_CHILDREN) {
+            ck_assert_int_eq(children, 1);
+        } else {
+            ck_assert_int_eq(children, 0);
+            ck_assert_ptr_nonnull(c->box);
+            ck_assert_ptr_nonnull(c->shape);
+            ck_assert_ptr_nonnull(c->path);
+            ck_assert_ptr_nonnull(c->huge_path);
+        }
+        /* a type with nothing required would let a misspelt key pass */
+        int required = 0;
+        for (uint32_t i = 0; i < c->nkeys; i++)
+            required += (c->keys[i].flags & RF_KEY_REQUIRED) != 0;
+        ck_assert_int_ge(required, 1);
+    }
+    ck_assert_int_eq(rf_layer_type_find("text"), -1);
+    ck_assert_int_eq(rf_layer_type_find(""), -1);
+}
+END_TEST
+
+/* Key names unique within what one layer may have; offsets inside the
+ * struct; pairs name their second member; messages' shapes present. */
+START_TEST(test_keys_consistent)
+{
+    for (int t = 0; t < RF_LAYER_NTYPES; t++) {
+        const rf_layer_class_t *c = rf_layer_classes[t];
+        const rf_layer_key_t *rows[RF_LAYER_MAX_KEYS];
+        uint32_t n = 0;
+        for (uint32_t i = 0; i < rf_layer_ncommon_keys; i++)
+            rows[n++] = &rf_layer_common_keys[i];
+        for (uint32_t i = 0; i < c->nkeys; i++)
+            rows[n++] = &c->keys[i];
+        for (uint32_t i = 0; i < n; i++) {
+            for (uint32_t j = i + 1; j < n; j++)
+                ck_assert_str_ne(rows[i]->name, rows[j]->name);
+            ck_assert_uint_lt(rows[i]->at, sizeof(rf_layer_t));
+            if (rows[i]->kind == RF_KEY_PAIR || rows[i]->kind == RF_KEY_SCALE) {
+                ck_assert_uint_lt(rows[i]->at2, sizeof(rf_layer_t));
+                ck_assert_uint_ne(rows[i]->at2, rows[i]->at);
+                ck_assert_ptr_nonnull(rows[i]->shape);
+            }
+        }
+    }
+    /* the common block: the order the unknown-key message lists */
+    static const char *const common[] = { "type", "id", "x", "y", "rotate", "scale", "anchor",
+                                          "opacity", "fill", "stroke", "stroke_width",
+                                          "follow", "orient" };
+    ck_assert_uint_eq(rf_layer_ncommon_keys, sizeof common / sizeof common[0]);
+    for (uint32_t i = 0; i < rf_layer_ncommon_keys; i++)
+        ck_assert_str_eq(rf_layer_common_keys[i].name, common[i]);
+}
+END_TEST
+
+#define CK_CONST(p, v)                                                                   \
+    do {                                                                                 \
+        ck_assert_uint_eq((p).slot, RF_PROP_CONST);                                      \
+        ck_assert_double_eq((p).k, (v));                                                 \
+    } while (0)
+
+/* scene-v1.md "Layers": the defaults a layer starts from. */
+START_TEST(test_defaults)
+{
+    rf_layer_t L;
+    for (int t = 0; t < RF_LAYER_NTYPES; t++) {
+        memset(&L, 0x5A, sizeof L);
+        rf_layer_defaults(&L, t);
+        ck_assert_int_eq(L.type, t);
+        ck_assert_ptr_null(L.id);
+        ck_assert_int_eq(L.orient, 0);
+        CK_CONST(L.x, 0);
+        CK_CONST(L.y, 0);
+        CK_CONST(L.rotate, 0);
+        CK_CONST(L.scale_x, 1);
+        CK_CONST(L.scale_y, 1);
+        CK_CONST(L.anchor_x, 0.5);
+        CK_CONST(L.anchor_y, 0.5);
+        CK_CONST(L.opacity, 1);
+        CK_CONST(L.stroke_width, 1);
+        ck_assert_int_eq(L.fill.kind, RF_PAINT_NONE);
+        ck_assert_int_eq(L.stroke.kind, RF_PAINT_NONE);
+        CK_CONST(L.fill.by, 0);
+        CK_CONST(L.stroke.radius, 0);
+        ck_assert_uint_eq(L.follow_slot, RF_PROP_CONST);
+    }
+    rf_layer_defaults(&L, RF_LAYER_RECT);
+    CK_CONST(L.u.rect.width, 0);
+    CK_CONST(L.u.rect.height, 0);
+    CK_CONST(L.u.rect.radius, 0);
+    rf_layer_defaults(&L, RF_LAYER_PATH);
+    CK_CONST(L.u.path.trim0, 0);
+    CK_CONST(L.u.path.trim1, 1);
+    ck_assert_ptr_null(L.u.path.path);
+    rf_layer_defaults(&L, RF_LAYER_GROUP);
+    ck_assert_ptr_null(L.u.group.children);
+    ck_assert_uint_eq(L.u.group.nchildren, 0);
+    /* an unknown type (-1) is laid out as a rect until its error stops the load */
+    rf_layer_defaults(&L, -1);
+    ck_assert_int_eq(L.type, RF_LAYER_RECT);
+}
+END_TEST
+
+static int count_slot(const rf_layer_key_t *key, uint32_t *slot, void *ctx)
+{
+    (void)key;
+    (void)slot;
+    (*(int *)ctx)++;
+    return 0;
+}
+
+static int stop_at_follow(const rf_layer_key_t *key, uint32_t *slot, void *ctx)
+{
+    (void)slot;
+    (*(int *)ctx)++;
+    return key->kind == RF_KEY_FOLLOW ? 7 : 0;
+}
+
+/* Counted from struct rf_layer by hand: x, y, rotate, scale_x, scale_y,
+ * anchor_x, anchor_y, opacity, stroke_width (9), by, p0[2], p1[2], radius
+ * per paint (2 x 6), follow_slot (1): 22, plus the type's own props. */
+START_TEST(test_visitor_reaches_every_slot)
+{
+    static const int own[RF_LAYER_NTYPES] = {
+        [RF_LAYER_RECT] = 3, [RF_LAYER_CIRCLE] = 1, [RF_LAYER_ELLIPSE] = 2,
+        [RF_LAYER_LINE] = 4, [RF_LAYER_PATH] = 2, [RF_LAYER_GROUP] = 0,
+    };
+    rf_layer_t L;
+    for (int t = 0; t < RF_LAYER_NTYPES; t++) {
+        int n = 0;
+        rf_layer_defaults(&L, t);
+        ck_assert_int_eq(rf_layer_each_slot(&L, count_slot, &n), 0);
+        ck_assert_int_eq(n, 22 + own[t]);
+    }
+    /* a nonzero return stops the walk and is returned: follow is the
+     * 22nd slot of the common block (9 + 12 before it) */
+    int n = 0;
+    rf_layer_defaults(&L, RF_LAYER_RECT);
+    ck_assert_int_eq(rf_layer_each_slot(&L, stop_at_follow, &n), 7);
+    ck_assert_int_eq(n, 22);
+}
+END_TEST
+
+/* A value read anywhere makes a layer (and its group) not static; only the
+ * placement keys (RF_KEY_OWN) count for keys_static(OWN). */
+START_TEST(test_static)
+{
+    rf_layer_t kids[2], g;
+    rf_layer_defaults(&kids[0], RF_LAYER_RECT);
+    rf_layer_defaults(&kids[1], RF_LAYER_LINE);
+    rf_layer_defaults(&g, RF_LAYER_GROUP);
+    g.u.group.children = kids;
+    g.u.group.nchildren = 2;
+    ck_assert(rf_layer_is_static(&g));
+    kids[1].u.line.y2.slot = 4;
+    ck_assert(!rf_layer_is_static(&kids[1]));
+    ck_assert(!rf_layer_is_static(&g));
+    ck_assert(rf_layer_keys_static(&g, RF_KEY_OWN));
+    kids[1].u.line.y2.slot = RF_PROP_CONST;
+    kids[0].stroke.p1[1].slot = 2;  /* deep inside a paint */
+    ck_assert(!rf_layer_is_static(&g));
+    kids[0].stroke.p1[1].slot = RF_PROP_CONST;
+    g.follow_slot = 0;
+    ck_assert(!rf_layer_keys_static(&g, RF_KEY_OWN));
+    g.follow_slot = RF_PROP_CONST;
+    g.stroke_width.slot = 1;        /* drawn, not placement */
+    ck_assert(rf_layer_keys_static(&g, RF_KEY_OWN));
+    ck_assert(!rf_layer_keys_static(&g, 0));
+    uint32_t n;
+    ck_assert_ptr_eq(rf_layer_children(&g, &n), kids);
+    ck_assert_uint_eq(n, 2);
+    ck_assert_ptr_null(rf_layer_children(&kids[0], &n));
+    ck_assert_uint_eq(n, 0);
+    ck_assert_ptr_nonnull(find_key(rf_layer_classes[RF_LAYER_PATH], "trim"));
+    ck_assert_ptr_null(find_key(rf_layer_classes[RF_LAYER_CIRCLE], "trim"));
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("layer");
+    TCase *tc = tcase_create("table");
+    tcase_add_test(tc, test_rows_complete);
+    tcase_add_test(tc, test_keys_consistent);
+    tcase_add_test(tc, test_defaults);
+    tcase_add_test(tc, test_visitor_reaches_every_slot);
+    tcase_add_test(tc, test_static);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed == 0 ? 0 : 1;
+}
