@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "loc.h"
+
 #define RF_DIAG_MAX 20
 #define RF_DIAG_LINE 1024
 
@@ -34,9 +36,19 @@ typedef struct rf_diag {
 /* Empties d and sets the file name used in its messages. */
 void rf_diag_init(rf_diag_t *d, const char *file);
 
-/* "runeframe: FILE:LINE:COL: message" (line and column are 1-based). */
+/* "runeframe: FILE:LINE:COL: message" (line and column are 1-based; the
+ * column counts characters, UTF-8 code points, as loc.h says). */
 void rf_diag_syntax(rf_diag_t *d, int line, int col, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+/* A JSON syntax error at loc in text[0 .. len): rf_diag_syntax()'s line,
+ * then loc.h's caret display on two more lines of the same message (the
+ * source line indented by four spaces, a caret under the column), left out
+ * when the line is empty or the whole would not fit in RF_DIAG_LINE:
+ *     runeframe: FILE:3:12: expected ':' after an object key
+ *           "canvas" {}
+ *                    ^                                                        */
+void rf_diag_syntax_at(rf_diag_t *d, const char *text, size_t len, const rf_loc_t *loc,
+                       const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 /* "runeframe: FILE: POINTER: message"; pointer is an RFC 6901 JSON pointer. */
 void rf_diag_at(rf_diag_t *d, const char *pointer, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
@@ -56,10 +68,8 @@ void rf_diag_print(const rf_diag_t *d, FILE *out);
 size_t rf_pointer_push(char *ptr, size_t cap, const char *segment);
 size_t rf_pointer_push_index(char *ptr, size_t cap, size_t index);
 
-/* Levenshtein distance, capped: returns cap+1 as soon as it exceeds cap. */
-int rf_edit_distance(const char *a, const char *b, int cap);
-/* The candidate closest to word when it is close enough to be a likely typo
- * (distance <= 2, and less than the word's length); NULL otherwise. */
-const char *rf_did_you_mean(const char *word, const char *const *candidates, size_t n);
+/* Compatibility until every caller includes suggest.h itself (did-you-mean
+ * moved there); remove at merge. */
+#include "suggest.h"
 
 #endif

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diag.h"
+#include "suggest.h"
 
 #define RF_PI 3.14159265358979323846
 #define RF_LN2 0.69314718055994530942

@@ -47,7 +47,7 @@
  * pow atan2 step; 3 for clamp mix smoothstep.
  * `c ? a : b` evaluates only the branch it takes (the VM jumps).
  *
- * Limits: an expression is at most RF_MAX_EXPR_BYTES (scene.h) bytes. The
+ * Limits: an expression is at most RF_MAX_EXPR_BYTES (below) bytes. The
  * compiler does not recurse, so nesting depth is limited only by length; the
  * evaluator's stack is a fixed local array bounded by the same limit.
  *
@@ -65,6 +65,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
+
+/* The longest expression rf_expr_compile() takes, in bytes (scene-v1.md). */
+#define RF_MAX_EXPR_BYTES 4096
 
 /* Components of a name: plain value, or one output of a sample_path value. */
 enum {
@@ -97,13 +100,16 @@ typedef void *(*rf_expr_alloc_fn)(void *actx, size_t size);
 #define RF_EXPR_ERR_MSG 256
 
 /* A compile error: col is the 1-based column in characters (UTF-8 code
- * points) of the offending token (for a missing one at the end, the column
- * just after the last token); msg is one line without the column, e.g.
- * "unexpected ')'", "unknown function 'sinn' (did you mean 'sin'?)",
- * "min() takes 2 arguments, got 3", "expected ')'", "expected ':'",
- * "unexpected end of expression", "empty expression", or the resolver's. */
+ * points, as loc.h counts them) of the offending token (for a missing one
+ * at the end, the column just after the last token); msg is one line
+ * without the column, e.g. "unexpected ')'", "unknown function 'sinn' (did
+ * you mean 'sin'?)", "min() takes 2 arguments, got 3", "expected ')'",
+ * "expected ':'", "unexpected end of expression", "empty expression", or
+ * the resolver's. oom is nonzero when the compiler (or alloc) ran out of
+ * memory: test it, never the text (msg then says "out of memory"). */
 typedef struct rf_expr_error {
     int col;
+    int oom;
     char msg[RF_EXPR_ERR_MSG];
 } rf_expr_error_t;
 
@@ -162,7 +168,8 @@ size_t rf_expr_dump(const rf_expr_t *e, char *buf, size_t cap);
 /* The two lines the CLI prints under a compile error: the expression with an
  * indent of four spaces, then a caret under column col:
  *     "    mix(40, 600, p))\n                   ^"      (col 16)
- * Tabs and other control characters show as one space each, so the caret
+ * The same as rf_loc_caret() (loc.h), which renders every caret display:
+ * tabs and other control characters show as one space each, so the caret
  * stays aligned; an expression wider than 72 columns is shown as a window
  * around col with "..." at the cut ends. No trailing newline. snprintf-like
  * return value; NUL-terminated when cap > 0. */

@@ -9,7 +9,8 @@
  */
 #include "jsonsyn.h"
 
-#include "diag.h"
+#include "loc.h"
+#include "suggest.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -29,15 +30,9 @@ typedef struct scan {
 
 void rf_json_position(const char *text, size_t off, int *line, int *col)
 {
-    int ln = 1;
-    size_t bol = 0;
-    for (size_t i = 0; i < off; i++)
-        if (text[i] == '\n') {
-            ln++;
-            bol = i + 1;
-        }
-    *line = ln;
-    *col = (int)(off - bol) + 1;
+    rf_loc_t loc = rf_loc_at(text, off, off);
+    *line = loc.line;
+    *col = loc.col;
 }
 
 static int fail(scan_t *sc, size_t off, const char *fmt, ...)
@@ -46,48 +41,13 @@ static int fail(scan_t *sc, size_t off, const char *fmt, ...)
 static int fail(scan_t *sc, size_t off, const char *fmt, ...)
 {
     if (sc->err != NULL) {
-        rf_json_position(sc->text, off, &sc->err->line, &sc->err->col);
+        sc->err->loc = rf_loc_at(sc->text, sc->len, off);
         va_list ap;
         va_start(ap, fmt);
         vsnprintf(sc->err->reason, sizeof sc->err->reason, fmt, ap);
         va_end(ap);
     }
     return -1;
-}
-
-/* Length of the valid UTF-8 sequence at s[i], or 0 (overlong forms,
- * surrogates and code points past U+10FFFF are invalid). */
-static size_t utf8_len(const unsigned char *s, size_t i, size_t len)
-{
-    unsigned c = s[i];
-    size_t n;
-    unsigned lo = 0x80, hi = 0xBF;
-    if (c < 0x80)
-        return 1;
-    if (c >= 0xC2 && c <= 0xDF)
-        n = 2;
-    else if (c >= 0xE0 && c <= 0xEF) {
-        n = 3;
-        if (c == 0xE0)
-            lo = 0xA0;
-        else if (c == 0xED)
-            hi = 0x9F;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-        n = 4;
-        if (c == 0xF0)
-            lo = 0x90;
-        else if (c == 0xF4)
-            hi = 0x8F;
-    } else
-        return 0;
-    if (len - i < n)
-        return 0;
-    if (s[i + 1] < lo || s[i + 1] > hi)
-        return 0;
-    for (size_t k = 2; k < n; k++)
-        if (s[i + k] < 0x80 || s[i + k] > 0xBF)
-            return 0;
-    return n;
 }
 
 /* A short quoted description of the byte(s) at off for messages. */
@@ -101,7 +61,7 @@ static const char *describe(const scan_t *sc, size_t off, char *buf, size_t cap)
     else if (c < 0x80)
         snprintf(buf, cap, "'%c'", (int)c);
     else {
-        size_t n = utf8_len(sc->s, off, sc->len);
+        size_t n = rf_utf8_len(sc->s, off, sc->len);
         if (n == 0)
             snprintf(buf, cap, "invalid UTF-8 byte 0x%02X", c);
         else
@@ -197,7 +157,7 @@ static int scan_string(scan_t *sc, size_t *pi)
             return fail(sc, i, "raw control character U+%04X in a string: write it "
                         "as an escape (\\u%04X)", c, c);
         if (c >= 0x80) {
-            size_t n = utf8_len(s, i, sc->len);
+            size_t n = rf_utf8_len(s, i, sc->len);
             if (n == 0)
                 return fail(sc, i, "invalid UTF-8 byte 0x%02X in a string", c);
             i += n;
@@ -329,8 +289,9 @@ int rf_json_check(const char *text, size_t len, int max_depth, rf_json_error_t *
     if (max_depth < 1)
         max_depth = 1;
     if (err != NULL) {
-        err->line = 0;
-        err->col = 0;
+        err->loc.off = 0;
+        err->loc.line = 0;
+        err->loc.col = 0;
         err->reason[0] = '\0';
     }
     if (len >= 3 && s[0] == 0xEF && s[1] == 0xBB && s[2] == 0xBF)
@@ -359,7 +320,7 @@ int rf_json_check(const char *text, size_t len, int max_depth, rf_json_error_t *
         unsigned c = s[i];
         if (c == '/' && i + 1 < len && (s[i + 1] == '/' || s[i + 1] == '*'))
             return fail(&sc, i, "comments are not allowed in JSON");
-        if (c >= 0x80 && utf8_len(s, i, len) == 0)
+        if (c >= 0x80 && rf_utf8_len(s, i, len) == 0)
             return fail(&sc, i, "invalid UTF-8 byte 0x%02X", c);
 
         switch (st) {

@@ -12,9 +12,21 @@
 
 #include <stddef.h>
 
+#include "loc.h"
+
+/* The first syntax error: where (loc.h: the byte offset, the 1-based line,
+ * and the 1-based column in characters, UTF-8 code points, as every column
+ * runeframe reports) and why. line and col name the same fields as
+ * loc.line and loc.col. */
 typedef struct rf_json_error {
-    int line;        /* 1-based */
-    int col;         /* 1-based, in bytes */
+    union {
+        rf_loc_t loc;
+        struct {
+            size_t off;
+            int line;
+            int col;
+        };
+    };
     char reason[160];
 } rf_json_error_t;
 
@@ -22,7 +34,8 @@ typedef struct rf_json_error {
  * whitespace only) nested at most max_depth deep; else -1 and *err. */
 int rf_json_check(const char *text, size_t len, int max_depth, rf_json_error_t *err);
 
-/* 1-based line and column of byte offset off in text. */
+/* 1-based line and column (in characters) of byte offset off in text; the
+ * same as rf_loc_at(text, off, off). */
 void rf_json_position(const char *text, size_t off, int *line, int *col);
 
 #endif

@@ -193,14 +193,7 @@ static void err_caret(loader_t *L, const char *ptr, const char *text, size_t len
     rf_diag_at(L->d, ptr, "%s", msg);
     if (L->d->count == before)
         return;                /* dropped past RF_DIAG_MAX */
-    char *m = L->d->msg[L->d->count - 1];
-    size_t used = strlen(m);
-    char car[RF_DIAG_LINE];
-    size_t need = rf_expr_caret(text, len, col, car, sizeof car);
-    if (need < sizeof car && used + 1 + need < RF_DIAG_LINE) {
-        m[used] = '\n';
-        memcpy(m + used + 1, car, need + 1);
-    }
+    rf_loc_attach_col(L->d->msg[L->d->count - 1], RF_DIAG_LINE, text, len, col);
 }
 
 static void err_oom(loader_t *L)
@@ -1002,19 +995,6 @@ static void parse_anim(loader_t *L, const cJSON *body, rf_value_kind_t kind,
 #undef G
 }
 
-/* The 1-based character (UTF-8 code point) column of 1-based byte column
- * col in s: carets count characters. */
-static int char_column(const char *s, size_t len, size_t col)
-{
-    size_t n = 0;
-    for (size_t i = 0; i + 1 < col && i < len; i++)
-        if (((unsigned char)s[i] & 0xC0) != 0x80)
-            n++;
-    if (col > len + 1)
-        n += col - (len + 1);
-    return n + 1 > (size_t)INT32_MAX ? INT32_MAX : (int)(n + 1);
-}
-
 /* Parses and measures SVG path data at the current pointer (a `paths`
  * entry, a sample's or a path layer's inline data) and counts its segments
  * against RF_MAX_ITEMS. NULL after an error. */
@@ -1039,7 +1019,7 @@ static const rf_path_t *parse_path_data(loader_t *L, const char *s)
         if (pe.col == 0)
             err_oom(L);
         else
-            err_caret(L, L->ptr, s, len, char_column(s, len, pe.col), pe.msg);
+            err_caret(L, L->ptr, s, len, rf_loc_column(s, len, pe.col - 1), pe.msg);
         return NULL;
     }
     count_items(L, rf_path_segment_count(path));
@@ -1662,7 +1642,7 @@ static void resolve_expr(loader_t *L, size_t k)
     rf_expr_error_t ee;
     if (rf_expr_compile(v->src, len, 0, T_MAX, resolve_first, L, arena_alloc_fn,
                         L->scratch, &e, &ee) != 0) {
-        if (strcmp(ee.msg, "out of memory") == 0) {
+        if (ee.oom) {
             err_oom(L);
         } else {
             char m[RF_EXPR_ERR_MSG + 32];
@@ -2749,7 +2729,7 @@ static int build_expr(loader_t *L, const vsrc_t *s, rf_value_t *vals, rf_value_t
     snprintf(ptr, sizeof ptr, "%s/expr", s->ptr);
     if (rf_expr_compile(s->src, strlen(s->src), 0, T_MAX, resolve_built, &bc,
                         arena_alloc_fn, L->arena, &e, &ee) != 0) {
-        if (strcmp(ee.msg, "out of memory") == 0)
+        if (ee.oom)
             err_oom(L);
         else
             err_at(L, ptr, "internal error: col %d: %s", ee.col, ee.msg);
@@ -3081,7 +3061,7 @@ rf_scene_t *rf_scene_load_buffer(const char *name, const char *buf, size_t len,
     }
     rf_json_error_t je;
     if (rf_json_check(buf, len, RF_MAX_DEPTH, &je) != 0) {
-        rf_diag_syntax(diag, je.line, je.col, "%s", je.reason);
+        rf_diag_syntax_at(diag, buf, len, &je.loc, "%s", je.reason);
         return NULL;
     }
     /* cJSON wants a NUL-terminated text; skip a byte order mark it does not know */

@@ -560,6 +560,12 @@ START_TEST(test_alloc_failure)
     ck_assert_ptr_null(e);
     ck_assert_str_eq(err.msg, "out of memory");
     ck_assert_int_eq(err.col, 1);
+    ck_assert_int_eq(err.oom, 1);   /* a status: callers never match the text */
+    /* any other error is not out of memory */
+    ck_assert_int_eq(rf_expr_compile("x +", 3, 0, 1, resolve_env, &env, test_alloc, NULL, &e,
+                                     &err), -1);
+    ck_assert_int_eq(err.oom, 0);
+    free_blocks();
 }
 END_TEST
 

@@ -986,7 +986,9 @@ START_TEST(scene_syntax_errors_in_diag)
     const char *json = "{\"runeframe\": 1,\n  \"canvas\": {\"width\": 2,}\n}";
     ck_assert_ptr_null(rf_scene_load_buffer("s.json", json, strlen(json), diag));
     ck_assert_int_eq(diag->count, 1);
-    ck_assert_str_eq(diag->msg[0], "runeframe: s.json:2:24: trailing comma before '}'");
+    ck_assert_str_eq(diag->msg[0], "runeframe: s.json:2:24: trailing comma before '}'\n"
+                                   "      \"canvas\": {\"width\": 2,}\n"
+                                   "                           ^");
     /* a byte order mark is accepted */
     const char *bom = "\xEF\xBB\xBF{\"runeframe\": 1, \"canvas\": {\"width\": 2, \"height\": 2},"
                       " \"timeline\": {\"duration\": 1}}";

@@ -50,11 +50,13 @@ static void check_diag(const rf_diag_t *d)
         FUZZ_CHECK(m[sizeof prefix - 1] == ':', "message %d: '%s'", i, m);
         FUZZ_CHECK(strchr(m, '\r') == NULL, "message %d has a CR: '%s'", i, m);
         /* one line, except that an error at a column of an expression or
-         * of path data carries its caret display on two more lines */
+         * of path data, or a JSON syntax error (FILE:LINE:COL), carries its
+         * caret display on two more lines */
         const char *nl = strchr(m, '\n');
         if (nl != NULL) {
             const char *nl2 = strchr(nl + 1, '\n');
-            FUZZ_CHECK(strstr(m, ": col ") != NULL && nl2 != NULL &&
+            int syntax = m[sizeof prefix] >= '1' && m[sizeof prefix] <= '9';
+            FUZZ_CHECK((strstr(m, ": col ") != NULL || syntax) && nl2 != NULL &&
                            strchr(nl2 + 1, '\n') == NULL && m[n - 1] == '^' &&
                            strncmp(nl + 1, "    ", 4) == 0,
                        "message %d has a line break: '%s'", i, m);
