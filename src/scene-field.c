@@ -1,0 +1,525 @@
+/* scene-field.c - the loader's errors and messages, and typed fields:
+ * numbers, integers, enums, easings and colors checked at their JSON
+ * pointers, and the finiteness of every number in the file. */
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jsonsyn.h"
+#include "scene-int.h"
+
+int ld_nerrors(const loader_t *L)
+{
+    return L->d->count + L->d->dropped;
+}
+
+size_t ld_push(loader_t *L, const char *seg)
+{
+    return rf_pointer_push(L->ptr, sizeof L->ptr, seg);
+}
+
+size_t ld_pushi(loader_t *L, size_t i)
+{
+    return rf_pointer_push_index(L->ptr, sizeof L->ptr, i);
+}
+
+void ld_pop(loader_t *L, size_t mark)
+{
+    L->ptr[mark] = '\0';
+}
+
+
+/* An error at the current pointer. */
+void ld_err(loader_t *L, const char *fmt, ...)
+{
+    char buf[RF_DIAG_LINE];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    rf_diag_at(L->d, L->ptr, "%s", buf);
+}
+
+/* An error at member key of the current object. */
+void ld_err_key(loader_t *L, const char *key, const char *fmt, ...)
+{
+    char buf[RF_DIAG_LINE];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    size_t m = ld_push(L, key);
+    rf_diag_at(L->d, L->ptr, "%s", buf);
+    ld_pop(L, m);
+}
+
+
+/* An error at a pointer recorded earlier (the resolve and build stages). */
+void ld_err_at(loader_t *L, const char *ptr, const char *fmt, ...)
+{
+    char buf[RF_DIAG_LINE];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    rf_diag_at(L->d, ptr, "%s", buf);
+}
+
+/* A positional error inside a string (an expression, path data): the
+ * message "col N: ...", then the text and a caret under column col (in
+ * characters) on two more lines of the same message, as the CLI prints
+ * them. rf_diag_at() keeps a message on one line, so the two lines are
+ * appended to the stored message; they are left out when the message would
+ * not fit in RF_DIAG_LINE. */
+void ld_err_caret(loader_t *L, const char *ptr, const char *text, size_t len, int col,
+                  const char *msg)
+{
+    int before = L->d->count;
+    rf_diag_at(L->d, ptr, "%s", msg);
+    if (L->d->count == before)
+        return;                /* dropped past RF_DIAG_MAX */
+    rf_loc_attach_col(L->d->msg[L->d->count - 1], RF_DIAG_LINE, text, len, col);
+}
+
+void ld_err_oom(loader_t *L)
+{
+    if (!L->oom) {
+        L->oom = 1;
+        L->d->io_error = 1;
+        rf_diag_file(L->d, "out of memory");
+    }
+}
+
+void *ld_aalloc(loader_t *L, size_t count, size_t size)
+{
+    void *p = rf_arena_calloc(L->arena, count == 0 ? 1 : count, size);
+    if (p == NULL)
+        ld_err_oom(L);
+    return p;
+}
+
+/* rf_arena_alloc for modules that take an allocator (easing, expr, path). */
+void *ld_arena_alloc_fn(void *ctx, size_t size)
+{
+    return rf_arena_alloc(ctx, size);
+}
+
+/* ------------------------------------------------------------------ */
+/* Message helpers                                                      */
+
+
+const char *ld_num(nbuf_t *b, double x)
+{
+    return rf_num_short(b->s, x);
+}
+
+/* A key or string as it may appear inside quotes in a message: control
+ * characters escaped, long text cut (on a UTF-8 boundary) with "...". */
+const char *ld_q(qbuf_t *b, const char *s)
+{
+    size_t o = 0, cap = sizeof b->s;
+    for (const unsigned char *p = (const unsigned char *)s; *p != '\0'; p++) {
+        if (o + 7 + 4 > cap) {
+            /* cut before a partial UTF-8 sequence: drop continuation bytes
+             * and their lead byte */
+            while (o > 0 && ((unsigned char)b->s[o - 1] & 0xC0) == 0x80)
+                o--;
+            if (o > 0 && ((unsigned char)b->s[o - 1] & 0xC0) == 0xC0)
+                o--;
+            memcpy(b->s + o, "...", 4);
+            return b->s;
+        }
+        if (*p < 0x20 || *p == 0x7F) {
+            const char *e = *p == '\n' ? "\\n" : *p == '\t' ? "\\t" : *p == '\r' ? "\\r" : NULL;
+            if (e != NULL)
+                o += (size_t)snprintf(b->s + o, cap - o, "%s", e);
+            else
+                o += (size_t)snprintf(b->s + o, cap - o, "\\u%04X", (unsigned)*p);
+        } else {
+            b->s[o++] = (char)*p;
+        }
+    }
+    b->s[o] = '\0';
+    return b->s;
+}
+
+const char *ld_json_type(const cJSON *it)
+{
+    if (cJSON_IsNumber(it))
+        return "a number";
+    if (cJSON_IsString(it))
+        return "a string";
+    if (cJSON_IsObject(it))
+        return "an object";
+    if (cJSON_IsArray(it))
+        return "an array";
+    if (cJSON_IsTrue(it))
+        return "true";
+    if (cJSON_IsFalse(it))
+        return "false";
+    return "null";
+}
+
+/* "a, b, c" into buf. */
+const char *ld_join(char *buf, size_t cap, const char *const *names, size_t n)
+{
+    size_t o = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < n && o < cap; i++)
+        o += (size_t)snprintf(buf + o, cap - o, "%s%s", i ? ", " : "", names[i]);
+    return buf;
+}
+
+/* "\"a\", \"b\" or \"c\"" into buf. */
+static const char *join_alts(char *buf, size_t cap, const char *const *names, size_t n)
+{
+    size_t o = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < n && o < cap; i++)
+        o += (size_t)snprintf(buf + o, cap - o, "%s\"%s\"",
+                              i == 0 ? "" : i + 1 == n ? " or " : ", ", names[i]);
+    return buf;
+}
+
+int ld_find_name(const char *const *names, size_t n, const char *s)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(names[i], s) == 0)
+            return (int)i;
+    return -1;
+}
+
+/* A did-you-mean, skipped once the message would be dropped anyway: a
+ * file with 50,000 bad references must not cost 50,000 searches over
+ * 50,000 names. */
+const char *ld_suggest(const loader_t *L, const char *word, const char *const *names, size_t n)
+{
+    if (rf_diag_full(L->d))
+        return NULL;
+    return rf_did_you_mean(word, names, n);
+}
+
+/* The unknown-key message, with a suggestion or else the known keys. */
+void ld_err_unknown_key(loader_t *L, const char *key, const char *what, const char *const *names,
+                        size_t n)
+{
+    qbuf_t a;
+    const char *dym = ld_suggest(L, key, names, n);
+    if (dym != NULL) {
+        ld_err_key(L, key, "unknown %s '%s' (did you mean '%s'?)", what, ld_q(&a, key), dym);
+    } else {
+        char list[600];
+        ld_err_key(L, key, "unknown %s '%s' (known: %s)", what, ld_q(&a, key),
+                ld_join(list, sizeof list, names, n));
+    }
+}
+
+/* Maps the members of obj onto names[0..n): found[k] is the member named
+ * names[k] (the first, when repeated) or NULL. Unknown and repeated keys
+ * are reported at their pointer. */
+void ld_scan_keys(loader_t *L, const cJSON *obj, const char *const *names, size_t n,
+                  const cJSON **found)
+{
+    for (size_t k = 0; k < n; k++)
+        found[k] = NULL;
+    for (const cJSON *c = obj->child; c != NULL; c = c->next) {
+        int k = ld_find_name(names, n, c->string);
+        qbuf_t a;
+        if (k < 0)
+            ld_err_unknown_key(L, c->string, "key", names, n);
+        else if (found[k] != NULL)
+            ld_err_key(L, c->string, "duplicate key '%s'", ld_q(&a, c->string));
+        else
+            found[k] = c;
+    }
+}
+
+const cJSON *ld_get(const char *const *names, size_t n, const cJSON **found, const char *name)
+{
+    int k = ld_find_name(names, n, name);
+    return k < 0 ? NULL : found[k];
+}
+
+/* For objects with free-form keys (values, paths): flags[i] = 1 when child i
+ * repeats an earlier key. Sorting keeps this O(n log n) for 100,000 values. */
+typedef struct keyref { const char *s; size_t i; } keyref_t;
+
+static int keyref_cmp(const void *a, const void *b)
+{
+    const keyref_t *x = a, *y = b;
+    int c = strcmp(x->s, y->s);
+    if (c != 0)
+        return c;
+    return x->i < y->i ? -1 : x->i > y->i;
+}
+
+unsigned char *ld_dup_flags(loader_t *L, const cJSON *obj, size_t *pn)
+{
+    size_t n = 0;
+    for (const cJSON *c = obj->child; c != NULL; c = c->next)
+        n++;
+    *pn = n;
+    unsigned char *flags = calloc(n ? n : 1, 1);
+    keyref_t *refs = malloc((n ? n : 1) * sizeof *refs);
+    if (flags == NULL || refs == NULL) {
+        free(flags);
+        free(refs);
+        ld_err_oom(L);
+        return NULL;
+    }
+    size_t i = 0;
+    for (const cJSON *c = obj->child; c != NULL; c = c->next, i++) {
+        refs[i].s = c->string;
+        refs[i].i = i;
+    }
+    qsort(refs, n, sizeof *refs, keyref_cmp);
+    for (i = 1; i < n; i++)
+        if (strcmp(refs[i].s, refs[i - 1].s) == 0)
+            flags[refs[i].i] = 1;
+    free(refs);
+    return flags;
+}
+
+/* Counts one item against RF_MAX_ITEMS; nonzero once past the limit (the
+ * first time with an error at the current pointer). */
+int ld_count_items(loader_t *L, size_t n)
+{
+    if (L->items_over)
+        return 1;
+    L->items += n;
+    if (L->items > RF_MAX_ITEMS) {
+        L->items_over = 1;
+        ld_err(L, "too many items: a scene has at most %u values, layers, path segments "
+            "and sequence entries in all", (unsigned)RF_MAX_ITEMS);
+        return 1;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Typed fields                                                         */
+
+
+/* A finite number; non-finite ones were reported by the finiteness pass. */
+int ld_want_number(loader_t *L, const cJSON *it, const char *key, double *out)
+{
+    if (it == NULL)
+        return F_ABSENT;
+    if (!cJSON_IsNumber(it)) {
+        ld_err_key(L, key, "must be a number, got %s", ld_json_type(it));
+        return F_BAD;
+    }
+    if (!isfinite(it->valuedouble))
+        return F_BAD;
+    *out = it->valuedouble;
+    return F_OK;
+}
+
+/* A number member with a range; *out is left alone unless it is valid. */
+int ld_num_field(loader_t *L, const cJSON *it, const char *key, int required, int range,
+                 double *out)
+{
+    double v = 0;
+    int r = ld_want_number(L, it, key, &v);
+    nbuf_t b;
+    if (r == F_ABSENT) {
+        if (required) {
+            ld_err(L, "missing required key '%s'", key);
+            return F_BAD;
+        }
+        return F_ABSENT;
+    }
+    if (r == F_BAD)
+        return F_BAD;
+    if (range == R_GT0 && !(v > 0)) {
+        ld_err_key(L, key, "must be > 0, got %s", ld_num(&b, v));
+        return F_BAD;
+    }
+    if (range == R_GE0 && !(v >= 0)) {
+        ld_err_key(L, key, "must be >= 0, got %s", ld_num(&b, v));
+        return F_BAD;
+    }
+    *out = v;
+    return F_OK;
+}
+
+/* An integer member in [lo, hi]. */
+int ld_int_field(loader_t *L, const cJSON *it, const char *key, int required, double lo,
+                 double hi, double *out)
+{
+    double v = 0;
+    int r = ld_want_number(L, it, key, &v);
+    nbuf_t b, b1, b2;
+    if (r == F_ABSENT) {
+        if (required) {
+            ld_err(L, "missing required key '%s'", key);
+            return F_BAD;
+        }
+        return F_ABSENT;
+    }
+    if (r == F_BAD)
+        return F_BAD;
+    if (v != floor(v)) {
+        ld_err_key(L, key, "must be an integer, got %s", ld_num(&b, v));
+        return F_BAD;
+    }
+    if (v < lo || v > hi) {
+        if (lo == 1 && hi == 4294967295.0 && v < lo)
+            ld_err_key(L, key, "must be a positive integer, got %s", ld_num(&b, v));
+        else
+            ld_err_key(L, key, "must be an integer in %s..%s, got %s", ld_num(&b1, lo),
+                    ld_num(&b2, hi), ld_num(&b, v));
+        return F_BAD;
+    }
+    *out = v;
+    return F_OK;
+}
+
+int ld_enum_field(loader_t *L, const cJSON *it, const char *key, const char *const *names,
+                  size_t n, int *out)
+{
+    char alts[200];
+    qbuf_t a;
+    if (it == NULL)
+        return F_ABSENT;
+    if (!cJSON_IsString(it)) {
+        ld_err_key(L, key, "must be %s, got %s", join_alts(alts, sizeof alts, names, n),
+                ld_json_type(it));
+        return F_BAD;
+    }
+    int k = ld_find_name(names, n, it->valuestring);
+    if (k >= 0) {
+        *out = k;
+        return F_OK;
+    }
+    const char *dym = ld_suggest(L, it->valuestring, names, n);
+    if (dym != NULL)
+        ld_err_key(L, key, "must be %s, got \"%s\" (did you mean \"%s\"?)",
+                join_alts(alts, sizeof alts, names, n), ld_q(&a, it->valuestring), dym);
+    else
+        ld_err_key(L, key, "must be %s, got \"%s\"", join_alts(alts, sizeof alts, names, n),
+                ld_q(&a, it->valuestring));
+    return F_BAD;
+}
+
+/* An easing: a string for rf_easing_parse(), or [x1, y1, x2, y2]. The
+ * `bezier` kind (cubic_only) clamps every component; elsewhere a CSS
+ * cubic-bezier needs x1 and x2 in [0, 1]. */
+int ld_easing_field(loader_t *L, const cJSON *it, const char *key, int cubic_only,
+                    rf_easing_t *out)
+{
+    const char *what = cubic_only ? "a curve name" : "an easing name";
+    if (it == NULL)
+        return F_ABSENT;
+    if (cJSON_IsString(it)) {
+        char why[256];
+        if (rf_easing_parse(out, it->valuestring, cubic_only, ld_arena_alloc_fn, L->arena,
+                            why, sizeof why) != 0) {
+            ld_err_key(L, key, "%s", why);
+            return F_BAD;
+        }
+        return F_OK;
+    }
+    if (!cJSON_IsArray(it)) {
+        ld_err_key(L, key, "must be %s or an array [x1, y1, x2, y2], got %s", what,
+                ld_json_type(it));
+        return F_BAD;
+    }
+    int n = cJSON_GetArraySize(it);
+    if (n != 4) {
+        ld_err_key(L, key, "a cubic-bezier needs 4 numbers [x1, y1, x2, y2], got %d", n);
+        return F_BAD;
+    }
+    double p[4] = { 0, 0, 0, 0 };
+    int bad = 0, i = 0;
+    size_t m = ld_push(L, key);
+    for (const cJSON *c = it->child; c != NULL; c = c->next, i++) {
+        char idx[16];
+        snprintf(idx, sizeof idx, "%d", i);
+        if (ld_want_number(L, c, idx, &p[i]) != F_OK) {
+            bad = 1;
+            continue;
+        }
+        if (!cubic_only && (i == 0 || i == 2) && !(p[i] >= 0 && p[i] <= 1)) {
+            nbuf_t b;
+            ld_err_key(L, idx, "cubic-bezier %s must be in [0, 1], got %s",
+                    i == 0 ? "x1" : "x2", ld_num(&b, p[i]));
+            bad = 1;
+        }
+    }
+    ld_pop(L, m);
+    if (bad)
+        return F_BAD;
+    rf_easing_init_cubic(out, p[0], p[1], p[2], p[3], cubic_only);
+    return F_OK;
+}
+
+/* "#rgb", "#rgba", "#rrggbb", "#rrggbbaa" -> 0xRRGGBBAA. */
+static int parse_color(const char *s, uint32_t *out)
+{
+    if (s[0] != '#')
+        return -1;
+    size_t n = strlen(s + 1);
+    if (n != 3 && n != 4 && n != 6 && n != 8)
+        return -1;
+    unsigned v[8] = { 0 };
+    for (size_t i = 0; i < n; i++) {
+        char c = s[1 + i];
+        if (c >= '0' && c <= '9')
+            v[i] = (unsigned)(c - '0');
+        else if (c >= 'a' && c <= 'f')
+            v[i] = (unsigned)(c - 'a' + 10);
+        else if (c >= 'A' && c <= 'F')
+            v[i] = (unsigned)(c - 'A' + 10);
+        else
+            return -1;
+    }
+    unsigned r, g, b, a = 255;
+    if (n <= 4) {
+        r = v[0] * 17; g = v[1] * 17; b = v[2] * 17;
+        if (n == 4)
+            a = v[3] * 17;
+    } else {
+        r = v[0] * 16 + v[1]; g = v[2] * 16 + v[3]; b = v[4] * 16 + v[5];
+        if (n == 8)
+            a = v[6] * 16 + v[7];
+    }
+    *out = (uint32_t)r << 24 | (uint32_t)g << 16 | (uint32_t)b << 8 | (uint32_t)a;
+    return 0;
+}
+
+int ld_color_string(loader_t *L, const cJSON *it, const char *key, uint32_t *out)
+{
+    qbuf_t a;
+    if (parse_color(it->valuestring, out) == 0)
+        return F_OK;
+    ld_err_key(L, key, "invalid color \"%s\": expected \"#rgb\", \"#rgba\", \"#rrggbb\" or "
+            "\"#rrggbbaa\"",
+            ld_q(&a, it->valuestring));
+    return F_BAD;
+}
+
+/* ------------------------------------------------------------------ */
+/* Finiteness                                                           */
+
+/* cJSON turns an overflowing literal such as 1e999 into an infinity; the
+ * contract says every number is finite, wherever it is. */
+void ld_check_finite(loader_t *L, const cJSON *it)
+{
+    if (cJSON_IsNumber(it) && !isfinite(it->valuedouble)) {
+        ld_err(L, "number out of range: every number must be finite");
+        return;
+    }
+    size_t i = 0;
+    for (const cJSON *c = it->child; c != NULL; c = c->next, i++) {
+        size_t m = cJSON_IsObject(it) ? ld_push(L, c->string) : ld_pushi(L, i);
+        ld_check_finite(L, c);
+        ld_pop(L, m);
+    }
+}
+

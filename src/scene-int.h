@@ -1,0 +1,195 @@
+/* scene-int.h - what the loader's files share; private to src/scene*.c.
+ *
+ * Owns: loader_t, the state of one load (its diag, arena, the values as the
+ * file gives them, the JSON pointer of what is being checked), and the
+ * helpers every stage uses: errors at pointers, messages, typed fields. One
+ * load runs on one thread; nothing here is shared between loads.
+ *
+ * The stages, each a file (scene.c says in which order they run):
+ *   scene-field.c     errors, message helpers, typed fields, finiteness
+ *   scene-value.c     `values`: each kind's keys, sequences, indexing
+ *   scene-ref.c       `paths`, and the references of values resolved
+ *   scene-layer.c     `layers`, walked by the layer-type table (layer.h)
+ *   scene-timeline.c  `canvas`, `timeline`, `checks`
+ *   scene-build.c     the value graph: order, cycles, building, auto
+ *   scene.c           the top level and the entry points (scene.h)
+ * Internal functions shared between them are named ld_*.
+ */
+#ifndef RF_SCENE_INT_H
+#define RF_SCENE_INT_H
+
+#include <cjson/cJSON.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "anim.h"
+#include "arena.h"
+#include "diag.h"
+#include "easing.h"
+#include "expr.h"
+#include "layer.h"
+#include "numfmt.h"
+#include "path.h"
+#include "scene.h"
+#include "values.h"
+
+#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Expressions are compiled for t in [0, T_MAX]: their published ranges hold
+ * for every time from 0 (no command takes a negative time) to 2^53 s, some
+ * 285 million years, where the double clock stops telling whole seconds
+ * apart. The end must be finite: over [0, +inf) t * 6.283 reaches +inf, where
+ * sin is NaN, so sin(t * 6.283) could not be bounded by [-1, 1]. */
+#define T_MAX 9007199254740992.0
+
+/* ------------------------------------------------------------------ */
+/* Loader state                                                         */
+
+/* One value while loading: what the file says, before the engine. */
+typedef struct vsrc {
+    const char *name;          /* arena; "" for an inline value */
+    rf_value_kind_t kind;
+    rf_anim_spec_t *specs;     /* arena; NULL when the value was invalid */
+    uint32_t nspecs;
+    int used;
+    const char *ptr;           /* arena: the value's JSON pointer, for later messages */
+    /* expr */
+    const char *src;           /* the expression (cJSON's string), NULL when invalid */
+    /* sample_path */
+    const char *path_ref;      /* a name in `paths`, resolved once paths are known */
+    const rf_path_t *path;     /* the measured path, once known */
+    const char *progress_ref;  /* "NAME" or "NAME.x": resolved later */
+    const cJSON *progress_obj; /* an inline progress, added once names are indexed */
+    long progress_vi;          /* the value holding the progress, or -1 */
+    int progress_comp;         /* RF_EXPR_PLAIN or the component of a sample */
+    /* `from` naming a value (plain animated kinds, a sequence's first entry) */
+    const char *from_ref;      /* cJSON's string */
+    const char *from_ptr;      /* arena: pointer of the `from` key */
+    const char *from_kind;     /* the kind that starts from it, for messages */
+    int from_velocity;         /* nonzero: also inherit the velocity */
+    long from_vi;
+    /* the value graph: what this value reads (value indices, reference order) */
+    uint32_t *deps;            /* arena */
+    uint32_t ndeps;
+    int derived_deps;          /* deps are read every frame (expr, sample), not a `from` */
+    const char *edge_ptr;      /* arena: where the references are (cycle messages) */
+} vsrc_t;
+
+/* `paths` by name, for lookups from values and layers. */
+typedef struct pathref {
+    const char *name;          /* cJSON's key */
+    const rf_path_t *path;     /* NULL when its data was invalid */
+} pathref_t;
+
+typedef struct loader {
+    rf_diag_t *d;
+    rf_arena_t *arena;
+    rf_arena_t *scratch;       /* first-pass expression compiles, freed after load */
+    rf_scene_t *sc;
+    char ptr[1024];            /* JSON pointer of what is being checked */
+    vsrc_t *vals;              /* malloc'd; named first, then inline */
+    size_t nvals, capvals;
+    size_t nnamed;
+    int indexed;               /* named values are indexed: inline values may be added */
+    size_t nresolved;          /* vals[0 .. nresolved-1] had their references resolved */
+    const char **names;        /* malloc'd: named value names, file order */
+    uint32_t *by_name;         /* arena: named indices sorted by strcmp */
+    pathref_t *path_refs;      /* malloc'd: `paths` sorted by name */
+    const char **path_names;   /* malloc'd: the same names, for suggestions */
+    size_t npaths;
+    uint32_t *order;           /* malloc'd: evaluation order, once sorted */
+    rf_layer_t *layers;        /* arena: the top-level layers, slots PENDING until built */
+    size_t items;              /* values, layers, path segments, entries */
+    int items_over;
+    int oom;
+    /* timeline facts for later stages */
+    double fps;
+    int fps_ok;
+    int duration_given;        /* a number was given */
+    int duration_ok;           /* valid (number or "auto") */
+    double duration;
+    /* checks, raw until the frame count is known */
+    const cJSON *check_list;   /* the times or frames array */
+    int check_by_time;
+} loader_t;
+
+/* Message buffers and the results of typed fields. */
+typedef struct { char s[RF_NUM_BUF]; } nbuf_t;
+typedef struct { char s[112]; } qbuf_t;
+enum { F_BAD = -1, F_ABSENT = 0, F_OK = 1 };
+enum { R_ANY, R_GT0, R_GE0 };
+
+/* scene-field.c */
+int ld_nerrors(const loader_t *L);
+size_t ld_push(loader_t *L, const char *seg);
+size_t ld_pushi(loader_t *L, size_t i);
+void ld_pop(loader_t *L, size_t mark);
+void ld_err(loader_t *L, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void ld_err_key(loader_t *L, const char *key, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+void ld_err_at(loader_t *L, const char *ptr, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+void ld_err_caret(loader_t *L, const char *ptr, const char *text, size_t len, int col,
+                  const char *msg);
+void ld_err_oom(loader_t *L);
+void *ld_aalloc(loader_t *L, size_t count, size_t size);
+void *ld_arena_alloc_fn(void *ctx, size_t size);
+const char *ld_num(nbuf_t *b, double x);
+const char *ld_q(qbuf_t *b, const char *s);
+const char *ld_json_type(const cJSON *it);
+const char *ld_join(char *buf, size_t cap, const char *const *names, size_t n);
+int ld_find_name(const char *const *names, size_t n, const char *s);
+const char *ld_suggest(const loader_t *L, const char *word, const char *const *names, size_t n);
+void ld_err_unknown_key(loader_t *L, const char *key, const char *what, const char *const *names,
+                        size_t n);
+void ld_scan_keys(loader_t *L, const cJSON *obj, const char *const *names, size_t n,
+                  const cJSON **found);
+const cJSON *ld_get(const char *const *names, size_t n, const cJSON **found, const char *name);
+unsigned char *ld_dup_flags(loader_t *L, const cJSON *obj, size_t *pn);
+int ld_count_items(loader_t *L, size_t n);
+int ld_want_number(loader_t *L, const cJSON *it, const char *key, double *out);
+int ld_num_field(loader_t *L, const cJSON *it, const char *key, int required, int range,
+                 double *out);
+int ld_int_field(loader_t *L, const cJSON *it, const char *key, int required, double lo,
+                 double hi, double *out);
+int ld_enum_field(loader_t *L, const cJSON *it, const char *key, const char *const *names,
+                  size_t n, int *out);
+int ld_easing_field(loader_t *L, const cJSON *it, const char *key, int cubic_only,
+                    rf_easing_t *out);
+int ld_color_string(loader_t *L, const cJSON *it, const char *key, uint32_t *out);
+void ld_check_finite(loader_t *L, const cJSON *it);
+
+/* scene-value.c */
+int ld_valid_name(const char *s);
+int ld_valid_name_n(const char *s, size_t len);
+const rf_path_t *ld_parse_path_data(loader_t *L, const char *s);
+size_t ld_add_value(loader_t *L, const char *name, const cJSON *it);
+void ld_parse_values(loader_t *L, const cJSON *obj);
+void ld_index_values(loader_t *L);
+long ld_lookup_value(const loader_t *L, const char *name, size_t len);
+
+/* scene-ref.c */
+void ld_parse_paths(loader_t *L, const cJSON *obj);
+int ld_lookup_path(const loader_t *L, const char *name, const rf_path_t **out);
+const char *ld_a_kind(rf_value_kind_t kind);
+int ld_resolve_input(loader_t *L, const char *s, long *pvi, int *pcomp, char *msg, size_t cap);
+void ld_resolve_pending(loader_t *L);
+void ld_add_deferred(loader_t *L);
+
+/* scene-layer.c */
+void ld_parse_layers(loader_t *L, const cJSON *arr);
+void ld_fix_layers(const rf_value_t *vals, rf_layer_t *ls, uint32_t n);
+
+/* scene-timeline.c */
+void ld_parse_canvas(loader_t *L, const cJSON *obj);
+void ld_parse_timeline(loader_t *L, const cJSON *obj);
+void ld_parse_checks(loader_t *L, const cJSON *obj);
+void ld_resolve_checks(loader_t *L);
+int ld_set_frames(loader_t *L, double duration);
+
+/* scene-build.c */
+int ld_sort_values(loader_t *L);
+int ld_build_values(loader_t *L);
+void ld_resolve_auto(loader_t *L);
+
+#endif

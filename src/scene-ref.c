@@ -1,0 +1,352 @@
+/* scene-ref.c - `paths`, and the references of values resolved once
+ * every name is known: expression inputs, sample paths and progresses,
+ * `from` sources. */
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jsonsyn.h"
+#include "scene-int.h"
+
+/* ------------------------------------------------------------------ */
+/* Paths                                                                */
+
+static int cmp_pathref(const void *a, const void *b)
+{
+    return strcmp(((const pathref_t *)a)->name, ((const pathref_t *)b)->name);
+}
+
+void ld_parse_paths(loader_t *L, const cJSON *obj)
+{
+    if (!cJSON_IsObject(obj)) {
+        ld_err(L, "must be an object mapping names to SVG path data, got %s", ld_json_type(obj));
+        return;
+    }
+    size_t n;
+    unsigned char *dup = ld_dup_flags(L, obj, &n);
+    if (dup == NULL)
+        return;
+    /* kept even when some data is bad: values and layers still look names
+     * up in it (and find NULL for the bad ones, already reported) */
+    L->path_refs = malloc((n ? n : 1) * sizeof *L->path_refs);
+    L->path_names = malloc((n ? n : 1) * sizeof *L->path_names);
+    rf_scene_path_t *scp = ld_aalloc(L, n, sizeof *scp);
+    if (L->path_refs == NULL || L->path_names == NULL || scp == NULL) {
+        free(dup);
+        ld_err_oom(L);
+        return;
+    }
+    size_t i = 0, k = 0, good = 0;
+    for (const cJSON *c = obj->child; c != NULL; c = c->next, i++) {
+        size_t m = ld_push(L, c->string);
+        qbuf_t a;
+        const rf_path_t *path = NULL;
+        if (dup[i]) {
+            ld_err(L, "duplicate key '%s'", ld_q(&a, c->string));
+            ld_pop(L, m);
+            continue;
+        }
+        if (!cJSON_IsString(c))
+            ld_err(L, "must be a string of SVG path data, got %s", ld_json_type(c));
+        else if (!L->items_over)
+            path = ld_parse_path_data(L, c->valuestring);
+        ld_pop(L, m);
+        L->path_refs[k].name = c->string;
+        L->path_refs[k].path = path;
+        k++;
+        if (path != NULL) {
+            scp[good].name = rf_arena_strdup(L->arena, c->string);
+            scp[good].path = path;
+            if (scp[good].name == NULL)
+                ld_err_oom(L);
+            good++;
+        }
+    }
+    free(dup);
+    qsort(L->path_refs, k, sizeof *L->path_refs, cmp_pathref);
+    for (i = 0; i < k; i++)
+        L->path_names[i] = L->path_refs[i].name;
+    L->npaths = k;
+    L->sc->paths = scp;
+    L->sc->npaths = (uint32_t)good;
+}
+
+/* The `paths` entry called name: 1 and *out (NULL for invalid data), or 0. */
+int ld_lookup_path(const loader_t *L, const char *name, const rf_path_t **out)
+{
+    if (L->path_refs == NULL)
+        return 0;
+    pathref_t key = { name, NULL };
+    const pathref_t *r = bsearch(&key, L->path_refs, L->npaths, sizeof *L->path_refs,
+                                 cmp_pathref);
+    if (r == NULL)
+        return 0;
+    *out = r->path;
+    return 1;
+}
+
+/* ------------------------------------------------------------------ */
+/* References: resolved once every value name and path is known          */
+
+static const char *const components[] = { "x", "y", "angle" };
+
+/* "a spring value", "an expr value". */
+const char *ld_a_kind(rf_value_kind_t kind)
+{
+    const char *k = rf_value_kind_name(kind);
+    return strchr("aeiou", k[0]) != NULL ? "an" : "a";
+}
+
+/* A value input written as a string, "NAME" or "NAME.x|y|angle" (layer
+ * properties, a sample's progress): 0 with the value and component, or -1
+ * with a message. */
+int ld_resolve_input(loader_t *L, const char *s, long *pvi, int *pcomp, char *msg, size_t cap)
+{
+    qbuf_t a;
+    const char *dot = strchr(s, '.');
+    size_t len = dot != NULL ? (size_t)(dot - s) : strlen(s);
+    char name[256];             /* for messages: cut with "..." */
+    int ok = ld_valid_name_n(s, len);
+    if (ok) {
+        size_t n = len < sizeof name ? len : sizeof name - 4;
+        memcpy(name, s, n);
+        strcpy(name + n, len < sizeof name ? "" : "...");
+    }
+    if (!ok) {
+        /* "x + 1" here is most likely meant as an expression */
+        snprintf(msg, cap, "must be a number, a value name or a value object, got \"%s\"%s",
+                 ld_q(&a, s), strpbrk(s, "+-*/%()<>=?! ") != NULL
+                 ? " (an expression is a value object: {\"expr\": \"...\"})" : "");
+        return -1;
+    }
+    long vi = ld_lookup_value(L, s, len);
+    if (vi < 0) {
+        const char *dym = len < sizeof name ? ld_suggest(L, name, L->names, L->nnamed) : NULL;
+        if (dym != NULL)
+            snprintf(msg, cap, "unknown value '%s' (did you mean '%s'?)", name, dym);
+        else
+            snprintf(msg, cap, "unknown value '%s'", name);
+        return -1;
+    }
+    int sample = L->vals[vi].kind == RF_VALUE_SAMPLE_PATH;
+    int comp = RF_EXPR_PLAIN;
+    if (dot != NULL) {
+        const char *field = dot + 1;
+        for (int c = 0; c < 3; c++)
+            if (strcmp(field, components[c]) == 0)
+                comp = RF_EXPR_X + c;
+        if (comp == RF_EXPR_PLAIN) {
+            snprintf(msg, cap, "unknown output '.%s' of '%s': a path sample has .x, .y and "
+                     ".angle", ld_q(&a, field), name);
+            return -1;
+        }
+        if (!sample) {
+            snprintf(msg, cap, "'%s' is %s %s value: only a sample_path value has .x, .y and "
+                     ".angle", name, ld_a_kind(L->vals[vi].kind),
+                     rf_value_kind_name(L->vals[vi].kind));
+            return -1;
+        }
+    } else if (sample) {
+        snprintf(msg, cap, "'%.150s' is a path sample: use %.150s.x, %.150s.y or %.150s.angle",
+                 name, name, name, name);
+        return -1;
+    }
+    *pvi = vi;
+    *pcomp = comp;
+    return 0;
+}
+
+/* First-pass resolver: names to value indices (as slots) with unbounded
+ * ranges, to check the names and collect the graph's edges. */
+static int resolve_first(void *ctx, const char *name, size_t len, int comp,
+                         rf_expr_ref_t *out, char *e, size_t elen)
+{
+    loader_t *L = ctx;
+    long vi = ld_lookup_value(L, name, len);
+    int shown = len > 200 ? 200 : (int)len;
+    if (vi < 0) {
+        char nm[256];
+        const char *dym = NULL;
+        if (len < sizeof nm) {
+            memcpy(nm, name, len);
+            nm[len] = '\0';
+            dym = ld_suggest(L, nm, L->names, L->nnamed);
+        }
+        if (dym != NULL)
+            snprintf(e, elen, "unknown value '%.*s' (did you mean '%s'?)", shown, name, dym);
+        else
+            snprintf(e, elen, "unknown value '%.*s'", shown, name);
+        return -1;
+    }
+    int sample = L->vals[vi].kind == RF_VALUE_SAMPLE_PATH;
+    if (comp == RF_EXPR_PLAIN && sample) {
+        snprintf(e, elen, "'%.*s' is a path sample: use %.*s.x, %.*s.y or %.*s.angle", shown,
+                 name, shown, name, shown, name, shown, name);
+        return -1;
+    }
+    if (comp != RF_EXPR_PLAIN && !sample) {
+        snprintf(e, elen, "'%.*s' is %s %s value: only a sample_path value has .x, .y and "
+                 ".angle", shown, name, ld_a_kind(L->vals[vi].kind),
+                 rf_value_kind_name(L->vals[vi].kind));
+        return -1;
+    }
+    out->slot = (uint32_t)vi;
+    out->lo = -INFINITY;
+    out->hi = INFINITY;
+    return 0;
+}
+
+/* deps = one value, and where the reference is. */
+static void set_deps(loader_t *L, size_t k, const uint32_t *deps, uint32_t n, int derived,
+                     const char *ptr)
+{
+    vsrc_t *v = &L->vals[k];
+    v->deps = ld_aalloc(L, n, sizeof *v->deps);
+    v->edge_ptr = rf_arena_strdup(L->arena, ptr);
+    if (v->deps == NULL || v->edge_ptr == NULL) {
+        ld_err_oom(L);
+        v->ndeps = 0;
+        return;
+    }
+    if (n > 0)
+        memcpy(v->deps, deps, n * sizeof *deps);
+    v->ndeps = n;
+    v->derived_deps = derived;
+}
+
+static void resolve_expr(loader_t *L, size_t k)
+{
+    vsrc_t *v = &L->vals[k];
+    char ptr[sizeof L->ptr + 32];
+    snprintf(ptr, sizeof ptr, "%s/expr", v->ptr);
+    if (L->scratch == NULL && (L->scratch = rf_arena_create()) == NULL) {
+        ld_err_oom(L);
+        return;
+    }
+    size_t len = strlen(v->src);
+    rf_expr_t *e = NULL;
+    rf_expr_error_t ee;
+    if (rf_expr_compile(v->src, len, 0, T_MAX, resolve_first, L, ld_arena_alloc_fn,
+                        L->scratch, &e, &ee) != 0) {
+        if (ee.oom) {
+            ld_err_oom(L);
+        } else {
+            char m[RF_EXPR_ERR_MSG + 32];
+            snprintf(m, sizeof m, "col %d: %s", ee.col, ee.msg);
+            ld_err_caret(L, ptr, v->src, len, ee.col, m);
+        }
+        return;
+    }
+    const uint32_t *deps;
+    uint32_t n = rf_expr_deps(e, &deps);
+    set_deps(L, k, deps, n, 1, ptr);
+}
+
+static void resolve_sample(loader_t *L, size_t k)
+{
+    vsrc_t *v = &L->vals[k];
+    char ptr[sizeof L->ptr + 32];
+    char msg[RF_DIAG_LINE];
+    if (v->path_ref != NULL) {
+        snprintf(ptr, sizeof ptr, "%s/sample_path/path", v->ptr);
+        if (!ld_lookup_path(L, v->path_ref, &v->path)) {
+            const char *dym = ld_suggest(L, v->path_ref, L->path_names, L->npaths);
+            if (dym != NULL)
+                ld_err_at(L, ptr, "unknown path '%s' (did you mean '%s'?)", v->path_ref, dym);
+            else
+                ld_err_at(L, ptr, "unknown path '%s'", v->path_ref);
+        }
+    }
+    snprintf(ptr, sizeof ptr, "%s/sample_path/progress", v->ptr);
+    if (v->progress_ref != NULL) {
+        long vi;
+        int comp;
+        if (ld_resolve_input(L, v->progress_ref, &vi, &comp, msg, sizeof msg) != 0) {
+            ld_err_at(L, ptr, "%s", msg);
+        } else {
+            v->progress_vi = vi;
+            v->progress_comp = comp;
+        }
+    }
+    if (v->progress_vi >= 0) {
+        uint32_t d = (uint32_t)v->progress_vi;
+        set_deps(L, k, &d, 1, 1, ptr);
+    }
+}
+
+/* `from` naming a value: any value that is not derived (an expression or a
+ * path sample: downstream only, seed 000). */
+static void resolve_from(loader_t *L, size_t k)
+{
+    vsrc_t *v = &L->vals[k];
+    const char *s = v->from_ref;
+    const char *ptr = v->from_ptr != NULL ? v->from_ptr : v->ptr;
+    qbuf_t a;
+    const char *dot = strchr(s, '.');
+    size_t len = dot != NULL ? (size_t)(dot - s) : strlen(s);
+    long vi = ld_lookup_value(L, s, len);
+    if (vi < 0 || (dot != NULL && L->vals[vi].kind != RF_VALUE_SAMPLE_PATH)) {
+        char name[256];
+        const char *dym = NULL;
+        if (!ld_valid_name(s)) {
+            ld_err_at(L, ptr, "must be a number or a value name, got \"%s\"", ld_q(&a, s));
+            return;
+        }
+        snprintf(name, sizeof name, "%s", s);
+        dym = ld_suggest(L, name, L->names, L->nnamed);
+        if (dym != NULL)
+            ld_err_at(L, ptr, "unknown value '%s' (did you mean '%s'?)", ld_q(&a, s), dym);
+        else
+            ld_err_at(L, ptr, "unknown value '%s'", ld_q(&a, s));
+        return;
+    }
+    rf_value_kind_t kind = L->vals[vi].kind;
+    if (kind == RF_VALUE_EXPR || kind == RF_VALUE_SAMPLE_PATH) {
+        ld_err_at(L, ptr, "'%.*s' is %s: expressions and path samples are downstream only and "
+               "cannot be the source of a %s", (int)(len > 200 ? 200 : len), s,
+               kind == RF_VALUE_EXPR ? "an expression" : "a path sample", v->from_kind);
+        return;
+    }
+    v->from_vi = vi;
+    uint32_t d = (uint32_t)vi;
+    set_deps(L, k, &d, 1, 0, ptr);
+}
+
+/* Resolves the values added since the last call (named ones after
+ * `paths`, inline ones where a layer adds them, so messages stay in order). */
+void ld_resolve_pending(loader_t *L)
+{
+    while (L->nresolved < L->nvals && !L->oom) {
+        size_t k = L->nresolved++;
+        const vsrc_t *v = &L->vals[k];
+        if (v->kind == RF_VALUE_EXPR && v->src != NULL)
+            resolve_expr(L, k);
+        else if (v->kind == RF_VALUE_SAMPLE_PATH)
+            resolve_sample(L, k);
+        else if (v->from_ref != NULL)
+            resolve_from(L, k);
+    }
+}
+
+/* The inline progress values of named samples: added after every named
+ * value, so that named values stay first. */
+void ld_add_deferred(loader_t *L)
+{
+    for (size_t i = 0; i < L->nnamed && !L->items_over; i++) {
+        const cJSON *obj = L->vals[i].progress_obj;
+        if (obj == NULL)
+            continue;
+        L->vals[i].progress_obj = NULL;
+        snprintf(L->ptr, sizeof L->ptr, "%s/sample_path/progress", L->vals[i].ptr);
+        size_t pi = ld_add_value(L, "", obj);
+        if (pi != SIZE_MAX)
+            L->vals[i].progress_vi = (long)pi;
+    }
+    L->ptr[0] = '\0';
+}
+
