@@ -15,38 +15,31 @@ static void circle_box(const rf_layer_t *L, const double *s, double b[4])
     b[2] = b[3] = rr;
 }
 
-static int circle_shape(const rf_layer_t *L, const double *s, const cairo_matrix_t *m,
-                        rf_shape_t *sh)
+static int circle_shape(rf_shape_t *sh)
 {
-    (void)m;
+    const rf_layer_t *L = sh->L;
+    const double *s = sh->slots;
     sh->w = rf_nonneg(rf_prop_get(&L->u.circle.r, s));
     return sh->w > 0 && isfinite(sh->w);
 }
 
-static void circle_path(cairo_t *cr, const rf_layer_t *L, const double *s,
-                        const cairo_matrix_t *m, const rf_shape_t *sh)
+static void circle_path(cairo_t *cr, const rf_shape_t *sh)
 {
-    (void)L, (void)s, (void)m;
     cairo_arc(cr, 0, 0, sh->w, 0, 2 * RF_PI);
     cairo_close_path(cr);
 }
 
-static void circle_huge_path(rf_hsink_t *g, const rf_layer_t *L, const double *s,
-                             const cairo_matrix_t *m, const rf_shape_t *sh)
+static void circle_huge_path(rf_hsink_t *g, const rf_shape_t *sh)
 {
-    (void)L, (void)s;
+    const cairo_matrix_t *m = sh->m;
     rf_hsink_move(g, m, sh->w, 0);
     rf_hsink_arc(g, m, 0, 0, sh->w, 0, 2 * RF_PI);
     rf_hsink_close(g);
 }
 
 const rf_layer_class_t rf_layer_class_circle = {
-    .name = "circle",
-    .keys = circle_keys,
-    .nkeys = sizeof circle_keys / sizeof circle_keys[0],
-    .needs = "a circle needs its radius r",
-    .box = circle_box,
-    .shape = circle_shape,
-    .path = circle_path,
+    "circle", circle_keys, RF_NELEM(circle_keys), 0,
+    "a circle needs its radius r",
+    .box = circle_box, .shape = circle_shape, .path = circle_path,
     .huge_path = circle_huge_path,
 };

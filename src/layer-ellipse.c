@@ -22,45 +22,39 @@ static void ellipse_box(const rf_layer_t *L, const double *s, double b[4])
     b[3] = ry;
 }
 
-static int ellipse_shape(const rf_layer_t *L, const double *s, const cairo_matrix_t *m,
-                         rf_shape_t *sh)
+static int ellipse_shape(rf_shape_t *sh)
 {
+    const rf_layer_t *L = sh->L;
+    const double *s = sh->slots;
     sh->w = rf_nonneg(rf_prop_get(&L->u.ellipse.rx, s));
     sh->h = rf_nonneg(rf_prop_get(&L->u.ellipse.ry, s));
     if (!(sh->w > 0 && sh->h > 0))
         return 0;
     cairo_matrix_t sm;
     cairo_matrix_init_scale(&sm, sh->w, sh->h);
-    cairo_matrix_multiply(&sh->em, &sm, m);
+    cairo_matrix_multiply(&sh->em, &sm, sh->m);
     return rf_matrix_usable(&sh->em);
 }
 
 /* cairo stores the path in device space: building it under the scaled
  * matrix and going back leaves the stroke undistorted. */
-static void ellipse_path(cairo_t *cr, const rf_layer_t *L, const double *s,
-                         const cairo_matrix_t *m, const rf_shape_t *sh)
+static void ellipse_path(cairo_t *cr, const rf_shape_t *sh)
 {
-    (void)L, (void)s;
+    const cairo_matrix_t *m = sh->m;
     cairo_set_matrix(cr, &sh->em);
     cairo_arc(cr, 0, 0, 1, 0, 2 * RF_PI);
     cairo_close_path(cr);
     cairo_set_matrix(cr, m);
 }
 
-static void ellipse_huge_path(rf_hsink_t *g, const rf_layer_t *L, const double *s,
-                              const cairo_matrix_t *m, const rf_shape_t *sh)
+static void ellipse_huge_path(rf_hsink_t *g, const rf_shape_t *sh)
 {
-    (void)L, (void)s, (void)m;
     rf_hsink_ellipse(g, &sh->em);
 }
 
 const rf_layer_class_t rf_layer_class_ellipse = {
-    .name = "ellipse",
-    .keys = ellipse_keys,
-    .nkeys = sizeof ellipse_keys / sizeof ellipse_keys[0],
-    .needs = "an ellipse needs its radii rx and ry",
-    .box = ellipse_box,
-    .shape = ellipse_shape,
-    .path = ellipse_path,
+    "ellipse", ellipse_keys, RF_NELEM(ellipse_keys), 0,
+    "an ellipse needs its radii rx and ry",
+    .box = ellipse_box, .shape = ellipse_shape, .path = ellipse_path,
     .huge_path = ellipse_huge_path,
 };

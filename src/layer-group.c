@@ -10,9 +10,7 @@ static const rf_layer_key_t group_keys[] = {
 };
 
 const rf_layer_class_t rf_layer_class_group = {
-    .name = "group",
-    .keys = group_keys,
-    .nkeys = sizeof group_keys / sizeof group_keys[0],
-    .flags = RF_CLASS_CHILDREN,
-    .needs = "a group needs children: an array of layers",
+    "group", group_keys, RF_NELEM(group_keys), RF_CLASS_CHILDREN,
+    "a group needs children: an array of layers",
+    .box = NULL, /* the union of its children's boxes: every hook is the renderer's */
 };

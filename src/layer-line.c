@@ -25,37 +25,31 @@ static void line_box(const rf_layer_t *L, const double *s, double b[4])
         b[0] = NAN; /* fmin would have hidden a NaN */
 }
 
-static int line_shape(const rf_layer_t *L, const double *s, const cairo_matrix_t *m,
-                      rf_shape_t *sh)
+static int line_shape(rf_shape_t *sh)
 {
-    (void)L, (void)s, (void)m, (void)sh;
+    (void)sh;
     return 1; /* finite points: the layout checked them */
 }
 
-static void line_path(cairo_t *cr, const rf_layer_t *L, const double *s, const cairo_matrix_t *m,
-                      const rf_shape_t *sh)
+static void line_path(cairo_t *cr, const rf_shape_t *sh)
 {
-    (void)m, (void)sh;
+    const rf_layer_t *L = sh->L;
+    const double *s = sh->slots;
     cairo_move_to(cr, rf_prop_get(&L->u.line.x1, s), rf_prop_get(&L->u.line.y1, s));
     cairo_line_to(cr, rf_prop_get(&L->u.line.x2, s), rf_prop_get(&L->u.line.y2, s));
 }
 
-static void line_huge_path(rf_hsink_t *g, const rf_layer_t *L, const double *s,
-                           const cairo_matrix_t *m, const rf_shape_t *sh)
+static void line_huge_path(rf_hsink_t *g, const rf_shape_t *sh)
 {
-    (void)sh;
+    const rf_layer_t *L = sh->L;
+    const double *s = sh->slots;
+    const cairo_matrix_t *m = sh->m;
     rf_hsink_move(g, m, rf_prop_get(&L->u.line.x1, s), rf_prop_get(&L->u.line.y1, s));
     rf_hsink_line(g, m, rf_prop_get(&L->u.line.x2, s), rf_prop_get(&L->u.line.y2, s));
 }
 
 const rf_layer_class_t rf_layer_class_line = {
-    .name = "line",
-    .keys = line_keys,
-    .nkeys = sizeof line_keys / sizeof line_keys[0],
-    .flags = RF_CLASS_CANVAS | RF_CLASS_NO_FILL,
-    .needs = "a line needs x1, y1, x2 and y2",
-    .box = line_box,
-    .shape = line_shape,
-    .path = line_path,
-    .huge_path = line_huge_path,
+    "line", line_keys, RF_NELEM(line_keys), RF_CLASS_CANVAS | RF_CLASS_NO_FILL,
+    "a line needs x1, y1, x2 and y2",
+    .box = line_box, .shape = line_shape, .path = line_path, .huge_path = line_huge_path,
 };

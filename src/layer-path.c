@@ -23,20 +23,18 @@ static void path_box(const rf_layer_t *L, const double *s, double b[4])
 }
 
 /* rf_path_trim: exact sub-curves; [0, 1] is the figure verbatim. */
-static int path_shape(const rf_layer_t *L, const double *s, const cairo_matrix_t *m,
-                      rf_shape_t *sh)
+static int path_shape(rf_shape_t *sh)
 {
-    (void)m;
+    const rf_layer_t *L = sh->L;
+    const double *s = sh->slots;
     size_t n = rf_path_trim(L->u.path.path, rf_prop_get(&L->u.path.trim0, s),
                             rf_prop_get(&L->u.path.trim1, s), sh->ops, sh->ops_cap);
     sh->nops = n < sh->ops_cap ? n : sh->ops_cap;
     return sh->nops > 0;
 }
 
-static void path_path(cairo_t *cr, const rf_layer_t *L, const double *s, const cairo_matrix_t *m,
-                      const rf_shape_t *sh)
+static void path_path(cairo_t *cr, const rf_shape_t *sh)
 {
-    (void)L, (void)s, (void)m;
     for (size_t i = 0; i < sh->nops; i++) {
         const rf_path_op_t *op = &sh->ops[i];
         switch (op->kind) {
@@ -56,10 +54,9 @@ static void path_path(cairo_t *cr, const rf_layer_t *L, const double *s, const c
     }
 }
 
-static void path_huge_path(rf_hsink_t *g, const rf_layer_t *L, const double *s,
-                           const cairo_matrix_t *m, const rf_shape_t *sh)
+static void path_huge_path(rf_hsink_t *g, const rf_shape_t *sh)
 {
-    (void)L, (void)s;
+    const cairo_matrix_t *m = sh->m;
     for (size_t i = 0; i < sh->nops; i++) {
         const rf_path_op_t *op = &sh->ops[i];
         switch (op->kind) {
@@ -80,14 +77,8 @@ static void path_huge_path(rf_hsink_t *g, const rf_layer_t *L, const double *s,
 }
 
 const rf_layer_class_t rf_layer_class_path = {
-    .name = "path",
-    .keys = path_keys,
-    .nkeys = sizeof path_keys / sizeof path_keys[0],
-    .flags = RF_CLASS_CANVAS,
-    .needs = "a path layer needs path: a name in 'paths' or SVG path data",
-    .ops_max = path_ops_max,
-    .box = path_box,
-    .shape = path_shape,
-    .path = path_path,
+    "path", path_keys, RF_NELEM(path_keys), RF_CLASS_CANVAS,
+    "a path layer needs path: a name in 'paths' or SVG path data",
+    .ops_max = path_ops_max, .box = path_box, .shape = path_shape, .path = path_path,
     .huge_path = path_huge_path,
 };

@@ -21,10 +21,10 @@ static void rect_box(const rf_layer_t *L, const double *s, double b[4])
 
 /* Not drawn with width or height 0; the radius is clamped to [0,
  * min(width, height) / 2]. */
-static int rect_shape(const rf_layer_t *L, const double *s, const cairo_matrix_t *m,
-                      rf_shape_t *sh)
+static int rect_shape(rf_shape_t *sh)
 {
-    (void)m;
+    const rf_layer_t *L = sh->L;
+    const double *s = sh->slots;
     sh->w = rf_nonneg(rf_prop_get(&L->u.rect.width, s));
     sh->h = rf_nonneg(rf_prop_get(&L->u.rect.height, s));
     if (!(sh->w > 0 && sh->h > 0 && isfinite(sh->w) && isfinite(sh->h)))
@@ -33,10 +33,8 @@ static int rect_shape(const rf_layer_t *L, const double *s, const cairo_matrix_t
     return 1;
 }
 
-static void rect_path(cairo_t *cr, const rf_layer_t *L, const double *s, const cairo_matrix_t *m,
-                      const rf_shape_t *sh)
+static void rect_path(cairo_t *cr, const rf_shape_t *sh)
 {
-    (void)L, (void)s, (void)m;
     if (sh->rad > 0) {
         double w = sh->w, h = sh->h, q = sh->rad;
         cairo_move_to(cr, q, 0);
@@ -54,11 +52,10 @@ static void rect_path(cairo_t *cr, const rf_layer_t *L, const double *s, const c
     }
 }
 
-static void rect_huge_path(rf_hsink_t *g, const rf_layer_t *L, const double *s,
-                           const cairo_matrix_t *m, const rf_shape_t *sh)
+static void rect_huge_path(rf_hsink_t *g, const rf_shape_t *sh)
 {
+    const cairo_matrix_t *m = sh->m;
     double w = sh->w, h = sh->h, q = sh->rad;
-    (void)L, (void)s;
     rf_hsink_move(g, m, q, 0);
     rf_hsink_line(g, m, w - q, 0);
     if (q > 0)
@@ -76,12 +73,7 @@ static void rect_huge_path(rf_hsink_t *g, const rf_layer_t *L, const double *s,
 }
 
 const rf_layer_class_t rf_layer_class_rect = {
-    .name = "rect",
-    .keys = rect_keys,
-    .nkeys = sizeof rect_keys / sizeof rect_keys[0],
-    .needs = "a rect needs width and height",
-    .box = rect_box,
-    .shape = rect_shape,
-    .path = rect_path,
-    .huge_path = rect_huge_path,
+    "rect", rect_keys, RF_NELEM(rect_keys), 0,
+    "a rect needs width and height",
+    .box = rect_box, .shape = rect_shape, .path = rect_path, .huge_path = rect_huge_path,
 };

@@ -36,11 +36,12 @@
  *                   array s; NaN in b[0] when it cannot be drawn. NULL for
  *                   a type with RF_CLASS_CHILDREN: its box is the union of
  *                   its children's.
- *   shape(...)      every frame the layer is drawn: this frame's geometry
- *                   (rf_shape_t); 0 when it draws nothing.
- *   path(...)       builds the geometry as a cairo path under the layer's
+ *   shape(sh)       every frame the layer is drawn: this frame's geometry
+ *                   into sh (rf_shape_t, which also holds the layer, the
+ *                   slots and the device matrix); 0 when it draws nothing.
+ *   path(cr, sh)    builds the geometry as a cairo path under the layer's
  *                   device matrix (the current matrix).
- *   huge_path(...)  the same path in device coordinates through the
+ *   huge_path(g, sh) the same path in device coordinates through the
  *                   double-precision sink (shape.h), for shapes too large
  *                   for cairo's fixed-point coordinates.
  *   The renderer then fills (unless RF_CLASS_NO_FILL) and strokes the path
@@ -55,10 +56,9 @@
 #include <stdint.h>
 
 struct rf_path;
-/* cairo's types, declared by their tags so that this header needs no
- * cairo compiler flags (the loader's users include it). */
+/* cairo's context, declared by its tag so that this header needs no cairo
+ * compiler flags (the loader's users include it). */
 struct _cairo;
-struct _cairo_matrix;
 struct rf_shape;
 struct rf_hsink;
 
@@ -174,6 +174,8 @@ typedef struct rf_layer_key {
 } rf_layer_key_t;
 
 #define RF_KEY_AT(member) ((uint16_t)offsetof(rf_layer_t, member))
+/* The number of rows of a key array. */
+#define RF_NELEM(a) ((uint32_t)(sizeof(a) / sizeof((a)[0])))
 
 /* The most keys one layer may have: the common ones plus its type's
  * (tests/check_layer.c holds every row to it). */
@@ -189,6 +191,8 @@ enum {
     RF_CLASS_CHILDREN = 1 << 2, /* draws children, not paints (group) */
 };
 
+/* A row: name, keys, nkeys, flags and needs in that order, then the
+ * hooks by name (layer-rect.c is the model). */
 typedef struct rf_layer_class {
     const char *name;                  /* "rect" */
     const rf_layer_key_t *keys;        /* its own keys, after the common ones */
@@ -197,12 +201,9 @@ typedef struct rf_layer_class {
     const char *needs;                 /* the end of the missing-key message */
     size_t (*ops_max)(const rf_layer_t *L);
     void (*box)(const rf_layer_t *L, const double *slots, double b[4]);
-    int (*shape)(const rf_layer_t *L, const double *slots, const struct _cairo_matrix *m,
-                 struct rf_shape *sh);
-    void (*path)(struct _cairo *cr, const rf_layer_t *L, const double *slots,
-                 const struct _cairo_matrix *m, const struct rf_shape *sh);
-    void (*huge_path)(struct rf_hsink *g, const rf_layer_t *L, const double *slots,
-                      const struct _cairo_matrix *m, const struct rf_shape *sh);
+    int (*shape)(struct rf_shape *sh);
+    void (*path)(struct _cairo *cr, const struct rf_shape *sh);
+    void (*huge_path)(struct rf_hsink *g, const struct rf_shape *sh);
 } rf_layer_class_t;
 
 /* The common keys, in the order messages list them: type, id, x, y,

@@ -237,11 +237,10 @@ uint32_t rf_render_layout(rf_renderer_t *r, const rf_layer_t *L, uint32_t idx)
 /* ---- draw walk ---- */
 
 /* Builds the shape's path under the layer matrix m (the current matrix). */
-static void shape_path(rf_renderer_t *r, const rf_layer_t *L, const cairo_matrix_t *m,
-                       const rf_shape_t *sh)
+static void shape_path(rf_renderer_t *r, const rf_shape_t *sh)
 {
     cairo_new_path(r->cr);
-    rf_layer_class(L)->path(r->cr, L, r->slots, m, sh);
+    rf_layer_class(sh->L)->path(r->cr, sh);
 }
 
 /* Fills then strokes the current path (consuming it). */
@@ -321,7 +320,7 @@ static void draw_huge(rf_renderer_t *r, const rf_layer_t *L, const rf_node_t *n,
         cairo_new_path(cr);
         cairo_identity_matrix(cr);
         rf_hsink_begin(&g, 0);
-        cls->huge_path(&g, L, r->slots, m, sh);
+        cls->huge_path(&g, sh);
         rf_hsink_end(&g);
         cairo_set_matrix(cr, m);
         paint_set(r, &L->fill, n->pat[0], alpha);
@@ -333,7 +332,7 @@ static void draw_huge(rf_renderer_t *r, const rf_layer_t *L, const rf_node_t *n,
         cairo_new_path(cr);
         cairo_identity_matrix(cr);
         rf_hsink_begin(&g, 1);
-        cls->huge_path(&g, L, r->slots, m, sh);
+        cls->huge_path(&g, sh);
         rf_hsink_end(&g);
         cairo_set_matrix(cr, m);
         paint_set(r, &L->stroke, n->pat[1], alpha);
@@ -364,9 +363,12 @@ static void draw_shape(rf_renderer_t *r, const rf_layer_t *L, const rf_node_t *n
     int fill = L->fill.kind != RF_PAINT_NONE && !(cls->flags & RF_CLASS_NO_FILL);
     int stroke = L->stroke.kind != RF_PAINT_NONE && sw > 0 && isfinite(sw);
     rf_shape_t sh;
+    sh.L = L;
+    sh.slots = r->slots;
+    sh.m = m;
     sh.ops = r->ops;
     sh.ops_cap = r->ops_cap;
-    if ((!fill && !stroke) || !cls->shape(L, r->slots, m, &sh))
+    if ((!fill && !stroke) || !cls->shape(&sh))
         return;
     cairo_set_matrix(cr, m);
     double reach = 0, penw = 0, dev[4];
@@ -386,14 +388,14 @@ static void draw_shape(rf_renderer_t *r, const rf_layer_t *L, const rf_node_t *n
         return;
     }
     if (op >= 1) {
-        shape_path(r, L, m, &sh);
+        shape_path(r, &sh);
         shape_paint(r, L, n, fill, stroke, sw, 1);
         return;
     }
     const rf_paint_t *only = fill && !stroke ? &L->fill : stroke && !fill ? &L->stroke : NULL;
     if (only && !paint_is_gradient(only)) {
         /* one solid paint blends once anyway: fold opacity into its alpha */
-        shape_path(r, L, m, &sh);
+        shape_path(r, &sh);
         shape_paint(r, L, n, fill, stroke, sw, op);
         return;
     }
@@ -403,7 +405,7 @@ static void draw_shape(rf_renderer_t *r, const rf_layer_t *L, const rf_node_t *n
      * (miter limit * width / 2, in the layer's coordinates), mapped to
      * device pixels and rounded out with a pixel to spare. */
     double ux0, uy0, ux1, uy1;
-    shape_path(r, L, m, &sh);
+    shape_path(r, &sh);
     cairo_path_extents(cr, &ux0, &uy0, &ux1, &uy1);
     cairo_new_path(cr);
     if (stroke) {
@@ -434,7 +436,7 @@ static void draw_shape(rf_renderer_t *r, const rf_layer_t *L, const rf_node_t *n
     cairo_clip(cr);
     cairo_set_matrix(cr, m);
     cairo_push_group(cr);
-    shape_path(r, L, m, &sh);
+    shape_path(r, &sh);
     shape_paint(r, L, n, fill, stroke, sw, 1);
     cairo_pop_group_to_source(cr);
     cairo_paint_with_alpha(cr, op);

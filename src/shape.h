@@ -18,8 +18,12 @@
 
 #define RF_PI 3.14159265358979323846
 
-/* Geometry of a shape this frame, from the shape hook. */
+/* One shape this frame: what the renderer hands the hooks, and the
+ * geometry the shape hook works out for the path hooks. */
 typedef struct rf_shape {
+    const rf_layer_t *L;       /* in: the layer */
+    const double *slots;       /* in: this frame's values */
+    const cairo_matrix_t *m;   /* in: the layer's device matrix */
     double w, h, rad;          /* rect; circle r in w; ellipse rx, ry in w, h */
     cairo_matrix_t em;         /* ellipse: S(rx, ry) inside the layer matrix */
     rf_path_op_t *ops;         /* in: the renderer's op buffer (ops_max ops) */
