@@ -16,6 +16,7 @@
 #   RUNEFRAME_NOBODY   the binary for nobody to run
 # else it returns 1 and sets nobody_why to the reason (for the SKIP line).
 # The caller removes NOBODY_DIR when it is not DIR (nobody_cleanup does).
+# shellcheck shell=sh disable=SC2034 # the variables are the callers'
 
 nobody_setup() {
     nobody_dir=$1
@@ -44,8 +45,10 @@ nobody_setup() {
     NOBODY_DIR=$nobody_dir
     # shellcheck disable=SC2016 # expanded by the inner sh
     if ! $AS_NOBODY sh -c 'cd "$1"' sh "$NOBODY_DIR" 2>/dev/null; then
-        NOBODY_DIR=$(mktemp -d /tmp/runeframe-nobody.XXXXXX) && chmod 755 "$NOBODY_DIR" ||
-            { nobody_why="nobody cannot reach $nobody_dir, and no folder can be made under /tmp"; return 1; }
+        if ! NOBODY_DIR=$(mktemp -d /tmp/runeframe-nobody.XXXXXX) || ! chmod 755 "$NOBODY_DIR"; then
+            nobody_why="nobody cannot reach $nobody_dir, and no folder can be made under /tmp"
+            return 1
+        fi
         nobody_dir=$NOBODY_DIR
         if ! $AS_NOBODY sh -c 'cd "$1"' sh "$NOBODY_DIR" 2>/dev/null; then
             nobody_why="nobody cannot reach $nobody_dir, nor a folder under /tmp"
@@ -54,18 +57,22 @@ nobody_setup() {
     fi
     # shellcheck disable=SC2016 # expanded by the inner sh
     if ! $AS_NOBODY sh -c '[ -x "$1" ] && [ -r "$1" ]' sh "$RUNEFRAME" 2>/dev/null; then
-        mkdir -p "$nobody_dir/nobody-bin" && chmod 755 "$nobody_dir/nobody-bin" &&
+        if ! { mkdir -p "$nobody_dir/nobody-bin" && chmod 755 "$nobody_dir/nobody-bin" &&
             cp "$RUNEFRAME" "$nobody_dir/nobody-bin/runeframe" &&
-            chmod 755 "$nobody_dir/nobody-bin/runeframe" ||
-            { nobody_why="cannot copy $RUNEFRAME into $nobody_dir"; return 1; }
+            chmod 755 "$nobody_dir/nobody-bin/runeframe"; }; then
+            nobody_why="cannot copy $RUNEFRAME into $nobody_dir"
+            return 1
+        fi
         RUNEFRAME_NOBODY=$nobody_dir/nobody-bin/runeframe
     fi
     if ! $AS_NOBODY "$RUNEFRAME_NOBODY" --version >/dev/null 2>&1; then
         nobody_why="nobody cannot run $RUNEFRAME_NOBODY"
         return 1
     fi
-    mkdir "$nobody_dir/nobody-probe" && chmod 555 "$nobody_dir/nobody-probe" ||
-        { nobody_why="cannot make a folder in $nobody_dir"; return 1; }
+    if ! mkdir "$nobody_dir/nobody-probe" || ! chmod 555 "$nobody_dir/nobody-probe"; then
+        nobody_why="cannot make a folder in $nobody_dir"
+        return 1
+    fi
     # shellcheck disable=SC2016
     if $AS_NOBODY sh -c ': >"$1/x"' sh "$nobody_dir/nobody-probe" 2>/dev/null; then
         nobody_why="a chmod 555 folder does not stop nobody here"
