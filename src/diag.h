@@ -46,7 +46,8 @@ void rf_diag_syntax(rf_diag_t *d, int line, int col, const char *fmt, ...)
  * when the line is empty or the whole would not fit in RF_DIAG_LINE:
  *     runeframe: FILE:3:12: expected ':' after an object key
  *           "canvas" {}
- *                    ^                                                        */
+ *                    ^
+ */
 void rf_diag_syntax_at(rf_diag_t *d, const char *text, size_t len, const rf_loc_t *loc,
                        const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 /* "runeframe: FILE: POINTER: message"; pointer is an RFC 6901 JSON pointer. */

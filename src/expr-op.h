@@ -39,13 +39,15 @@
  *           must contain every value the value column can give for operands
  *           inside them, rounded outward
  *
- * To add an opcode: add its line here (order is free, but keep the CTRL
- * ones last; a new infix operator also needs its characters in lex() of
- * expr-compile.c), write its interval function in expr-bounds.c if none
- * of the existing ones fits, describe it in expr.h's grammar comment, and
- * add cases to tests/check_expr.c and tests/expr/. Nothing else changes:
- * the VM, the folder and the bounds analysis pick it up. Mind the limits:
- * 2 * (opcodes) must fit the op field (16 bits) and the compiler's uint8_t.
+ * To add an opcode: add its line here (the order is free: it is only the
+ * layout of the VM's handlers), write its interval function in
+ * expr-bounds.c if none of the existing ones fits, describe it in expr.h's
+ * grammar comment, and add cases to tests/check_expr.c and tests/expr/.
+ * A function is then callable by its fn name with args arguments; a new
+ * infix operator also needs its characters in lex() of expr-compile.c.
+ * Nothing else changes: the VM, the folder, the bounds analysis and
+ * rf_expr_dump() pick it up. Limit: at most 255 opcodes (the compiler keeps
+ * an opcode in a uint8_t; the op field holds 2 * OP_COUNT values).
  */
 #ifndef RF_EXPR_OP_H
 #define RF_EXPR_OP_H

@@ -10,6 +10,11 @@
  * from the caller's allocator (the scene arena) and is never written again.
  * rf_expr_eval() only reads it, never allocates and is thread-safe.
  *
+ * Files: expr-op.h (the instruction set, one table: add an opcode there),
+ * expr-compile.c (lexer, parser, folder, assembly), expr-vm.c (the VM),
+ * expr-bounds.c (the range, over intervals), expr-text.c (rf_expr_dump),
+ * expr-int.h (what they share).
+ *
  * Grammar (scene-v1.md `expr`), loosest binding first, as in C:
  *
  *   expr    := cmp_eq [ '?' expr ':' expr ]         right associative

@@ -5,7 +5,9 @@
  * 1-based line and column and a reason ("expected ',' or '}' after an object
  * member", "unterminated string", ...). It also enforces the nesting limit
  * before cJSON (which recurses) ever sees the text, and rejects invalid
- * UTF-8 and raw control characters in strings.
+ * UTF-8 and raw control characters in strings. Columns count characters
+ * (loc.h).
+ * Thread-safety: pure functions over the caller's text; reentrant.
  */
 #ifndef RF_JSONSYN_H
 #define RF_JSONSYN_H

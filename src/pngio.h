@@ -35,6 +35,9 @@
  *
  * Errors never crash and never leak: libpng's longjmp lands in one place per
  * call, which frees everything. Every function is thread-safe.
+ *
+ * Files: pngio-write.c (the writer), pngio-read.c (the reader), pngio.c
+ * (status texts and what both share, pngio-int.h).
  */
 #ifndef RF_PNG_H
 #define RF_PNG_H
@@ -137,7 +140,7 @@ typedef struct rf_png_buffer {
 } rf_png_buffer_t;
 
 /* Frees b's storage and zeroes it. */
-void rf_png_buffer_free(rf_png_buffer_t *b);
+void rf_png_buffer_destroy(rf_png_buffer_t *b);
 
 /* Writes the PNG to fp (flushed at the end; fp stays open). IO_ERROR with
  * sys_errno on a write or flush failure (ENOSPC on /dev/full). */
@@ -226,7 +229,7 @@ rf_png_status_t rf_png_read_path(const char *path, rf_png_rgba_t *img,
 rf_png_status_t rf_png_read_mem(const void *data, size_t len, const char *name,
                                 rf_png_rgba_t *img, rf_png_error_t *err);
 /* Frees img's pixels and zeroes it. NULL is a no-op. */
-void rf_png_rgba_free(rf_png_rgba_t *img);
+void rf_png_rgba_destroy(rf_png_rgba_t *img);
 
 /* Writes a straight-alpha RGBA image (img->pixels, img->width,
  * img->height; info is not looked at) as a PNG whose pixels decode to
@@ -240,5 +243,10 @@ rf_png_status_t rf_png_write_rgba_path(const rf_png_rgba_t *img,
 rf_png_status_t rf_png_write_rgba_mem(const rf_png_rgba_t *img,
                                       const rf_png_options_t *options,
                                       rf_png_buffer_t *out, rf_png_error_t *err);
+
+/* The old names of the two release functions (release functions are named
+ * _destroy). Remove at merge, once every caller uses the new names. */
+#define rf_png_buffer_free rf_png_buffer_destroy
+#define rf_png_rgba_free rf_png_rgba_destroy
 
 #endif

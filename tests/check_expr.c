@@ -19,9 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diag.h"
 #include "expr.h"
-#include "scene.h"
+#include "loc.h"
+#include "suggest.h"
 
 /* One rounding per operation, as written: the folder, the VM and the range
  * analysis must agree bit for bit (gcc -std=c11 never contracts; clang
@@ -624,6 +624,50 @@ START_TEST(test_caret)
     n = rf_expr_caret("1 +", 3, 4, tiny, sizeof tiny);
     ck_assert_uint_eq(n, strlen("    1 +\n       ^"));
     ck_assert_str_eq(tiny, "    1");
+}
+END_TEST
+
+/* loc.c: the one column rule and the one caret renderer (JSON syntax too) */
+START_TEST(test_loc)
+{
+    /* columns count characters: valid UTF-8 sequences, or single bytes */
+    ck_assert_int_eq(rf_loc_column("ab", 2, 0), 1);
+    ck_assert_int_eq(rf_loc_column("\xc3\xa9x", 3, 2), 2);
+    ck_assert_int_eq(rf_loc_column("\xe2\x82\xac\xf0\x9f\x98\x80x", 8, 7), 3);
+    ck_assert_int_eq(rf_loc_column("\xff\x80x", 3, 2), 3);    /* two invalid bytes */
+    ck_assert_int_eq(rf_loc_column("ab", 2, 5), 6);             /* past the end: bytes */
+    /* lines end at '\n'; a byte order mark is not a column */
+    rf_loc_t l = rf_loc_at("ab\ncd\n\nx", 9, 4);
+    ck_assert(l.off == 4 && l.line == 2 && l.col == 2);
+    l = rf_loc_at("ab\ncd\n\nx", 9, 7);
+    ck_assert(l.line == 4 && l.col == 1);
+    l = rf_loc_at("\xef\xbb\xbf{x", 5, 4);
+    ck_assert(l.line == 1 && l.col == 2);
+    l = rf_loc_at("a\n\xc3\xa9\xc3\xa9:", 7, 6);
+    ck_assert(l.line == 2 && l.col == 3);
+    /* message + source line + caret: the line of loc, without "\r\n" */
+    char msg[128] = "runeframe: t.json:2:3: bad";
+    const char *text = "{\r\n  x\r\n}";
+    l = rf_loc_at(text, strlen(text), 5);
+    ck_assert_int_eq(rf_loc_attach(msg, sizeof msg, text, strlen(text), &l), 1);
+    ck_assert_str_eq(msg, "runeframe: t.json:2:3: bad\n      x\n      ^");
+    /* an empty line shows nothing */
+    char m2[64] = "m";
+    l = rf_loc_at("{\n\n", 3, 3);
+    ck_assert_int_eq(rf_loc_attach(m2, sizeof m2, "{\n\n", 3, &l), 0);
+    ck_assert_str_eq(m2, "m");
+    /* a display that does not fit whole is left out */
+    char m3[12] = "message";
+    ck_assert_int_eq(rf_loc_attach_col(m3, sizeof m3, "1 + 2", 5, 3), 0);
+    ck_assert_str_eq(m3, "message");
+    /* an invalid byte shows as '?', one column, so the caret stays aligned */
+    char buf[64];
+    rf_loc_caret("a\xff" "b)", 4, 4, buf, sizeof buf);
+    ck_assert_str_eq(buf, "    a?b)\n       ^");
+    /* rf_expr_caret is the same renderer */
+    char buf2[64];
+    rf_expr_caret("a\xff" "b)", 4, 4, buf2, sizeof buf2);
+    ck_assert_str_eq(buf, buf2);
 }
 END_TEST
 
@@ -1339,6 +1383,7 @@ static Suite *expr_suite(void)
     tcase_add_test(tc, test_alloc_failure);
     tcase_add_test(tc, test_length_not_nul);
     tcase_add_test(tc, test_caret);
+    tcase_add_test(tc, test_loc);
     suite_add_tcase(s, tc);
     tc = tcase_create("limits");
     tcase_add_test(tc, test_length_limit);

@@ -389,7 +389,7 @@ static void assert_decodes_to(const uint8_t *png, size_t len, const uint8_t *wan
             ck_abort_msg("pixel %zu (x %zu, y %zu) channel %zu: got %u, want %u", i / 4,
                          (i / 4) % w, (i / 4) / w, i % 4, img.pixels[i], want[i]);
     }
-    rf_png_rgba_free(&img);
+    rf_png_rgba_destroy(&img);
 }
 
 /* Generates g with libpng, decodes it with ours, compares with pngjs's
@@ -661,7 +661,7 @@ START_TEST(roundtrip_through_cairo_reader_is_exact)
         for (int y = 0; y < 256; y++)
             ck_assert_msg(memcmp(a + y * sa, b + y * sb, 256 * 4) == 0, "row %d differs", y);
         cairo_surface_destroy(back);
-        rf_png_buffer_free(&out);
+        rf_png_buffer_destroy(&out);
     }
     cairo_surface_destroy(s);
 }
@@ -690,7 +690,7 @@ START_TEST(our_png_decodes_to_hand_unpremultiplied_values)
     ck_assert(memcmp(plain, want, 256 * 256 * 4) == 0);
     free(plain);
     free(want);
-    rf_png_buffer_free(&out);
+    rf_png_buffer_destroy(&out);
     cairo_surface_destroy(s);
 }
 END_TEST
@@ -718,7 +718,7 @@ static void compare_with_cairo_writer(cairo_surface_t *s, int want_ct)
         ck_assert(memcmp(ours, theirs, (size_t)w1 * h1 * 4) == 0);
         free(ours);
         free(theirs);
-        rf_png_buffer_free(&out);
+        rf_png_buffer_destroy(&out);
     }
     free(cm.data);
 }
@@ -778,7 +778,7 @@ START_TEST(color_type_rgb_only_when_every_pixel_opaque)
     ck_assert_uint_eq(img.pixels[4 * 29], 29);
     ck_assert_uint_eq(img.pixels[4 * 29 + 3], 255);
     ck_assert_uint_eq(img.info.color_type, 2);
-    rf_png_rgba_free(&img);
+    rf_png_rgba_destroy(&img);
     /* one pixel at 254, the last one */
     px[29] = argb(254, 29, 2, 3);
     ck_assert_int_eq(rf_png_write_mem(&f, NULL, &out, NULL), RF_PNG_SUCCESS);
@@ -790,8 +790,8 @@ START_TEST(color_type_rgb_only_when_every_pixel_opaque)
     ck_assert_int_eq(rf_png_read_mem(out.data, out.len, NULL, &img, NULL), RF_PNG_SUCCESS);
     for (int i = 0; i < 30 * 4; i++)
         ck_assert_uint_eq(img.pixels[i], 0);
-    rf_png_rgba_free(&img);
-    rf_png_buffer_free(&out);
+    rf_png_rgba_destroy(&img);
+    rf_png_buffer_destroy(&out);
 }
 END_TEST
 
@@ -827,7 +827,7 @@ START_TEST(every_level_and_filter_round_trips)
                 size0 = out.len;
             if (level == 9 && filt == 0)
                 size9 = out.len;
-            rf_png_buffer_free(&out);
+            rf_png_buffer_destroy(&out);
         }
     /* level 0 stores: at least the raw rows (1 + 4w bytes each) */
     ck_assert_uint_ge(size0, (size_t)h * (1 + 4 * w));
@@ -897,7 +897,7 @@ START_TEST(buffer_is_reused_and_len_exact)
     ck_assert_uint_eq(out.len, first);
     ck_assert(memcmp(out.data, copy, first) == 0);   /* deterministic bytes */
     free(copy);
-    rf_png_buffer_free(&out);
+    rf_png_buffer_destroy(&out);
     ck_assert_ptr_null(out.data);
     cairo_surface_destroy(s);
 }
@@ -931,8 +931,8 @@ START_TEST(stream_and_path_writers_agree_with_memory)
     ck_assert_int_eq(rf_png_read_path(path, &img, &err), RF_PNG_SUCCESS);
     ck_assert_uint_eq(img.width, 256);
     ck_assert_uint_eq(img.pixels[4 * (256 * 200 + 100)], cairo_unpremul(100, 200));
-    rf_png_rgba_free(&img);
-    rf_png_buffer_free(&mem);
+    rf_png_rgba_destroy(&img);
+    rf_png_buffer_destroy(&mem);
     cairo_surface_destroy(s);
 }
 END_TEST
@@ -997,7 +997,7 @@ START_TEST(read_gray16_rounds_like_pngjs)
     ck_assert_uint_eq(img.pixels[4 * 0x0080], 0);     /* 128 / 257 = 0.498 */
     ck_assert_uint_eq(img.pixels[4 * 0x0081], 1);     /* 129 / 257 = 0.502 */
     ck_assert_uint_eq(img.info.bit_depth, 16);
-    rf_png_rgba_free(&img);
+    rf_png_rgba_destroy(&img);
     free(png);
     free(s);
 }
@@ -1274,7 +1274,7 @@ static rf_png_status_t read_status(const uint8_t *data, size_t len, rf_png_error
     rf_png_rgba_t img;
     rf_png_status_t st = rf_png_read_mem(data, len, "hostile.png", &img, err);
     if (st == RF_PNG_SUCCESS)
-        rf_png_rgba_free(&img);
+        rf_png_rgba_destroy(&img);
     else
         ck_assert_ptr_null(img.pixels);
     return st;
@@ -1362,7 +1362,7 @@ START_TEST(huge_and_zero_dimensions)
     ck_assert_int_eq(rf_png_read_mem(buf, n, NULL, &img, &err), RF_PNG_SUCCESS);
     ck_assert_uint_eq(img.pixels[0], 0);
     ck_assert_uint_eq(img.pixels[3], 255);
-    rf_png_rgba_free(&img);
+    rf_png_rgba_destroy(&img);
 }
 END_TEST
 
@@ -1456,7 +1456,7 @@ START_TEST(paths_that_are_not_png_files)
     ck_assert_int_eq(rf_png_read_path(path, &img, &err), RF_PNG_TRUNCATED);
     spit(path, png, len);
     ck_assert_int_eq(rf_png_read_path(path, &img, &err), RF_PNG_SUCCESS);
-    rf_png_rgba_free(&img);
+    rf_png_rgba_destroy(&img);
     free(png);
 }
 END_TEST
@@ -1560,7 +1560,7 @@ START_TEST(out_of_memory_is_a_status)
     ck_assert_int_eq(rf_png_read_mem(png, len, NULL, &img, NULL), RF_PNG_SUCCESS);
     ck_assert_uint_eq(img.pixels[(size_t)4 * 16384 * 4096 - 4], 0);
     ck_assert_uint_eq(img.pixels[(size_t)4 * 16384 * 4096 - 1], 255);
-    rf_png_rgba_free(&img);
+    rf_png_rgba_destroy(&img);
     free(png);
 }
 END_TEST
