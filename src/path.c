@@ -9,6 +9,8 @@
  */
 #include "path.h"
 
+#include "loc.h"
+
 #include <assert.h>
 #include <math.h>
 #include <stdarg.h>
@@ -454,7 +456,8 @@ static int fail(parser_t *ps, size_t col, const char *fmt, ...)
 {
     if (ps->err) {
         char *m = ps->err->msg;
-        int k = snprintf(m, RF_PATH_ERR_LEN, "col %zu: ", col);
+        /* the message counts characters, as every column shown does */
+        int k = snprintf(m, RF_PATH_ERR_LEN, "col %d: ", rf_loc_column(ps->d, ps->len, col - 1));
         if (k > 0 && k < RF_PATH_ERR_LEN) {
             va_list ap;
             va_start(ap, fmt);

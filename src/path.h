@@ -18,8 +18,9 @@
  * must be finite with magnitude <= 1e150 (so every length is finite).
  *
  * Errors: rf_path_parse() reports the first error, left to right, as
- * "col N: message" with N the 1-based byte column in d (one past the end for
- * "expected a number" at the end). It is atomic: on any error it calls
+ * "col N: message" with N the 1-based column in d in characters (UTF-8 code
+ * points, rf_loc_column; one past the end for "expected a number" at the
+ * end); err->col is the same place as a 1-based byte column. It is atomic: on any error it calls
  * alloc not at all (a syntax error) or exactly once and got NULL (out of
  * memory), and *out stays NULL. Parsing runs in two passes (check, measure
  * and count; then one allocation and fill) so nothing is half built.

@@ -28,9 +28,11 @@
 #include "easing.h"
 #include "expr.h"
 #include "layer.h"
+#include "loc.h"
 #include "numfmt.h"
 #include "path.h"
 #include "scene.h"
+#include "suggest.h"
 #include "values.h"
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))

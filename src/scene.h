@@ -21,7 +21,7 @@
 #define RF_MAX_FILE_BYTES   (64u << 20)
 #define RF_MAX_DEPTH        64
 #define RF_MAX_ITEMS        100000      /* values, layers, path segments, sequence entries in all */
-#define RF_MAX_EXPR_BYTES   4096
+/* RF_MAX_EXPR_BYTES: expr.h */
 #define RF_MAX_SIDE         16384
 #define RF_MAX_PIXELS       67108864
 #define RF_MAX_FRAMES       10000000
