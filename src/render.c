@@ -316,30 +316,24 @@ static void draw_huge(rf_renderer_t *r, const rf_layer_t *L, const rf_node_t *n,
     /* cairo keeps a path in device space: it is built under the identity
      * (layer coordinates would round away at scale 1e100), then filled or
      * stroked under m, so the pen and the paint stay the layer's */
-    if (fill) {
+    for (int k = 0; k < 2; k++) {
+        if (!(k == 0 ? fill : stroke))
+            continue;
         cairo_new_path(cr);
         cairo_identity_matrix(cr);
-        rf_hsink_begin(&g, 0);
+        rf_hsink_begin(&g, k);
         cls->huge_path(&g, sh);
         rf_hsink_end(&g);
         cairo_set_matrix(cr, m);
-        paint_set(r, &L->fill, n->pat[0], alpha);
+        paint_set(r, k == 0 ? &L->fill : &L->stroke, n->pat[k], alpha);
+        if (k == 1)
+            cairo_set_line_width(cr, sw);
         if (g.imprecise)
             cairo_new_path(cr);
-        cairo_fill(cr);
-    }
-    if (stroke) {
-        cairo_new_path(cr);
-        cairo_identity_matrix(cr);
-        rf_hsink_begin(&g, 1);
-        cls->huge_path(&g, sh);
-        rf_hsink_end(&g);
-        cairo_set_matrix(cr, m);
-        paint_set(r, &L->stroke, n->pat[1], alpha);
-        cairo_set_line_width(cr, sw);
-        if (g.imprecise)
-            cairo_new_path(cr);
-        cairo_stroke(cr);
+        if (k == 0)
+            cairo_fill(cr);
+        else
+            cairo_stroke(cr);
     }
     double across = fmax(0.5 * dev[2] - 0.5 * dev[0], 0.5 * dev[3] - 0.5 * dev[1]) * 2;
     if (g.imprecise && r->err[0] == '\0' && !isfinite(across))

@@ -304,6 +304,14 @@ int ld_count_items(loader_t *L, size_t n)
 /* ------------------------------------------------------------------ */
 /* Typed fields                                                         */
 
+/* 1 when it is an object; else "must be WHAT, got TYPE" and 0. */
+int ld_want_object(loader_t *L, const cJSON *it, const char *what)
+{
+    if (cJSON_IsObject(it))
+        return 1;
+    ld_err(L, "must be %s, got %s", what, ld_json_type(it));
+    return 0;
+}
 
 /* A finite number; non-finite ones were reported by the finiteness pass. */
 int ld_want_number(loader_t *L, const cJSON *it, const char *key, double *out)
@@ -320,22 +328,27 @@ int ld_want_number(loader_t *L, const cJSON *it, const char *key, double *out)
     return F_OK;
 }
 
+/* ld_want_number, and a missing member is an error when required. */
+static int required_number(loader_t *L, const cJSON *it, const char *key, int required,
+                           double *out)
+{
+    int r = ld_want_number(L, it, key, out);
+    if (r == F_ABSENT && required) {
+        ld_err(L, "missing required key '%s'", key);
+        return F_BAD;
+    }
+    return r;
+}
+
 /* A number member with a range; *out is left alone unless it is valid. */
 int ld_num_field(loader_t *L, const cJSON *it, const char *key, int required, int range,
                  double *out)
 {
     double v = 0;
-    int r = ld_want_number(L, it, key, &v);
+    int r = required_number(L, it, key, required, &v);
     nbuf_t b;
-    if (r == F_ABSENT) {
-        if (required) {
-            ld_err(L, "missing required key '%s'", key);
-            return F_BAD;
-        }
-        return F_ABSENT;
-    }
-    if (r == F_BAD)
-        return F_BAD;
+    if (r != F_OK)
+        return r;
     if (range == R_GT0 && !(v > 0)) {
         ld_err_key(L, key, "must be > 0, got %s", ld_num(&b, v));
         return F_BAD;
@@ -353,17 +366,10 @@ int ld_int_field(loader_t *L, const cJSON *it, const char *key, int required, do
                  double hi, double *out)
 {
     double v = 0;
-    int r = ld_want_number(L, it, key, &v);
+    int r = required_number(L, it, key, required, &v);
     nbuf_t b, b1, b2;
-    if (r == F_ABSENT) {
-        if (required) {
-            ld_err(L, "missing required key '%s'", key);
-            return F_BAD;
-        }
-        return F_ABSENT;
-    }
-    if (r == F_BAD)
-        return F_BAD;
+    if (r != F_OK)
+        return r;
     if (v != floor(v)) {
         ld_err_key(L, key, "must be an integer, got %s", ld_num(&b, v));
         return F_BAD;

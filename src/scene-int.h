@@ -149,6 +149,7 @@ void ld_scan_keys(loader_t *L, const cJSON *obj, const char *const *names, size_
 const cJSON *ld_get(const char *const *names, size_t n, const cJSON **found, const char *name);
 unsigned char *ld_dup_flags(loader_t *L, const cJSON *obj, size_t *pn);
 int ld_count_items(loader_t *L, size_t n);
+int ld_want_object(loader_t *L, const cJSON *it, const char *what);
 int ld_want_number(loader_t *L, const cJSON *it, const char *key, double *out);
 int ld_num_field(loader_t *L, const cJSON *it, const char *key, int required, int range,
                  double *out);

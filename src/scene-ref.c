@@ -23,10 +23,8 @@ static int cmp_pathref(const void *a, const void *b)
 
 void ld_parse_paths(loader_t *L, const cJSON *obj)
 {
-    if (!cJSON_IsObject(obj)) {
-        ld_err(L, "must be an object mapping names to SVG path data, got %s", ld_json_type(obj));
+    if (!ld_want_object(L, obj, "an object mapping names to SVG path data"))
         return;
-    }
     size_t n;
     unsigned char *dup = ld_dup_flags(L, obj, &n);
     if (dup == NULL)

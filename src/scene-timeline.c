@@ -22,11 +22,8 @@ static const char *const checks_keys[] = { "times", "frames" };
 
 void ld_parse_canvas(loader_t *L, const cJSON *obj)
 {
-    if (!cJSON_IsObject(obj)) {
-        ld_err(L, "must be an object {\"width\", \"height\", \"background\"}, got %s",
-            ld_json_type(obj));
+    if (!ld_want_object(L, obj, "an object {\"width\", \"height\", \"background\"}"))
         return;
-    }
     const cJSON *f[3];
     ld_scan_keys(L, obj, canvas_keys, 3, f);
     double w = 0, h = 0;
@@ -51,8 +48,7 @@ void ld_parse_timeline(loader_t *L, const cJSON *obj)
 {
     if (obj == NULL)
         return;
-    if (!cJSON_IsObject(obj)) {
-        ld_err(L, "must be an object {\"fps\", \"duration\"}, got %s", ld_json_type(obj));
+    if (!ld_want_object(L, obj, "an object {\"fps\", \"duration\"}")) {
         L->fps_ok = 0;
         L->duration_ok = 0;
         return;
@@ -95,11 +91,8 @@ void ld_parse_timeline(loader_t *L, const cJSON *obj)
 /* First pass over `checks`: the shape and types, before frames exist. */
 void ld_parse_checks(loader_t *L, const cJSON *obj)
 {
-    if (!cJSON_IsObject(obj)) {
-        ld_err(L, "must be an object {\"times\": [...]} or {\"frames\": [...]}, got %s",
-            ld_json_type(obj));
+    if (!ld_want_object(L, obj, "an object {\"times\": [...]} or {\"frames\": [...]}"))
         return;
-    }
     const cJSON *f[2];
     ld_scan_keys(L, obj, checks_keys, 2, f);
     if (f[0] != NULL && f[1] != NULL) {

@@ -60,26 +60,23 @@ typedef struct kindinfo {
     rf_curve_t curve;
 } kindinfo_t;
 
+/* The keys and curve of each animated kind; others have none. */
+static const kindinfo_t kind_infos[RF_VALUE_KINDS] = {
+    [RF_VALUE_SPRING] = { spring_keys, NELEM(spring_keys), RF_CURVE_SPRING },
+    [RF_VALUE_BEZIER] = { bezier_keys, NELEM(bezier_keys), RF_CURVE_EASED },
+    [RF_VALUE_REPEAT] = { repeat_keys, NELEM(repeat_keys), RF_CURVE_EASED },
+    [RF_VALUE_TWEEN] = { tween_keys, NELEM(tween_keys), RF_CURVE_EASED },
+    [RF_VALUE_PHYSICS] = { physics_keys, NELEM(physics_keys), RF_CURVE_PHYSICS },
+    [RF_VALUE_DECAY] = { decay_keys, NELEM(decay_keys), RF_CURVE_DECAY },
+    [RF_VALUE_KEYFRAMES] = { keyframes_keys, NELEM(keyframes_keys), RF_CURVE_KEYFRAMES },
+};
+
 static kindinfo_t kind_info(rf_value_kind_t kind)
 {
-    switch (kind) {
-    case RF_VALUE_SPRING:
-        return (kindinfo_t){ spring_keys, NELEM(spring_keys), RF_CURVE_SPRING };
-    case RF_VALUE_BEZIER:
-        return (kindinfo_t){ bezier_keys, NELEM(bezier_keys), RF_CURVE_EASED };
-    case RF_VALUE_REPEAT:
-        return (kindinfo_t){ repeat_keys, NELEM(repeat_keys), RF_CURVE_EASED };
-    case RF_VALUE_TWEEN:
-        return (kindinfo_t){ tween_keys, NELEM(tween_keys), RF_CURVE_EASED };
-    case RF_VALUE_PHYSICS:
-        return (kindinfo_t){ physics_keys, NELEM(physics_keys), RF_CURVE_PHYSICS };
-    case RF_VALUE_DECAY:
-        return (kindinfo_t){ decay_keys, NELEM(decay_keys), RF_CURVE_DECAY };
-    case RF_VALUE_KEYFRAMES:
-        return (kindinfo_t){ keyframes_keys, NELEM(keyframes_keys), RF_CURVE_KEYFRAMES };
-    default:
-        return (kindinfo_t){ NULL, 0, RF_CURVE_CONST };
-    }
+    kindinfo_t none = { NULL, 0, RF_CURVE_CONST };
+    if ((unsigned)kind >= RF_VALUE_KINDS || kind_infos[kind].keys == NULL)
+        return none;
+    return kind_infos[kind];
 }
 
 int ld_valid_name(const char *s)
@@ -159,10 +156,8 @@ static void parse_anim(loader_t *L, const cJSON *body, rf_value_kind_t kind,
     fr->velocity_given = 0;
     kindinfo_t ki = kind_info(kind);
     rf_anim_spec_defaults(sp, ki.curve);
-    if (!cJSON_IsObject(body)) {
-        ld_err(L, "must be an object, got %s", ld_json_type(body));
+    if (!ld_want_object(L, body, "an object"))
         return;
-    }
     const cJSON *f[8];
     ld_scan_keys(L, body, ki.keys, ki.nkeys, f);
 #define G(name) ld_get(ki.keys, ki.nkeys, f, name)
@@ -424,10 +419,8 @@ static const char *const sample_keys[] = { "path", "progress" };
  * such a name: it needs numbers after its M, with separators). */
 static void parse_sample_path(loader_t *L, const cJSON *body, size_t vi)
 {
-    if (!cJSON_IsObject(body)) {
-        ld_err(L, "must be an object {\"path\": ..., \"progress\": ...}, got %s", ld_json_type(body));
+    if (!ld_want_object(L, body, "an object {\"path\": ..., \"progress\": ...}"))
         return;
-    }
     const cJSON *f[NELEM(sample_keys)];
     ld_scan_keys(L, body, sample_keys, NELEM(sample_keys), f);
     const cJSON *jp = f[0], *jg = f[1];
@@ -718,10 +711,8 @@ static void sort_by_name(uint32_t *idx, uint32_t *tmp, size_t n, const vsrc_t *v
 
 void ld_parse_values(loader_t *L, const cJSON *obj)
 {
-    if (!cJSON_IsObject(obj)) {
-        ld_err(L, "must be an object mapping names to values, got %s", ld_json_type(obj));
+    if (!ld_want_object(L, obj, "an object mapping names to values"))
         return;
-    }
     size_t n;
     unsigned char *dup = ld_dup_flags(L, obj, &n);
     if (dup == NULL)
