@@ -167,34 +167,52 @@ static int atomic_open_unnamed(rf_atomic_file_t *af)
     return 0;
 }
 
-static int atomic_open_named(rf_atomic_file_t *af)
+/* A temporary name beside path on which make(tmp, ctx) succeeds (returns
+ * 0), trying ATOMIC_TRIES names while it fails with EEXIST; NULL with
+ * errno set when none does. */
+static char *atomic_try_names(const char *path, int (*make)(const char *tmp, void *ctx),
+                              void *ctx)
 {
-    char *tmp = atomic_temp_name(af->path);
+    char *tmp = atomic_temp_name(path);
     if (tmp == NULL)
-        return -1;
+        return NULL;
     char *x = tmp + strlen(tmp) - 6;
     for (int i = 0; i < ATOMIC_TRIES; i++) {
         atomic_suffix(x);
-        int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0666);
-        if (fd >= 0) {
-            if (atomic_wrap(af, fd) != 0) {
-                int e = errno;
-                unlink(tmp);
-                free(tmp);
-                errno = e;
-                return -1;
-            }
-            af->tmp = tmp;
-            af->kind = RF_ATOMIC_KIND_NAMED;
-            return 0;
-        }
+        if (make(tmp, ctx) == 0)
+            return tmp;
         if (errno != EEXIST)
             break;
     }
     int e = errno;
     free(tmp);
     errno = e;
-    return -1;
+    return NULL;
+}
+
+static int atomic_create(const char *tmp, void *ctx)
+{
+    int *fd = ctx;
+    *fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0666);
+    return *fd >= 0 ? 0 : -1;
+}
+
+static int atomic_open_named(rf_atomic_file_t *af)
+{
+    int fd = -1;
+    char *tmp = atomic_try_names(af->path, atomic_create, &fd);
+    if (tmp == NULL)
+        return -1;
+    if (atomic_wrap(af, fd) != 0) {
+        int e = errno;
+        unlink(tmp);
+        free(tmp);
+        errno = e;
+        return -1;
+    }
+    af->tmp = tmp;
+    af->kind = RF_ATOMIC_KIND_NAMED;
+    return 0;
 }
 
 int rf_atomic_file_open(rf_atomic_file_t *af, const char *path, int flags,
@@ -252,6 +270,11 @@ void rf_atomic_file_abort(rf_atomic_file_t *af)
 
 /* Gives the open O_TMPFILE file a name: the target itself when it does not
  * exist, else a fresh temporary (stored in af->tmp) to be renamed. */
+static int atomic_link(const char *tmp, void *proc)
+{
+    return linkat(AT_FDCWD, proc, AT_FDCWD, tmp, AT_SYMLINK_FOLLOW);
+}
+
 static int atomic_link_unnamed(rf_atomic_file_t *af, int *published)
 {
     char proc[64];
@@ -262,23 +285,11 @@ static int atomic_link_unnamed(rf_atomic_file_t *af, int *published)
     }
     if (errno != EEXIST)
         return -1;
-    char *tmp = atomic_temp_name(af->path);
+    char *tmp = atomic_try_names(af->path, atomic_link, proc);
     if (tmp == NULL)
         return -1;
-    char *x = tmp + strlen(tmp) - 6;
-    for (int i = 0; i < ATOMIC_TRIES; i++) {
-        atomic_suffix(x);
-        if (linkat(AT_FDCWD, proc, AT_FDCWD, tmp, AT_SYMLINK_FOLLOW) == 0) {
-            af->tmp = tmp;
-            return 0;
-        }
-        if (errno != EEXIST)
-            break;
-    }
-    int e = errno;
-    free(tmp);
-    errno = e;
-    return -1;
+    af->tmp = tmp;
+    return 0;
 }
 
 /* Records a failure of commit: the message, the cleanup, errno. */

@@ -42,17 +42,22 @@ static inline const uint8_t *pixel(const rf_diff_t *d, const uint8_t *img, uint3
     return img + ((size_t)(y & d->mask) * d->width + x) * 4;
 }
 
+/* trunc(v) wrapped into [0, m), as JavaScript's integer conversions do;
+ * NaN and infinities give 0. */
+static double js_wrap(double v, double m)
+{
+    if (!isfinite(v))
+        return 0;
+    double r = fmod(trunc(v), m);
+    return r < 0 ? r + m : r;
+}
+
 /* JavaScript's ToInt32 (the `| 0`): truncate, wrap modulo 2^32. */
 static int32_t js_to_int32(double v)
 {
     if (v > -2147483649.0 && v < 2147483648.0)
         return (int32_t)v;
-    if (!isfinite(v))
-        return 0;
-    double m = fmod(trunc(v), 4294967296.0);
-    if (m < 0)
-        m += 4294967296.0;
-    uint32_t u = (uint32_t)m;
+    uint32_t u = (uint32_t)js_wrap(v, 4294967296.0);
     return u >= 0x80000000u ? (int32_t)(u - 0x80000000u) - 0x7fffffff - 1 : (int32_t)u;
 }
 
@@ -62,12 +67,7 @@ static uint8_t js_to_uint8(double v)
 {
     if (v >= 0 && v < 256.0)
         return (uint8_t)v;
-    if (!isfinite(v))
-        return 0;
-    double m = fmod(trunc(v), 256.0);
-    if (m < 0)
-        m += 256.0;
-    return (uint8_t)m;
+    return (uint8_t)js_wrap(v, 256.0);
 }
 
 /* The background a translucent pixel is blended over; k is the byte offset

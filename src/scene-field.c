@@ -33,16 +33,22 @@ void ld_pop(loader_t *L, size_t mark)
     L->ptr[mark] = '\0';
 }
 
+/* The message of fmt at pointer ptr (formatted before the pointer is read,
+ * so an argument may point into L->ptr). */
+static void err_v(loader_t *L, const char *ptr, const char *fmt, va_list ap)
+{
+    char buf[RF_DIAG_LINE];
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    rf_diag_at(L->d, ptr, "%s", buf);
+}
 
 /* An error at the current pointer. */
 void ld_err(loader_t *L, const char *fmt, ...)
 {
-    char buf[RF_DIAG_LINE];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
+    err_v(L, L->ptr, fmt, ap);
     va_end(ap);
-    rf_diag_at(L->d, L->ptr, "%s", buf);
 }
 
 /* An error at member key of the current object. */
@@ -51,23 +57,20 @@ void ld_err_key(loader_t *L, const char *key, const char *fmt, ...)
     char buf[RF_DIAG_LINE];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
+    vsnprintf(buf, sizeof buf, fmt, ap); /* before the push: key may be in an argument */
     va_end(ap);
     size_t m = ld_push(L, key);
     rf_diag_at(L->d, L->ptr, "%s", buf);
     ld_pop(L, m);
 }
 
-
 /* An error at a pointer recorded earlier (the resolve and build stages). */
 void ld_err_at(loader_t *L, const char *ptr, const char *fmt, ...)
 {
-    char buf[RF_DIAG_LINE];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
+    err_v(L, ptr, fmt, ap);
     va_end(ap);
-    rf_diag_at(L->d, ptr, "%s", buf);
 }
 
 /* A positional error inside a string (an expression, path data): the

@@ -148,6 +148,16 @@ typedef struct fromref {
  * else the index of a sequence entry (entries after the first inherit an
  * absent from/velocity; none may carry `start`). A `from` naming a value is
  * recorded in *fr (plain values and a sequence's first entry only). */
+/* velocity: a number, or left to be inherited (inherit: a sequence entry
+ * takes the velocity of the motion it retargets). */
+static void velocity_field(loader_t *L, const cJSON *it, int inherit, rf_anim_spec_t *sp,
+                           fromref_t *fr)
+{
+    int rv = ld_num_field(L, it, "velocity", 0, R_ANY, &sp->velocity);
+    sp->has_velocity = inherit ? rv != F_ABSENT : 1;
+    fr->velocity_given = rv != F_ABSENT;
+}
+
 static void parse_anim(loader_t *L, const cJSON *body, rf_value_kind_t kind,
                        rf_anim_spec_t *sp, int entry, fromref_t *fr)
 {
@@ -215,9 +225,7 @@ static void parse_anim(loader_t *L, const cJSON *body, rf_value_kind_t kind,
             else
                 sp->damping = c;
         }
-        int rv = ld_num_field(L, G("velocity"), "velocity", 0, R_ANY, &sp->velocity);
-        sp->has_velocity = inherit ? rv != F_ABSENT : 1;
-        fr->velocity_given = rv != F_ABSENT;
+        velocity_field(L, G("velocity"), inherit, sp, fr);
         ld_num_field(L, G("threshold"), "threshold", 0, R_GT0, &sp->threshold);
         break;
     }
@@ -252,9 +260,7 @@ static void parse_anim(loader_t *L, const cJSON *body, rf_value_kind_t kind,
         break;
     }
     case RF_VALUE_PHYSICS: {
-        int rv = ld_num_field(L, G("velocity"), "velocity", 0, R_ANY, &sp->velocity);
-        sp->has_velocity = inherit ? rv != F_ABSENT : 1;
-        fr->velocity_given = rv != F_ABSENT;
+        velocity_field(L, G("velocity"), inherit, sp, fr);
         ld_num_field(L, G("friction"), "friction", 0, R_GE0, &sp->friction);
         ld_num_field(L, G("gravity"), "gravity", 0, R_ANY, &sp->gravity);
         int rmin = ld_num_field(L, G("min"), "min", 0, R_ANY, &sp->min);
@@ -276,9 +282,7 @@ static void parse_anim(loader_t *L, const cJSON *body, rf_value_kind_t kind,
         break;
     }
     case RF_VALUE_DECAY: {
-        int rv = ld_num_field(L, G("velocity"), "velocity", 0, R_ANY, &sp->velocity);
-        sp->has_velocity = inherit ? rv != F_ABSENT : 1;
-        fr->velocity_given = rv != F_ABSENT;
+        velocity_field(L, G("velocity"), inherit, sp, fr);
         ld_num_field(L, G("friction"), "friction", 0, R_GT0, &sp->friction);
         ld_num_field(L, G("threshold"), "threshold", 0, R_GT0, &sp->threshold);
         break;
