@@ -85,24 +85,30 @@ static void background(uint64_t k, int checkerboard, int *rb, int *gb, int *bb)
     *bb = 48 + 159 * (js_to_int32(kd / 2.618033988749895) % 2);
 }
 
+/* The red, green and blue differences of two pixels, each blended over the
+ * background first when either is translucent (pixelmatch's blend). */
+static inline void channel_deltas(const uint8_t *p1, const uint8_t *p2, uint64_t k,
+                                  int checkerboard, double d[3])
+{
+    int a1 = p1[3], a2 = p2[3], da = a1 - a2;
+    if (a1 < 255 || a2 < 255) {
+        int bg[3];
+        background(k, checkerboard, &bg[0], &bg[1], &bg[2]);
+        for (int c = 0; c < 3; c++)
+            d[c] = (p1[c] * a1 - p2[c] * a2 - bg[c] * da) / 255.0;
+    } else {
+        for (int c = 0; c < 3; c++)
+            d[c] = p1[c] - p2[c];
+    }
+}
+
 /* pixelmatch colorDelta(): squared YIQ distance, negative when the second
  * pixel is darker. The caller has seen that the pixels differ. */
 static double color_delta(const uint8_t *p1, const uint8_t *p2, uint64_t k, int checkerboard)
 {
-    int r1 = p1[0], g1 = p1[1], b1 = p1[2], a1 = p1[3];
-    int r2 = p2[0], g2 = p2[1], b2 = p2[2], a2 = p2[3];
-    double dr = r1 - r2;
-    double dg = g1 - g2;
-    double db = b1 - b2;
-    int da = a1 - a2;
-
-    if (a1 < 255 || a2 < 255) {
-        int rb, gb, bb;
-        background(k, checkerboard, &rb, &gb, &bb);
-        dr = (r1 * a1 - r2 * a2 - rb * da) / 255.0;
-        dg = (g1 * a1 - g2 * a2 - gb * da) / 255.0;
-        db = (b1 * a1 - b2 * a2 - bb * da) / 255.0;
-    }
+    double d[3];
+    channel_deltas(p1, p2, k, checkerboard, d);
+    double dr = d[0], dg = d[1], db = d[2];
 
     double y = dr * 0.29889531 + dg * 0.58662247 + db * 0.11448223;
     double i = dr * 0.59597799 - dg * 0.27417610 - db * 0.32180189;
@@ -117,23 +123,11 @@ static double color_delta(const uint8_t *p1, const uint8_t *p2, uint64_t k, int 
  * c (at byte offset k) and a neighbour n. */
 static double brightness_delta(const uint8_t *c, const uint8_t *n, uint64_t k, int checkerboard)
 {
-    int r1 = c[0], g1 = c[1], b1 = c[2], a1 = c[3];
-    int r2 = n[0], g2 = n[1], b2 = n[2], a2 = n[3];
-    int ir = r1 - r2, ig = g1 - g2, ib = b1 - b2, da = a1 - a2;
-
-    if (!ir && !ig && !ib && !da)
+    if (c[0] == n[0] && c[1] == n[1] && c[2] == n[2] && c[3] == n[3])
         return 0;
-
-    double dr = ir, dg = ig, db = ib;
-    if (a1 < 255 || a2 < 255) {
-        int rb, gb, bb;
-        background(k, checkerboard, &rb, &gb, &bb);
-        dr = (r1 * a1 - r2 * a2 - rb * da) / 255.0;
-        dg = (g1 * a1 - g2 * a2 - gb * da) / 255.0;
-        db = (b1 * a1 - b2 * a2 - bb * da) / 255.0;
-    }
-
-    return dr * 0.29889531 + dg * 0.58662247 + db * 0.11448223;
+    double d[3];
+    channel_deltas(c, n, k, checkerboard, d);
+    return d[0] * 0.29889531 + d[1] * 0.58662247 + d[2] * 0.11448223;
 }
 
 /* pixelmatch hasManySiblings(): 3+ of the 8 neighbours (the image border
