@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "roots.h"
 #include "suggest.h"
 
 #define RF_PI 3.14159265358979323846
@@ -288,7 +289,7 @@ static void cubic_range(const double *p, double *lo, double *hi)
 {
     bez_t b;
     double qa, qb, qc, roots[2];
-    int nr = 0, i;
+    int nr, i;
 
     *lo = 0.0;
     *hi = 1.0;
@@ -296,18 +297,7 @@ static void cubic_range(const double *p, double *lo, double *hi)
     qa = 3.0 * b.ay;
     qb = 2.0 * b.by;
     qc = b.cy;
-    if (qa == 0.0) {
-        if (qb != 0.0)
-            roots[nr++] = -qc / qb;
-    } else {
-        double disc = qb * qb - 4.0 * qa * qc;
-        if (disc >= 0.0) {
-            double q = -0.5 * (qb + copysign(sqrt(disc), qb));
-            roots[nr++] = q / qa;
-            if (q != 0.0)
-                roots[nr++] = qc / q;
-        }
-    }
+    nr = rf_quad_roots(qa, qb, qc, roots);
     for (i = 0; i < nr; i++) {
         double s = roots[i], y;
         if (!(s > 0.0 && s < 1.0))

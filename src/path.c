@@ -10,6 +10,7 @@
 #include "path.h"
 
 #include "loc.h"
+#include "roots.h"
 
 #include <assert.h>
 #include <math.h>
@@ -364,19 +365,7 @@ static void bounds_add(builder_t *b, double x, double y)
 /* Roots in (0,1) of a t^2 + b t + c (numerically stable form). */
 static int quad_roots(double a, double bb, double c, double r[2])
 {
-    int n = 0;
-    if (a == 0.0) {
-        if (bb != 0.0)
-            r[n++] = -c / bb;
-    } else {
-        double disc = bb * bb - 4.0 * a * c;
-        if (disc >= 0.0) {
-            double q = -0.5 * (bb + copysign(sqrt(disc), bb));
-            r[n++] = q / a;
-            if (q != 0.0)
-                r[n++] = c / q;
-        }
-    }
+    int n = rf_quad_roots(a, bb, c, r);
     int k = 0;
     for (int i = 0; i < n; i++)
         if (r[i] > 0.0 && r[i] < 1.0)
@@ -597,6 +586,28 @@ static int emit(parser_t *ps, int kind, const double *P, size_t col)
     return 0;
 }
 
+/* The first control point of a curve into c: given in a (explicit: Q, C;
+ * returns 2, the arguments used), else the reflection of the previous
+ * curve's last control point (px, py) when it was of the same kind (has),
+ * else the current point (T, S; returns 0). */
+static int first_control(const parser_t *ps, int explicit, const double *a, double ox, double oy,
+                         int has, double px, double py, double *c)
+{
+    if (explicit) {
+        c[0] = ox + a[0];
+        c[1] = oy + a[1];
+        return 2;
+    }
+    if (has) {
+        c[0] = 2.0 * ps->cx - px; /* reflection of the previous control */
+        c[1] = 2.0 * ps->cy - py;
+    } else {
+        c[0] = ps->cx;
+        c[1] = ps->cy;
+    }
+    return 0;
+}
+
 /* Runs one complete argument group of op (col: its first number). */
 static int exec(parser_t *ps, int op, int rel, const double *a, size_t col)
 {
@@ -630,17 +641,7 @@ static int exec(parser_t *ps, int op, int rel, const double *a, size_t col)
     case OP_SMOOTH_QUAD:
         kind = RF_PATH_QUAD;
         quad = 1;
-        if (op == OP_QUAD) {
-            P[2] = ox + a[0];
-            P[3] = oy + a[1];
-            a += 2;
-        } else if (ps->has_q) {
-            P[2] = 2.0 * ps->cx - ps->qx; /* reflection of the previous control */
-            P[3] = 2.0 * ps->cy - ps->qy;
-        } else {
-            P[2] = ps->cx;
-            P[3] = ps->cy;
-        }
+        a += first_control(ps, op == OP_QUAD, a, ox, oy, ps->has_q, ps->qx, ps->qy, P + 2);
         P[4] = ox + a[0];
         P[5] = oy + a[1];
         break;
@@ -648,17 +649,7 @@ static int exec(parser_t *ps, int op, int rel, const double *a, size_t col)
     case OP_SMOOTH_CUBIC:
         kind = RF_PATH_CUBIC;
         cubic = 1;
-        if (op == OP_CUBIC) {
-            P[2] = ox + a[0];
-            P[3] = oy + a[1];
-            a += 2;
-        } else if (ps->has_k) {
-            P[2] = 2.0 * ps->cx - ps->kx;
-            P[3] = 2.0 * ps->cy - ps->ky;
-        } else {
-            P[2] = ps->cx;
-            P[3] = ps->cy;
-        }
+        a += first_control(ps, op == OP_CUBIC, a, ox, oy, ps->has_k, ps->kx, ps->ky, P + 2);
         P[4] = ox + a[0];
         P[5] = oy + a[1];
         P[6] = ox + a[2];

@@ -153,18 +153,13 @@ const char *ld_q(qbuf_t *b, const char *s)
 
 const char *ld_json_type(const cJSON *it)
 {
-    if (cJSON_IsNumber(it))
-        return "a number";
-    if (cJSON_IsString(it))
-        return "a string";
-    if (cJSON_IsObject(it))
-        return "an object";
-    if (cJSON_IsArray(it))
-        return "an array";
-    if (cJSON_IsTrue(it))
-        return "true";
-    if (cJSON_IsFalse(it))
-        return "false";
+    static const struct { int type; const char *name; } names[] = {
+        { cJSON_Number, "a number" }, { cJSON_String, "a string" }, { cJSON_Object, "an object" },
+        { cJSON_Array, "an array" },  { cJSON_True, "true" },       { cJSON_False, "false" },
+    };
+    for (size_t i = 0; i < NELEM(names); i++)
+        if (it != NULL && (it->type & 0xFF) == names[i].type)
+            return names[i].name;
     return "null";
 }
 
@@ -246,6 +241,15 @@ const cJSON *ld_get(const char *const *names, size_t n, const cJSON **found, con
 {
     int k = ld_find_name(names, n, name);
     return k < 0 ? NULL : found[k];
+}
+
+/* An object whose keys the file names (values, paths): NULL after an
+ * error, else the flags of its repeated keys (ld_dup_flags; free them). */
+unsigned char *ld_want_named(loader_t *L, const cJSON *obj, const char *what, size_t *pn)
+{
+    if (!ld_want_object(L, obj, what))
+        return NULL;
+    return ld_dup_flags(L, obj, pn);
 }
 
 /* For objects with free-form keys (values, paths): flags[i] = 1 when child i

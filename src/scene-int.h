@@ -147,6 +147,7 @@ void ld_err_unknown_key(loader_t *L, const char *key, const char *what, const ch
 void ld_scan_keys(loader_t *L, const cJSON *obj, const char *const *names, size_t n,
                   const cJSON **found);
 const cJSON *ld_get(const char *const *names, size_t n, const cJSON **found, const char *name);
+unsigned char *ld_want_named(loader_t *L, const cJSON *obj, const char *what, size_t *pn);
 unsigned char *ld_dup_flags(loader_t *L, const cJSON *obj, size_t *pn);
 int ld_count_items(loader_t *L, size_t n);
 int ld_want_object(loader_t *L, const cJSON *it, const char *what);

@@ -23,10 +23,8 @@ static int cmp_pathref(const void *a, const void *b)
 
 void ld_parse_paths(loader_t *L, const cJSON *obj)
 {
-    if (!ld_want_object(L, obj, "an object mapping names to SVG path data"))
-        return;
     size_t n;
-    unsigned char *dup = ld_dup_flags(L, obj, &n);
+    unsigned char *dup = ld_want_named(L, obj, "an object mapping names to SVG path data", &n);
     if (dup == NULL)
         return;
     /* kept even when some data is bad: values and layers still look names

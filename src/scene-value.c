@@ -715,10 +715,8 @@ static void sort_by_name(uint32_t *idx, uint32_t *tmp, size_t n, const vsrc_t *v
 
 void ld_parse_values(loader_t *L, const cJSON *obj)
 {
-    if (!ld_want_object(L, obj, "an object mapping names to values"))
-        return;
     size_t n;
-    unsigned char *dup = ld_dup_flags(L, obj, &n);
+    unsigned char *dup = ld_want_named(L, obj, "an object mapping names to values", &n);
     if (dup == NULL)
         return;
     size_t i = 0;
