@@ -33,8 +33,8 @@
  *     multiples of 90 use exact sines and cosines, so a 90 degree turn of
  *     an integer-aligned shape stays integer-aligned.
  *   - A child's matrix is composed inside its parent's: parent * child.
- * Own boxes: rect [0, 0, width, height]; circle [-r, -r, r, r]; ellipse
- * [-rx, -ry, rx, ry]; line the bounding box of its two points; path the
+ * Own boxes (each type's box hook, in layer-NAME.c): rect [0, 0, width,
+ * height]; circle [-r, -r, r, r]; ellipse [-rx, -ry, rx, ry]; line the bounding box of its two points; path the
  * exact bounds of the whole (untrimmed) path; group the union of its
  * children's boxes, each mapped by the child's own matrix (4 corners, then
  * their bounding box). An empty group's box is the point (0, 0). So a
