@@ -34,8 +34,9 @@
  *     an integer-aligned shape stays integer-aligned.
  *   - A child's matrix is composed inside its parent's: parent * child.
  * Own boxes (each type's box hook, in layer-NAME.c): rect [0, 0, width,
- * height]; circle [-r, -r, r, r]; ellipse [-rx, -ry, rx, ry]; line the bounding box of its two points; path the
- * exact bounds of the whole (untrimmed) path; group the union of its
+ * height]; circle [-r, -r, r, r]; ellipse [-rx, -ry, rx, ry]; line the
+ * bounding box of its two points; path the exact bounds of the whole
+ * (untrimmed) path; group the union of its
  * children's boxes, each mapped by the child's own matrix (4 corners, then
  * their bounding box). An empty group's box is the point (0, 0). So a
  * group with the default anchor [0.5, 0.5] and x = y = 0 centers its
