@@ -759,7 +759,7 @@ out:
     return rc;
 }
 
-void rf_check_run_free(rf_check_run_t *run)
+void rf_check_run_destroy(rf_check_run_t *run)
 {
     if (run == NULL)
         return;

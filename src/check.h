@@ -116,12 +116,12 @@ typedef struct rf_check_run {
  * happened (its frames may have failed: see run), or -1 when it could not
  * start or went wrong as a whole (golden folder unreadable, nothing to
  * check, out of memory) with one line in err and *exit_status (2 for a
- * usage problem, 3 for a system one). Free run with rf_check_run_free()
+ * usage problem, 3 for a system one). Free run with rf_check_run_destroy()
  * either way. */
 int rf_check_execute(const rf_scene_t *scene, const char *scene_path,
                      const rf_check_options_t *o, rf_check_run_t *run, int *exit_status,
                      char *err, size_t errlen);
 
-void rf_check_run_free(rf_check_run_t *run);
+void rf_check_run_destroy(rf_check_run_t *run);
 
 #endif
