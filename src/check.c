@@ -16,6 +16,7 @@
 #include "atomic.h"
 #include "check.h"
 #include "diag.h"
+#include "diffstream.h"
 #include "frames.h"
 #include "numfmt.h"
 #include "render.h"
@@ -61,17 +62,6 @@ typedef struct check_worker {
     uint8_t *out;                  /* the diff image */
     pthread_t thread;
 } check_worker_t;
-
-/* What the golden's decode callbacks need. */
-typedef struct golden_sink {
-    check_worker_t *w;
-    const unsigned char *pix;      /* the rendered frame, ARGB32 */
-    int stride;
-    uint32_t width, height;
-    uint32_t gw, gh;               /* the golden's size when it differs */
-    int size_mismatch;
-    rf_diff_t d;
-} golden_sink_t;
 
 static double check_now(void)
 {
@@ -164,32 +154,6 @@ static int check_make_dir(check_ctx_t *c, const char *dir, int *made, char *err,
     return rc;
 }
 
-static int golden_header(void *ctx, const rf_png_info_t *info)
-{
-    golden_sink_t *s = ctx;
-    if (info->width != s->width || info->height != s->height) {
-        s->size_mismatch = 1;
-        s->gw = info->width;
-        s->gh = info->height;
-        return 1;
-    }
-    return 0;
-}
-
-/* A golden row arrives: the frame's row is converted beside it and the
- * differ compares every row whose neighbourhood is now complete. */
-static int golden_row(void *ctx, uint32_t y, const uint8_t *rgba)
-{
-    golden_sink_t *s = ctx;
-    size_t row = (size_t)s->width * 4;
-    rf_png_row_to_rgba(s->w->actual + (size_t)y * row,
-                       (const uint32_t *)(const void *)(s->pix + (size_t)y * (size_t)s->stride),
-                       s->width);
-    memcpy(s->w->golden + (size_t)y * row, rgba, row);
-    rf_diff_feed(&s->d, y + 1);
-    return 0;
-}
-
 /* The trace's explanation of a failing frame. */
 static void check_explain(check_ctx_t *c, rf_check_frame_t *f, const double *slots)
 {
@@ -250,9 +214,8 @@ static void check_frame(check_worker_t *w, size_t i)
     const rf_scene_t *sc = c->scene;
     uint32_t W = (uint32_t)sc->width, H = (uint32_t)sc->height;
     double t0 = check_now();
-    golden_sink_t s;
+    rf_diffstream_t ds;
     rf_png_error_t perr;
-    rf_png_status_t st;
     rf_png_frame_t frame;
     int stride;
     char pct[RF_NUM_BUF], lim[64];
@@ -273,24 +236,16 @@ static void check_frame(check_worker_t *w, size_t i)
     memcpy(c->slots + i * sc->values.nslots, rf_renderer_slots(w->r),
            sc->values.nslots * sizeof(double));
     c->rendered[i] = 1;
-    s.pix = rf_renderer_pixels(w->r, &stride);
-    frame.pixels = (const uint32_t *)(const void *)s.pix;
+    frame.pixels = (const uint32_t *)(const void *)rf_renderer_pixels(w->r, &stride);
     frame.width = W;
     frame.height = H;
     frame.stride = (size_t)stride;
 
-    s.w = w;
-    s.stride = stride;
-    s.width = W;
-    s.height = H;
-    s.size_mismatch = 0;
-    s.gw = s.gh = 0;
     /* golden first: the diff image is a faded copy of the golden, and
      * the alternative color marks pixels where the frame is darker */
-    rf_diff_begin(&s.d, w->golden, w->actual, NULL, W, H, &o->diff);
-    st = rf_png_decode_path(f->golden_path, golden_header, golden_row, &s, &perr);
-    if (st == RF_PNG_SUCCESS) {
-        rf_diff_end(&s.d, &f->diff);
+    rf_diffstream_file_frame(&ds, f->golden_path, &frame, w->golden, w->actual, &o->diff);
+    if (ds.status == RF_DIFFSTREAM_COMPARED) {
+        f->diff = ds.diff;
         if (rf_diff_within(&f->diff, o->max_diff_pixels, o->max_diff_ratio)) {
             f->status = RF_CHECK_PASS;
             if (f->diff.different > 0) {
@@ -319,19 +274,20 @@ static void check_frame(check_worker_t *w, size_t i)
                           f->diff.antialiased > 0 ? " (anti-aliased pixels ignored)" : "");
             check_explain(c, f, rf_renderer_slots(w->r));
         }
-    } else if (st == RF_PNG_STOPPED && s.size_mismatch) {
+    } else if (ds.status == RF_DIFFSTREAM_SIZE) {
         f->status = RF_CHECK_SIZE;
-        f->golden_width = s.gw;
-        f->golden_height = s.gh;
-        check_message(f, "size mismatch: the golden is %ux%u, the frame is %ux%u", s.gw, s.gh,
-                      W, H);
-    } else if (st == RF_PNG_NOT_FOUND) {
+        f->golden_width = ds.side[0].width;
+        f->golden_height = ds.side[0].height;
+        check_message(f, "size mismatch: the golden is %ux%u, the frame is %ux%u",
+                      f->golden_width, f->golden_height, W, H);
+    } else if (ds.side[0].st == RF_PNG_NOT_FOUND) {
         f->status = RF_CHECK_MISSING;
         check_message(f, "missing golden %s", f->golden_path);
     } else {
         f->status = RF_CHECK_UNREADABLE;
-        check_message(f, "unreadable golden: %s", perr.message);
+        check_message(f, "unreadable golden: %s", ds.side[0].err.message);
     }
+    rf_diffstream_destroy(&ds);
 
     /* Diff images: only for frames that failed on pixels. */
     if (f->status == RF_CHECK_DIFFERENT && (o->diff_dir != NULL || o->keep_images)) {
