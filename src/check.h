@@ -10,7 +10,7 @@
  * --update and neither, every frame of the scene. Each frame is rendered,
  * turned into straight RGBA exactly as its PNG would decode
  * (rf_png_row_to_rgba), and compared with its golden while the golden is
- * decoded row by row (diff.h). A frame passes when its count of differing
+ * decoded row by row (diffstream.h). A frame passes when its count of differing
  * pixels is within both limits. When it fails and DIR/trace.csv exists,
  * the trace says which values moved at the frame's time.
  *
@@ -19,6 +19,11 @@
  * DIR/trace.csv when its contents change. Diff images go to diff_dir, only
  * for frames that failed on pixels. Nothing else is written; in particular
  * a passing golden keeps its bytes and its mtime.
+ *
+ * Thread-safety: no global state. rf_check_execute() runs o->jobs worker
+ * threads of its own and joins them before it returns; on_frame is called
+ * from the calling thread only. Runs of different scenes or golden folders
+ * may go on at once; two runs updating one folder may not.
  */
 #ifndef RF_CHECK_H
 #define RF_CHECK_H
