@@ -10,7 +10,7 @@
  * --update and neither, every frame of the scene. Each frame is rendered,
  * turned into straight RGBA exactly as its PNG would decode
  * (rf_png_row_to_rgba), and compared with its golden while the golden is
- * decoded row by row (diff.h). A frame passes when its count of differing
+ * decoded row by row (diffstream.h). A frame passes when its count of differing
  * pixels is within both limits. When it fails and DIR/trace.csv exists,
  * the trace says which values moved at the frame's time.
  *
@@ -19,6 +19,11 @@
  * DIR/trace.csv when its contents change. Diff images go to diff_dir, only
  * for frames that failed on pixels. Nothing else is written; in particular
  * a passing golden keeps its bytes and its mtime.
+ *
+ * Thread-safety: no global state. rf_check_execute() runs o->jobs worker
+ * threads of its own and joins them before it returns; on_frame is called
+ * from the calling thread only. Runs of different scenes or golden folders
+ * may go on at once; two runs updating one folder may not.
  */
 #ifndef RF_CHECK_H
 #define RF_CHECK_H
@@ -116,12 +121,12 @@ typedef struct rf_check_run {
  * happened (its frames may have failed: see run), or -1 when it could not
  * start or went wrong as a whole (golden folder unreadable, nothing to
  * check, out of memory) with one line in err and *exit_status (2 for a
- * usage problem, 3 for a system one). Free run with rf_check_run_free()
+ * usage problem, 3 for a system one). Free run with rf_check_run_destroy()
  * either way. */
 int rf_check_execute(const rf_scene_t *scene, const char *scene_path,
                      const rf_check_options_t *o, rf_check_run_t *run, int *exit_status,
                      char *err, size_t errlen);
 
-void rf_check_run_free(rf_check_run_t *run);
+void rf_check_run_destroy(rf_check_run_t *run);
 
 #endif

@@ -232,7 +232,7 @@ static int check_exec(int argc, char **argv)
         }
     }
 out:
-    rf_check_run_free(&run);
+    rf_check_run_destroy(&run);
     rf_scene_destroy(scene);
     return status;
 }

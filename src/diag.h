@@ -5,6 +5,10 @@
  * "runeframe: FILE: /json/pointer: message" for scene semantics). Nothing
  * allocates: messages are truncated to RF_DIAG_LINE bytes. The loader collects
  * up to RF_DIAG_MAX errors; the CLI prints them and picks the exit status.
+ *
+ * Thread-safety: no global state; an rf_diag_t belongs to one thread at a
+ * time (one per scene load). The pointer, edit-distance and did-you-mean
+ * helpers are pure functions.
  */
 #ifndef RF_DIAG_H
 #define RF_DIAG_H

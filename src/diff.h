@@ -31,6 +31,11 @@
  * Speed: rows whose bytes are equal in both images are skipped with one
  * memcmp (their diff-image rows are the faded copy); equal pixels inside a
  * differing row cost one 32-bit comparison.
+ *
+ * Thread-safety: no global state; any number of comparisons may run at
+ * once. One rf_diff_t is not thread-safe: its caller serializes
+ * rf_diff_feed() and rf_diff_end() (diffstream.c feeds one from two
+ * decoding threads under a lock).
  */
 #ifndef RF_DIFF_H
 #define RF_DIFF_H

@@ -205,10 +205,11 @@ void rf_frames_producer_destroy(rf_frames_producer_t *p)
     free(p);
 }
 
-rf_frames_producer_t *rf_frames_producer_create(const rf_scene_t *scene,
-                                                rf_frames_format_t format,
-                                                const rf_png_options_t *png, int reuse,
-                                                char *err, size_t errlen)
+/* rf_frames_producer_create(), and in *sys_errno (may be NULL) ENOMEM when
+ * it failed for want of memory, 0 otherwise: a status, never the message. */
+static rf_frames_producer_t *producer_create(const rf_scene_t *scene, rf_frames_format_t format,
+                                             const rf_png_options_t *png, int reuse,
+                                             int *sys_errno, char *err, size_t errlen)
 {
     const rf_values_t *vs = &scene->values;
     rf_frames_producer_t *p = calloc(1, sizeof *p);
@@ -241,16 +242,32 @@ rf_frames_producer_t *rf_frames_producer_create(const rf_scene_t *scene,
     }
     if (format == RF_FRAMES_Y4M)
         pthread_once(&yuv_once, yuv_tables_init);
+    /* render.h's renderer says why it failed only in words; what failed
+     * for want of memory (malloc, calloc, cairo's allocations) left errno
+     * at ENOMEM, which POSIX has the allocation functions set. */
+    errno = 0;
     p->renderer = rf_renderer_create(scene, err, errlen);
     if (p->renderer == NULL) {
+        if (sys_errno != NULL)
+            *sys_errno = errno == ENOMEM ? ENOMEM : 0;
         rf_frames_producer_destroy(p);
         return NULL;
     }
     return p;
 oom:
+    if (sys_errno != NULL)
+        *sys_errno = ENOMEM;
     snprintf(err, errlen, "out of memory");
     rf_frames_producer_destroy(p);
     return NULL;
+}
+
+rf_frames_producer_t *rf_frames_producer_create(const rf_scene_t *scene,
+                                                rf_frames_format_t format,
+                                                const rf_png_options_t *png, int reuse,
+                                                char *err, size_t errlen)
+{
+    return producer_create(scene, format, png, reuse, NULL, err, errlen);
 }
 
 /* Whether the used slots of probe hold the bits of key; then copies them
@@ -397,10 +414,11 @@ static void *worker_main(void *arg)
     char err[RF_FRAMES_ERR_LEN];
     char path[4096];
     rf_frames_producer_t *p;
+    int e = 0;
 
-    p = rf_frames_producer_create(job->scene, job->format, &job->png, job->reuse, err, sizeof err);
+    p = producer_create(job->scene, job->format, &job->png, job->reuse, &e, err, sizeof err);
     if (p == NULL) {
-        run_fail(r, strcmp(err, "out of memory") == 0 ? ENOMEM : 0, "%s", err);
+        run_fail(r, e, "%s", err);
         goto out;
     }
     while (!run_stopped(r)) {

@@ -40,6 +40,10 @@
  * thread from a reorder ring of 2 * jobs frames: a worker does not start a
  * frame 2 * jobs or more positions ahead of the writer, so memory stays
  * bounded whatever the speed of the consumer.
+ *
+ * Thread-safety: a producer belongs to one thread at a time; any number of
+ * producers (and runs) may work on one scene at once, which they only read.
+ * The YUV tables are built once (pthread_once).
  */
 #ifndef RF_FRAMES_H
 #define RF_FRAMES_H

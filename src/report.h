@@ -22,6 +22,9 @@
  *          and the trace lines; passing frames in a compact table. Images
  *          need rf_check_options_t.keep_images; past RF_REPORT_EMBED_MAX bytes
  *          of images, later frames are listed with their paths instead.
+ *
+ * Thread-safety: no global state; the run is only read, so reports of one
+ * run may be written from several threads at once (to different paths).
  */
 #ifndef RF_REPORT_H
 #define RF_REPORT_H

@@ -17,6 +17,10 @@
  * "new". Two numbers are the same when they are the same double (NaN equals
  * NaN; 0 and -0 are the same): a value moved when anything about it changed,
  * however little, because any change can move a pixel.
+ *
+ * Thread-safety: no global state. A trace read back is only read by
+ * rf_trace_compare() and rf_trace_rows(), so many threads may compare
+ * against one trace at once; rf_trace_destroy() needs them all done.
  */
 #ifndef RF_TRACE_H
 #define RF_TRACE_H

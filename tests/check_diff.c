@@ -8,6 +8,11 @@
  *   - streaming: rows handed over in chunks of 1, 2, 3, 7 and random sizes
  *     into buffers whose rows not yet handed over hold garbage give the
  *     one-shot result, byte for byte;
+ *   - the decode pipeline (diffstream.h): the case's two PNG files compared
+ *     while they decode on two threads, with rings of the default size,
+ *     whole images and rings of 8 and 16 rows, give pixelmatch's count and
+ *     diff image; a file against the other image as a cairo frame (opaque
+ *     cases) gives the same result;
  *   - hand-derived cases: one changed pixel, the threshold boundary of a
  *     gray step (its YIQ delta computed here in long double), an edge whose
  *     gray pixels pixelmatch's detector classifies as anti-aliasing,
@@ -23,6 +28,7 @@
 #include <string.h>
 
 #include "diff.h"
+#include "diffstream.h"
 #include "pngio.h"
 
 static const char *vector_dir = "tests/vectors";
@@ -464,8 +470,60 @@ static void check_streamings(const uint8_t *a, const uint8_t *b, uint32_t w, uin
             check_streaming(a, b, w, h, rings[i], o, out_once, r_once, chunkings[k], what);
 }
 
+/* The pipeline's rings: the default size (about 1 MiB), whole images, the
+ * smallest ring and one more. */
+static const int stream_rings[] = { 0, -1, RF_DIFF_RING_MIN, 16 };
+
+/* The case's files through rf_diffstream_files() (each ring size) and,
+ * when b is opaque, file a against b as a cairo frame through
+ * rf_diffstream_file_frame(): pixelmatch's count and diff image (e), and
+ * the one-shot result r. */
+static void check_pipeline(const diff_case_t *c, const rf_diff_options_t *o,
+                           const rf_png_rgba_t *b, const rf_png_rgba_t *e,
+                           const rf_diff_result_t *r, const char *what)
+{
+    char pa[FIELD * 2 + 2], pb[FIELD * 2 + 2];
+    const size_t pixels = (size_t)c->width * c->height;
+    snprintf(pa, sizeof pa, "%s/%s", c->base, c->img_a);
+    snprintf(pb, sizeof pb, "%s/%s", c->base, c->img_b);
+    for (size_t i = 0; i < sizeof stream_rings / sizeof stream_rings[0]; i++) {
+        rf_diffstream_options_t so = { o, 1, stream_rings[i] };
+        rf_diffstream_t ds;
+        ck_assert_int_eq(rf_diffstream_files(&ds, pa, pb, &so), RF_DIFFSTREAM_COMPARED);
+        ck_assert_msg(ds.diff.different == c->expected, "%s: ring %d: %llu pixels, pixelmatch "
+                      "counted %llu", what, stream_rings[i],
+                      (unsigned long long)ds.diff.different, (unsigned long long)c->expected);
+        assert_same_result(&ds.diff, r, what);
+        ck_assert_uint_eq(ds.side[0].width, c->width);
+        ck_assert_uint_eq(ds.side[1].height, c->height);
+        long at = first_difference(ds.image, e->pixels, pixels * 4);
+        ck_assert_msg(at < 0, "%s: ring %d: diff image differs at byte %ld", what,
+                      stream_rings[i], at);
+        rf_diffstream_destroy(&ds);
+    }
+    if (!all_opaque(b->pixels, pixels))
+        return;
+    uint32_t *argb = xcalloc(pixels, 4);
+    uint8_t *golden = xcalloc(pixels, 4), *actual = xcalloc(pixels, 4);
+    for (size_t i = 0; i < pixels; i++) {
+        const uint8_t *q = b->pixels + i * 4;
+        argb[i] = 0xff000000u | (uint32_t)q[0] << 16 | (uint32_t)q[1] << 8 | q[2];
+    }
+    rf_png_frame_t frame = { argb, c->width, c->height, (size_t)c->width * 4 };
+    rf_diffstream_t ds;
+    ck_assert_int_eq(rf_diffstream_file_frame(&ds, pa, &frame, golden, actual, o),
+                     RF_DIFFSTREAM_COMPARED);
+    assert_same_result(&ds.diff, r, what);
+    ck_assert_msg(memcmp(actual, b->pixels, pixels * 4) == 0, "%s: frame as RGBA", what);
+    rf_diffstream_destroy(&ds);
+    free(argb);
+    free(golden);
+    free(actual);
+}
+
 /* Runs one row of cases.tsv: counts, the count without output, the diff
- * image, streaming, and the mask's pixels against the result. */
+ * image, streaming, the decode pipeline, and the mask's pixels against the
+ * result. */
 static void run_case(const diff_case_t *c)
 {
     char what[FIELD * 6];
@@ -494,6 +552,7 @@ static void run_case(const diff_case_t *c)
                   what, at, at / 4, at % 4, at >= 0 ? out[at] : 0, at >= 0 ? e.pixels[at] : 0);
 
     check_streamings(a.pixels, b.pixels, c->width, c->height, &o, out, &r, what);
+    check_pipeline(c, &o, &b, &e, &r, what);
 
     /* with diff_mask only counted pixels are drawn (alpha 255 over a zero
      * buffer): their number and bounding box must be the result's */

@@ -19,7 +19,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "diag.h"
@@ -776,13 +775,11 @@ START_TEST(test_parse_too_big)
 }
 END_TEST
 
-static double elapsed_since(const struct timespec *t0)
-{
-    struct timespec t1;
-
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    return (double)(t1.tv_sec - t0->tv_sec) + (double)(t1.tv_nsec - t0->tv_nsec) * 1e-9;
-}
+/* The two tests below feed the parser a huge hostile trace and check what
+ * it makes of it. They assert no wall-clock time (a loaded machine, as
+ * under make -j16 check, made such asserts fail): a quadratic scan, which
+ * would take minutes, still fails them through Check's timeout
+ * (CK_DEFAULT_TIMEOUT), and how long parsing takes is bench/'s to measure. */
 
 /* 100k columns: parse and compare stay n log n. */
 START_TEST(test_parse_wide)
@@ -795,7 +792,6 @@ START_TEST(test_parse_wide)
     rf_trace_t *tr;
     rf_trace_diff_t d;
     rf_trace_move_t moves[2];
-    struct timespec t0;
 
     fixture_load(&fx);
     ck_assert_ptr_nonnull(text);
@@ -808,11 +804,8 @@ START_TEST(test_parse_wide)
     k += (size_t)snprintf(text + k, cap - k, ",5\n");
     ck_assert_uint_lt(k, cap);
 
-    clock_gettime(CLOCK_MONOTONIC, &t0);
     tr = parse_ok(text, k);
     rf_trace_compare(tr, fx.vs, 0, fx.slots, moves, 2, &d);
-    /* a quadratic scan would take minutes; this takes milliseconds */
-    ck_assert_msg(elapsed_since(&t0) < 10.0, "took %g s", elapsed_since(&t0));
     ck_assert_int_eq(d.has_row, 1);
     ck_assert_uint_eq(d.moved, 0);
     ck_assert_uint_eq(d.gone, NC);
@@ -822,9 +815,7 @@ START_TEST(test_parse_wide)
 
     /* the same header with a repetition at its very end */
     memcpy(strstr(text, ",a\n"), ",c7\n", 4);
-    clock_gettime(CLOCK_MONOTONIC, &t0);
     ck_assert_ptr_null(rf_trace_parse(text, k, "w.csv", err, sizeof err));
-    ck_assert_msg(elapsed_since(&t0) < 10.0, "took %g s", elapsed_since(&t0));
     ck_assert_str_eq(err, "w.csv:1: column 'c7' is named twice (fields 9 and 100002)");
     free(text);
     fixture_free(&fx);
@@ -841,14 +832,12 @@ START_TEST(test_parse_long)
     rf_trace_t *tr;
     rf_trace_diff_t d;
     rf_trace_move_t moves[2];
-    struct timespec t0;
 
     fixture_load(&fx);
     ck_assert_ptr_nonnull(text);
     k += (size_t)snprintf(text + k, cap - k, "t,a\n");
     for (int i = NR - 1; i >= 0; i--)   /* backwards: order must not matter */
         k += (size_t)snprintf(text + k, cap - k, "%.17g,%d\n", (double)i / 30, i);
-    clock_gettime(CLOCK_MONOTONIC, &t0);
     tr = parse_ok(text, k);
     ck_assert_uint_eq(rf_trace_rows(tr), NR);
     for (int i = 0; i < NR; i++) {
@@ -861,7 +850,6 @@ START_TEST(test_parse_long)
             ck_assert(moves[0].was == i);
         }
     }
-    ck_assert_msg(elapsed_since(&t0) < 10.0, "took %g s", elapsed_since(&t0));
     rf_trace_destroy(tr);
     free(text);
     fixture_free(&fx);

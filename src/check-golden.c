@@ -1,0 +1,164 @@
+/* check-golden.c - the golden folder of a check (check-int.h): which
+ * goldens it holds, and DIR/trace.csv written after an update. */
+#define _POSIX_C_SOURCE 200809L   /* fileno */
+#include <dirent.h>
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "atomic.h"
+#include "check-int.h"
+#include "diag.h"
+
+/* ------------------------------------------------------------ frame list */
+
+static int check_cmp_long(const void *a, const void *b)
+{
+    long x = *(const long *)a, y = *(const long *)b;
+    return (x > y) - (x < y);
+}
+
+/* "frame-" digits ".png" exactly as render names frame index (digits of
+ * the scene's frame count): the index, or -1 for any other name. */
+static long check_golden_index(const char *name, int digits)
+{
+    char canon[64];
+    const char *p = name + 6;
+    long idx = 0;
+    size_t nd = 0;
+
+    if (strncmp(name, "frame-", 6) != 0)
+        return -1;
+    while (p[nd] >= '0' && p[nd] <= '9') {
+        if (nd >= 18)
+            return -1;
+        idx = idx * 10 + (p[nd] - '0');
+        nd++;
+    }
+    if (nd == 0 || strcmp(p + nd, ".png") != 0)
+        return -1;
+    snprintf(canon, sizeof canon, "frame-%0*ld.png", digits, idx);
+    return strcmp(canon, name) == 0 ? idx : -1;
+}
+
+/* The golden files present: their indices, sorted. *n = 0 and 0 returned
+ * when the folder does not exist (*missing = 1). -1 with err on failure. */
+int check_scan(const char *dir, int digits, long **out, size_t *n, int *missing,
+               int *status, char *err, size_t errlen)
+{
+    DIR *d = opendir(dir);
+    struct dirent *de;
+    size_t cap = 0;
+    long *v = NULL;
+
+    *n = 0;
+    *missing = 0;
+    *out = NULL;
+    if (d == NULL) {
+        if (errno == ENOENT) {
+            *missing = 1;
+            return 0;
+        }
+        *status = errno == ENOTDIR ? RF_EXIT_USAGE : RF_EXIT_IO;
+        snprintf(err, errlen, "%s: %s", dir,
+                 errno == ENOTDIR ? "not a folder" : strerror(errno));
+        return -1;
+    }
+    while ((de = readdir(d)) != NULL) {
+        long idx = check_golden_index(de->d_name, digits);
+        if (idx < 0)
+            continue;
+        if (*n == cap) {
+            size_t nc = cap ? cap * 2 : 64;
+            long *p = realloc(v, nc * sizeof *v);
+            if (p == NULL) {
+                free(v);
+                closedir(d);
+                *status = RF_EXIT_IO;
+                snprintf(err, errlen, "out of memory");
+                return -1;
+            }
+            v = p;
+            cap = nc;
+        }
+        v[(*n)++] = idx;
+    }
+    closedir(d);
+    if (*n > 0)
+        qsort(v, *n, sizeof *v, check_cmp_long);
+    *out = v;
+    return 0;
+}
+
+/* ------------------------------------------------------------ trace.csv */
+
+/* Writes DIR/trace.csv from the frames rendered in this run, unless the
+ * file already holds exactly those bytes (its mtime then stays). */
+void check_write_trace(check_ctx_t *c)
+{
+    rf_check_run_t *run = c->run;
+    const rf_scene_t *sc = c->scene;
+    size_t ns = sc->values.nslots, k = 0;
+    double *times = malloc((run->nframes + 1) * sizeof *times);
+    double *rows = malloc((run->nframes * ns + 1) * sizeof *rows);
+    char path[RF_CHECK_PATH_MAX], err[600];
+    char *text = NULL;
+    size_t len = 0;
+
+    if (times == NULL || rows == NULL) {
+        snprintf(run->trace_error, sizeof run->trace_error, "%s/%s: out of memory",
+                 run->golden_dir, RF_TRACE_FILE);
+        goto out;
+    }
+    for (size_t i = 0; i < run->nframes; i++) {
+        if (!c->rendered[i])
+            continue;
+        times[k] = run->frames[i].t;
+        memcpy(rows + k * ns, c->slots + i * ns, ns * sizeof(double));
+        k++;
+    }
+    if (k == 0)
+        goto out;
+    if (check_path_join(path, sizeof path, run->golden_dir, RF_TRACE_FILE, "") != 0)
+        goto out;
+    if (rf_trace_format(&sc->values, times, rows, k, &text, &len) != 0) {
+        snprintf(run->trace_error, sizeof run->trace_error, "%s/%s: out of memory",
+                 run->golden_dir, RF_TRACE_FILE);
+        goto out;
+    }
+    /* Same bytes: leave the file (and its mtime) alone. */
+    FILE *fp = fopen(path, "rb");
+    if (fp != NULL) {
+        struct stat stbuf;
+        int same = 0;
+        if (fstat(fileno(fp), &stbuf) == 0 && S_ISREG(stbuf.st_mode) &&
+            (uint64_t)stbuf.st_size == len) {
+            char *old = malloc(len + 1);
+            if (old != NULL && fread(old, 1, len, fp) == len && memcmp(old, text, len) == 0)
+                same = 1;
+            free(old);
+        }
+        fclose(fp);
+        if (same)
+            goto out;
+    }
+    if (check_make_dir(c, run->golden_dir, &c->golden_dir_made, c->golden_dir_err,
+                       sizeof c->golden_dir_err) != 0) {
+        snprintf(run->trace_error, sizeof run->trace_error, "%s", c->golden_dir_err);
+        run->io_errors++;
+        goto out;
+    }
+    if (rf_atomic_file_write(path, text, len, RF_ATOMIC_FSYNC, err, sizeof err) != 0) {
+        snprintf(run->trace_error, sizeof run->trace_error, "%s", err);
+        run->io_errors++;
+        goto out;
+    }
+    run->trace_written = 1;
+out:
+    free(text);
+    free(times);
+    free(rows);
+}
