@@ -7,6 +7,8 @@
 #include "expr.h"
 #include "path.h"
 
+const char *const rf_value_components[RF_VALUE_COMPONENTS] = { "x", "y", "angle" };
+
 static const char *const kind_names[RF_VALUE_KINDS] = {
     [RF_VALUE_STATIC] = "static",
     [RF_VALUE_SPRING] = "spring",

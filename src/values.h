@@ -45,6 +45,12 @@ typedef enum rf_value_kind {
     RF_VALUE_KINDS
 } rf_value_kind_t;
 
+/* The names of a three-output value's outputs (a path sample), in slot
+ * order: "x", "y", "angle". Columns, rows and expressions spell an output
+ * NAME.x, NAME.y, NAME.angle. */
+#define RF_VALUE_COMPONENTS 3
+extern const char *const rf_value_components[RF_VALUE_COMPONENTS];
+
 /* The scene-file name of a kind ("spring", "sequence", ...). */
 const char *rf_value_kind_name(rf_value_kind_t kind);
 
