@@ -11,7 +11,6 @@
  * A thread that is a ring ahead of the other waits for it. */
 #define _GNU_SOURCE 1   /* sched_getcpu, pthread_attr_setaffinity_np */
 #include <fcntl.h>
-#include <getopt.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
@@ -22,19 +21,14 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "cmd-diffopt.h"
 #include "diag.h"
 #include "diff.h"
 #include "numfmt.h"
 #include "pngio.h"
 
-enum { OPT_HELP = 256 };
-
-static const struct option diff_options[] = {
-    { "output", required_argument, NULL, 'o' },
-    RF_CMD_DIFF_LONG_OPTIONS,
-    { "help", no_argument, NULL, OPT_HELP },
-    { NULL, 0, NULL, 0 },
-};
+/* The option ids, in the order of .opts below. */
+enum { OPT_OUTPUT };
 
 /* A ring holds at most this many bytes of rows (at least RF_DIFF_RING_MIN
  * rows): both rings stay in L2, and the slack lets the decoders drift
@@ -308,41 +302,26 @@ static void diff_unpin(diff_job_t *j)
     }
 }
 
-static int diff_exec(int argc, char **argv)
+/* The settings: the differ's options (-o is read from the arguments). */
+static const rf_cmd_diff_opts_t diff_defaults = RF_CMD_DIFF_OPTS_DEFAULT;
+
+static int diff_option(void *state, int id, const char *arg)
 {
-    rf_cmd_diff_opts_t d;
-    const char *out = NULL;
+    return id >= RF_CMD_MORE ? rf_cmd_diff_opt(&rf_cmd_diff, id, arg, state) : 0;
+}
+
+static int diff_exec(void *state, const rf_cmd_args_t *args)
+{
+    rf_cmd_diff_opts_t d = *(const rf_cmd_diff_opts_t *)state;
+    const char *out = args->opt[OPT_OUTPUT];
     diff_job_t job;
     diff_side_t *a, *b;
     pthread_t thread;
-    int threaded, c, status;
+    int threaded, status;
     rf_diff_result_t r;
     char pct[RF_NUM_BUF];
 
-    rf_cmd_diff_opts_init(&d);
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":o:", diff_options, NULL)) != -1) {
-        if (c == 'o') {
-            out = optarg;
-            continue;
-        }
-        if (c == OPT_HELP) {
-            rf_cmd_print_help(&rf_cmd_diff, stdout);
-            return RF_EXIT_OK;
-        }
-        status = rf_cmd_diff_opt(&rf_cmd_diff, c, optarg, &d);
-        if (status > 0)
-            return status;
-        if (status < 0)
-            return rf_cmd_option_error(&rf_cmd_diff, diff_options, c, argv);
-    }
     rf_cmd_diff_opts_finish(&d);
-    if (argc - optind < 2)
-        return rf_cmd_usage_error(&rf_cmd_diff, argc - optind == 0 ? "missing A.png and B.png"
-                                                                   : "missing B.png");
-    if (argc - optind > 2)
-        return rf_cmd_usage_error(&rf_cmd_diff, "unexpected argument '%s'", argv[optind + 2]);
     if (out != NULL && out[0] == '\0')
         return rf_cmd_usage_error(&rf_cmd_diff, "-o needs a file name, got ''");
 
@@ -355,7 +334,7 @@ static int diff_exec(int argc, char **argv)
     for (int i = 0; i < 2; i++) {
         job.side[i].job = &job;
         job.side[i].index = i;
-        job.side[i].path = argv[optind + i];
+        job.side[i].path = args->operands[i];
     }
     a = &job.side[0];
     b = &job.side[1];
@@ -420,9 +399,6 @@ done:
 }
 
 const rf_cmd_t rf_cmd_diff = {
-    .name = "diff",
-    .usage = "A.png B.png [-o DIFF.png] [--threshold X] [--aa] [--max-diff-pixels N]\n"
-             "                      [--max-diff-ratio R] [pixelmatch options]",
     .summary = "compare two PNG files with pixelmatch's measure",
     .help =
         "Compares two PNG files (any PNG: palette, gray, 16-bit, interlaced) pixel by\n"
@@ -435,7 +411,11 @@ const rf_cmd_t rf_cmd_diff = {
         "\n"
         "Options:\n"
         "  -o DIFF.png        write the diff image (written atomically)\n"
-        RF_CMD_DIFF_HELP
-        "  --help             print this help and exit\n",
-    .exec = diff_exec,
+        RF_CMD_DIFF_HELP,
+    .usage = "A.png B.png [-o DIFF.png] [--threshold X] [--aa] [--max-diff-pixels N]\n"
+             "                      [--max-diff-ratio R] [pixelmatch options]",
+    .name = "diff", .opts = "o|output:", .more = rf_cmd_diff_options, /* cmd-diffopt.h */
+    .operands = { "A.png", "B.png" }, .min_operands = 2, .max_operands = 2,
+    .state_size = sizeof(rf_cmd_diff_opts_t), .defaults = &diff_defaults,
+    .option = diff_option, .exec = diff_exec,
 };
