@@ -305,11 +305,11 @@ int main(int argc, char **argv)
         if (goals)
             printf("goals (render defaults, typical frame): speedup >= 4x, size <= 1.15x: %s\n",
                    fails ? "MISSED" : "met");
-        rf_png_buffer_free(&cbuf);
+        rf_png_buffer_destroy(&cbuf);
         cairo_surface_destroy(s);
         (void)sink;
     }
     for (int c = 0; c < ncfg; c++)
-        rf_png_buffer_free(&cfg[c].out);
+        rf_png_buffer_destroy(&cfg[c].out);
     return strict && fails ? 1 : 0;
 }

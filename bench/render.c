@@ -794,8 +794,8 @@ int main(int argc, char **argv)
                   bench_fmt(sa, sizeof sa, bench_median(ta, reps) * 1e3, "ms"),
                   bench_fmt(sb, sizeof sb, bench_median(tb, reps) * 1e3, "ms"));
     }
-    rf_png_buffer_free(&out_a);
-    rf_png_buffer_free(&out_b);
+    rf_png_buffer_destroy(&out_a);
+    rf_png_buffer_destroy(&out_b);
     for (int i = 0; i < nf; i++) {
         for (size_t j = 0; j < dls[i].n; j++)
             if (dls[i].ops[j].path)

@@ -112,7 +112,7 @@ static void check_keep_images(check_worker_t *w, rf_check_frame_t *f,
     rf_png_options_t fast = RF_PNG_OPTIONS_RENDER;
     rf_png_rgba_t img;
     if (rf_png_write_mem(frame, &fast, &f->actual_png, NULL) != RF_PNG_SUCCESS)
-        rf_png_buffer_free(&f->actual_png);
+        rf_png_buffer_destroy(&f->actual_png);
     if (!with_diff)
         return;
     img.pixels = w->out;
@@ -120,7 +120,7 @@ static void check_keep_images(check_worker_t *w, rf_check_frame_t *f,
     img.height = frame->height;
     memset(&img.info, 0, sizeof img.info);
     if (rf_png_write_rgba_mem(&img, &fast, &f->diff_png, NULL) != RF_PNG_SUCCESS)
-        rf_png_buffer_free(&f->diff_png);
+        rf_png_buffer_destroy(&f->diff_png);
 }
 
 /* One frame, start to end; its outcome goes to f. */

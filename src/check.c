@@ -283,8 +283,8 @@ void rf_check_run_destroy(rf_check_run_t *run)
         return;
     for (size_t i = 0; i < run->nframes; i++) {
         free(run->frames[i].trace);
-        rf_png_buffer_free(&run->frames[i].actual_png);
-        rf_png_buffer_free(&run->frames[i].diff_png);
+        rf_png_buffer_destroy(&run->frames[i].actual_png);
+        rf_png_buffer_destroy(&run->frames[i].diff_png);
     }
     free(run->frames);
     run->frames = NULL;

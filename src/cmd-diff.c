@@ -1,70 +1,49 @@
 /* cmd-diff.c - `runeframe diff A.png B.png [-o DIFF.png] ...`: two PNG
  * files compared with pixelmatch 7.2's measure (diff.h), streamed while
  * they decode on two threads (diffstream.h). */
-#include <getopt.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cmd.h"
+#include "cmd-diffopt.h"
 #include "diag.h"
 #include "diff.h"
 #include "diffstream.h"
 #include "numfmt.h"
 #include "pngio.h"
 
-enum { OPT_HELP = 256 };
+/* The option ids, in the order of .opts below. */
+enum { OPT_OUTPUT };
 
-static const struct option diff_options[] = {
-    { "output", required_argument, NULL, 'o' },
-    RF_CMD_DIFF_LONG_OPTIONS,
-    { "help", no_argument, NULL, OPT_HELP },
-    { NULL, 0, NULL, 0 },
-};
+/* The settings: the differ's options (-o is read from the arguments). */
+static const rf_cmd_diff_opts_t diff_defaults = RF_CMD_DIFF_OPTS_DEFAULT;
 
-static int diff_exec(int argc, char **argv)
+static int diff_option(void *state, int id, const char *arg)
 {
-    rf_cmd_diff_opts_t d;
-    const char *out = NULL;
+    return id >= RF_CMD_MORE ? rf_cmd_diff_opt(&rf_cmd_diff, id, arg, state) : 0;
+}
+
+static int diff_exec(void *state, const rf_cmd_args_t *args)
+{
+    rf_cmd_diff_opts_t d = *(const rf_cmd_diff_opts_t *)state;
+    const char *out = args->opt[OPT_OUTPUT];
     rf_diffstream_t ds;
     rf_diffstream_options_t so;
     const rf_diffstream_side_t *a = &ds.side[0], *b = &ds.side[1];
-    int c, status;
+    int status;
     rf_diff_result_t r;
     char pct[RF_NUM_BUF];
 
-    rf_cmd_diff_opts_init(&d);
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":o:", diff_options, NULL)) != -1) {
-        if (c == 'o') {
-            out = optarg;
-            continue;
-        }
-        if (c == OPT_HELP) {
-            rf_cmd_print_help(&rf_cmd_diff, stdout);
-            return RF_EXIT_OK;
-        }
-        status = rf_cmd_diff_opt(&rf_cmd_diff, c, optarg, &d);
-        if (status > 0)
-            return status;
-        if (status < 0)
-            return rf_cmd_option_error(&rf_cmd_diff, diff_options, c, argv);
-    }
     rf_cmd_diff_opts_finish(&d);
-    if (argc - optind < 2)
-        return rf_cmd_usage_error(&rf_cmd_diff, argc - optind == 0 ? "missing A.png and B.png"
-                                                                   : "missing B.png");
-    if (argc - optind > 2)
-        return rf_cmd_usage_error(&rf_cmd_diff, "unexpected argument '%s'", argv[optind + 2]);
     if (out != NULL && out[0] == '\0')
         return rf_cmd_usage_error(&rf_cmd_diff, "-o needs a file name, got ''");
 
     memset(&so, 0, sizeof so);
     so.diff = &d.diff;
     so.want_image = out != NULL;
-    rf_diffstream_files(&ds, argv[optind], argv[optind + 1], &so);
+    rf_diffstream_files(&ds, args->operands[0], args->operands[1], &so);
 
     if (a->st != RF_PNG_SUCCESS || b->st != RF_PNG_SUCCESS) {
         if (a->st != RF_PNG_SUCCESS)
@@ -110,9 +89,6 @@ done:
 }
 
 const rf_cmd_t rf_cmd_diff = {
-    .name = "diff",
-    .usage = "A.png B.png [-o DIFF.png] [--threshold X] [--aa] [--max-diff-pixels N]\n"
-             "                      [--max-diff-ratio R] [pixelmatch options]",
     .summary = "compare two PNG files with pixelmatch's measure",
     .help =
         "Compares two PNG files (any PNG: palette, gray, 16-bit, interlaced) pixel by\n"
@@ -125,7 +101,11 @@ const rf_cmd_t rf_cmd_diff = {
         "\n"
         "Options:\n"
         "  -o DIFF.png        write the diff image (written atomically)\n"
-        RF_CMD_DIFF_HELP
-        "  --help             print this help and exit\n",
-    .exec = diff_exec,
+        RF_CMD_DIFF_HELP,
+    .usage = "A.png B.png [-o DIFF.png] [--threshold X] [--aa] [--max-diff-pixels N]\n"
+             "                      [--max-diff-ratio R] [pixelmatch options]",
+    .name = "diff", .opts = "o|output:", .more = rf_cmd_diff_options, /* cmd-diffopt.h */
+    .operands = { "A.png", "B.png" }, .min_operands = 2, .max_operands = 2,
+    .state_size = sizeof(rf_cmd_diff_opts_t), .defaults = &diff_defaults,
+    .option = diff_option, .exec = diff_exec,
 };

@@ -3,7 +3,6 @@
  * time, final value and conservative range (one row per output: a
  * sample_path value p is p.x, p.y and p.angle), and per named path its
  * segment count, arc length and exact bounds. */
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -15,16 +14,9 @@
 #include "scene.h"
 #include "values.h"
 
-enum { OPT_HELP = 256, OPT_JSON };
+/* The option ids, in the order of .opts below. */
+enum { OPT_JSON };
 
-static const struct option info_options[] = {
-    { "json", no_argument, NULL, OPT_JSON },
-    { "help", no_argument, NULL, OPT_HELP },
-    { NULL, 0, NULL, 0 },
-};
-
-/* getopt_long's own messages are not in the house format: report the
- * offending option ourselves, with a suggestion for a near miss. */
 /* "#rrggbb" when opaque, else "#rrggbbaa", as CSS writes colors. */
 static const char *info_color(char buf[16], uint32_t rgba)
 {
@@ -59,9 +51,6 @@ static void info_json_string(FILE *out, const char *s)
     fputc('"', out);
 }
 
-/* Output suffixes of a three-output value (a path sample). */
-static const char *const info_suffix3[3] = { "x", "y", "angle" };
-
 /* The facts of output k of v: a one-output value's own fields (what the
  * engine kinds have always filled), else its per-output entry. */
 static void info_output(const rf_value_t *v, uint32_t k, double *final, double *lo, double *hi)
@@ -82,7 +71,7 @@ static const char *info_output_name(char *buf, size_t size, const rf_value_t *v,
 {
     if (v->nout <= 1)
         return v->name;
-    snprintf(buf, size, "%s.%s", v->name, info_suffix3[k < 3 ? k : 2]);
+    snprintf(buf, size, "%s.%s", v->name, rf_value_components[k < 3 ? k : 2]);
     return buf;
 }
 
@@ -269,46 +258,17 @@ static void info_print_text(const rf_scene_t *sc, FILE *out)
         info_print_paths(sc, out);
 }
 
-static int info_exec(int argc, char **argv)
+static int info_exec(void *state, const rf_cmd_args_t *args)
 {
-    rf_scene_t *scene;
-    int json = 0;
-    int status;
-    int c;
-
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":", info_options, NULL)) != -1) {
-        switch (c) {
-        case OPT_JSON:
-            json = 1;
-            break;
-        case OPT_HELP:
-            rf_cmd_print_help(&rf_cmd_info, stdout);
-            return RF_EXIT_OK;
-        default:
-            return rf_cmd_option_error(&rf_cmd_info, info_options, c, argv);
-        }
-    }
-    if (optind >= argc)
-        return rf_cmd_usage_error(&rf_cmd_info, "missing SCENE");
-    if (argc - optind > 1)
-        return rf_cmd_usage_error(&rf_cmd_info, "unexpected argument '%s'", argv[optind + 1]);
-
-    scene = rf_cmd_load_scene(argv[optind], &status);
-    if (scene == NULL)
-        return status;
-    if (json)
-        info_print_json(scene, stdout);
+    (void)state;
+    if (args->opt[OPT_JSON] != NULL)
+        info_print_json(args->scene, stdout);
     else
-        info_print_text(scene, stdout);
-    rf_scene_destroy(scene);
+        info_print_text(args->scene, stdout);
     return RF_EXIT_OK;
 }
 
 const rf_cmd_t rf_cmd_info = {
-    .name = "info",
-    .usage = "SCENE [--json]",
     .summary = "print a scene's timeline, values' settle times and ranges, and paths",
     .help =
         "Prints the canvas size and background, fps, duration (marked auto when\n"
@@ -329,7 +289,8 @@ const rf_cmd_t rf_cmd_info = {
         "          kind, settle, final, range [lo, hi] and used, and each path\n"
         "          has segments, length and bounds [x0, y0, x1, y1]; an infinite\n"
         "          settle time, a missing final value and an unbounded range end\n"
-        "          are null\n"
-        "  --help  print this help and exit\n",
-    .exec = info_exec,
+        "          are null\n",
+    .usage = "SCENE [--json]",
+    .name = "info", .opts = "json",
+    RF_CMD_ONE_SCENE, .exec = info_exec,
 };

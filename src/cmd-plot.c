@@ -1,20 +1,7 @@
-/* cmd-plot.c - `runeframe plot SCENE --values a,b -o PLOT.png ...`: values
- * against time, drawn with cairo into a PNG: axes with nice tick labels,
- * one colored line per value, a legend above the plot, settle times marked.
- *
- * Layout (pixels; k = min(max(1, sqrt(W*H / (1200*600))), W/640, H/360),
- * 1 at the default 1200x600 and at any size from 640x360 to it): the
- * legend fills the top margin, 20k + 22k per legend row; the plot area
- * spans x0 = max(84k, widest y tick label + 37k) .. W - 28k and
- * y0 = top .. H - 56k. Time maps linearly from [from, to] onto [x0, x1]; the
- * y axis is the sampled min/max of every plotted line, padded by 5% of the
- * span on each side (a constant c: c +- 5% of |c|, or +-1 for 0). */
+/* cmd-plot.c - `runeframe plot SCENE --values a,b -o PLOT.png ...`: the
+ * command line of plot.h (values against time drawn into a PNG): the
+ * options, the values to draw (series.h) and the time axis. */
 #include <cairo.h>
-#include <errno.h>
-#include <float.h>
-#include <getopt.h>
-#include <math.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,870 +10,145 @@
 #include "cmd.h"
 #include "diag.h"
 #include "numfmt.h"
-#include "pngio.h"
+#include "plot.h"
 #include "scene.h"
-#include "values.h"
+#include "series.h"
 
-#define PLOT_MIN_SIDE 16
-#define PLOT_MAX_SIDE 16384
-#define PLOT_MAX_PIXELS 67108864L
-/* More lines than this are unreadable and their samples would need
- * unbounded memory (64 x 32,769 doubles is 16 MiB). */
-#define PLOT_MAX_SERIES 64
-#define PLOT_LEGEND_ROWS 4
-#define PLOT_MAX_TICKS 200
-#define PLOT_PI 3.14159265358979323846
+/* The option ids, in the order of .opts below. */
+enum { OPT_VALUES, OPT_OUTPUT, OPT_FROM, OPT_TO, OPT_WIDTH, OPT_HEIGHT };
 
-enum { OPT_HELP = 256, OPT_VALUES, OPT_FROM, OPT_TO, OPT_WIDTH, OPT_HEIGHT, OPT_OUTPUT = 'o' };
-
-static const struct option plot_options[] = {
-    { "values", required_argument, NULL, OPT_VALUES },
-    { "output", required_argument, NULL, OPT_OUTPUT },
-    { "from", required_argument, NULL, OPT_FROM },
-    { "to", required_argument, NULL, OPT_TO },
-    { "width", required_argument, NULL, OPT_WIDTH },
-    { "height", required_argument, NULL, OPT_HEIGHT },
-    { "help", no_argument, NULL, OPT_HELP },
-    { NULL, 0, NULL, 0 },
-};
-
-/* Okabe & Ito's colorblind-safe palette without its yellow, which is
- * unreadable on white; lines past the seventh reuse the colors dashed,
- * then dotted. */
-static const uint32_t plot_palette[] = {
-    0x0072B2, /* blue */
-    0xD55E00, /* vermillion */
-    0x009E73, /* bluish green */
-    0xCC79A7, /* reddish purple */
-    0xE69F00, /* orange */
-    0x56B4E9, /* sky blue */
-    0x000000, /* black */
-};
-#define PLOT_NCOLORS (sizeof plot_palette / sizeof plot_palette[0])
-
-static const char *const plot_suffix3[3] = { "x", "y", "angle" };
-
-/* One line of the plot. */
-typedef struct plot_series {
-    uint32_t slot;             /* the output slot of rf_values_eval */
-    const rf_value_t *value;
-    char label[320];           /* "name" or "name.x" */
-    double settle_y;           /* the value at its settle time */
-    int marked;                /* its settle time is marked */
-} plot_series_t;
-
+/* --values (NULL: every named value) and -o are read from the arguments. */
 typedef struct plot_opts {
-    const char *values;        /* --values, NULL: every named value */
-    const char *output;        /* -o */
-    double from, to;
-    int has_from, has_to;
+    rf_series_span_t span;
     long width, height;
 } plot_opts_t;
 
-/* Nice ticks over [lo, hi]: first * step .. last * step. */
-typedef struct plot_ticks {
-    double step;
-    double first, last;        /* integers, as doubles (may exceed long) */
-    int decimals;              /* fixed-point decimals, or -1: exponent form */
-    int exp_digits;            /* mantissa decimals in exponent form */
-} plot_ticks_t;
+static const rf_series_report_t plot_report = RF_CMD_REPORT(&rf_cmd_plot);
 
-typedef struct plot_layout {
-    double k;                  /* scale: 1 at 1200x600 */
-    int w, h;
-    int x0, x1, y0, y1;        /* the plot area */
-    double from, to, ylo, yhi;
-    int rows;                  /* legend rows */
-    plot_ticks_t xt, yt;
-} plot_layout_t;
+static const plot_opts_t plot_defaults = { .width = 1200, .height = 600 };
 
-/* getopt_long's own messages are not in the house format: report the
- * offending option ourselves, with a suggestion for a near miss. */
 static int plot_parse_size(const char *arg, const char *name, long *out)
 {
     long v;
 
-    if (rf_cmd_parse_long(arg, &v) != 0 || v < PLOT_MIN_SIDE || v > PLOT_MAX_SIDE)
+    if (rf_cmd_parse_long(arg, &v) != 0 || v < RF_PLOT_MIN_SIDE || v > RF_PLOT_MAX_SIDE)
         return rf_cmd_usage_error(&rf_cmd_plot, "--%s must be an integer %d..%d, got '%s'", name,
-                                  PLOT_MIN_SIDE, PLOT_MAX_SIDE, arg);
+                                  RF_PLOT_MIN_SIDE, RF_PLOT_MAX_SIDE, arg);
     *out = v;
-    return -1;
+    return 0;
 }
 
-/* Parses the options into o; returns -1 to go on, else an exit status. */
-static int plot_parse_args(int argc, char **argv, plot_opts_t *o)
+static int plot_option(void *state, int id, const char *arg)
 {
-    int c, st;
+    plot_opts_t *o = state;
 
-    optind = 1;
-    opterr = 0;
-    while ((c = getopt_long(argc, argv, ":o:", plot_options, NULL)) != -1) {
-        switch (c) {
-        case OPT_VALUES:
-            o->values = optarg;
-            break;
-        case OPT_OUTPUT:
-            if (optarg[0] == '\0')
-                return rf_cmd_usage_error(&rf_cmd_plot, "-o needs a file name");
-            o->output = optarg;
-            break;
-        case OPT_FROM:
-            if (rf_cmd_parse_double(optarg, &o->from) != 0 || o->from < 0)
-                return rf_cmd_usage_error(&rf_cmd_plot, "--from must be a number >= 0, got '%s'",
-                                          optarg);
-            o->has_from = 1;
-            break;
-        case OPT_TO:
-            if (rf_cmd_parse_double(optarg, &o->to) != 0 || o->to < 0)
-                return rf_cmd_usage_error(&rf_cmd_plot, "--to must be a number >= 0, got '%s'",
-                                          optarg);
-            o->has_to = 1;
-            break;
-        case OPT_WIDTH:
-            if ((st = plot_parse_size(optarg, "width", &o->width)) >= 0)
-                return st;
-            break;
-        case OPT_HEIGHT:
-            if ((st = plot_parse_size(optarg, "height", &o->height)) >= 0)
-                return st;
-            break;
-        case OPT_HELP:
-            rf_cmd_print_help(&rf_cmd_plot, stdout);
-            return RF_EXIT_OK;
-        default:
-            return rf_cmd_option_error(&rf_cmd_plot, plot_options, c, argv);
-        }
+    switch (id) {
+    case OPT_OUTPUT:
+        return arg[0] == '\0' ? rf_cmd_usage_error(&rf_cmd_plot, "-o needs a file name") : 0;
+    case OPT_FROM:
+    case OPT_TO:
+        return rf_series_span_set(&o->span, id == OPT_TO, arg, &plot_report) == 0
+                   ? 0 : RF_EXIT_USAGE;
+    case OPT_WIDTH:
+        return plot_parse_size(arg, "width", &o->width);
+    case OPT_HEIGHT:
+        return plot_parse_size(arg, "height", &o->height);
+    default: /* --values: args */
+        return 0;
     }
-    if (optind >= argc)
-        return rf_cmd_usage_error(&rf_cmd_plot, "missing SCENE");
-    if (argc - optind > 1)
-        return rf_cmd_usage_error(&rf_cmd_plot, "unexpected argument '%s'", argv[optind + 1]);
-    if (o->output == NULL)
+}
+
+static int plot_check(void *state, const rf_cmd_args_t *args)
+{
+    const plot_opts_t *o = state;
+    const char *output = args->opt[OPT_OUTPUT];
+
+    if (output == NULL)
         return rf_cmd_usage_error(&rf_cmd_plot, "missing -o PLOT.png");
-    if (o->width * o->height > PLOT_MAX_PIXELS)
+    if (o->width * o->height > RF_PLOT_MAX_PIXELS)
         return rf_cmd_usage_error(&rf_cmd_plot,
                                   "--width %ld x --height %ld is more than %ld pixels", o->width,
-                                  o->height, PLOT_MAX_PIXELS);
-    if (o->has_from && o->has_to && !(o->from < o->to)) {
+                                  o->height, RF_PLOT_MAX_PIXELS);
+    if (o->span.has_from && o->span.has_to && !(o->span.from < o->span.to)) {
         char b1[RF_NUM_BUF], b2[RF_NUM_BUF];
         return rf_cmd_usage_error(&rf_cmd_plot, "--from %s must be before --to %s",
-                                  rf_num_short(b1, o->from), rf_num_short(b2, o->to));
+                                  rf_num_short(b1, o->span.from), rf_num_short(b2, o->span.to));
     }
-    if (strcmp(o->output, "-") == 0 && isatty(STDOUT_FILENO))
+    if (strcmp(output, "-") == 0 && isatty(STDOUT_FILENO))
         return rf_cmd_usage_error(&rf_cmd_plot, "-o - would write a PNG to a terminal");
+    return 0;
+}
+
+/* The lines to draw: --values, or every named value (a path sample's x
+ * and y); -1 to go on, else an exit status with the error printed. */
+static int plot_resolve(const rf_values_t *vs, const char *list, rf_series_item_t **s,
+                        size_t *ns)
+{
+    int rc = rf_series_resolve(vs, list, RF_SERIES_POSITION, RF_PLOT_MAX_SERIES, s, ns,
+                               &plot_report);
+
+    if (rc == RF_SERIES_NOMEM) {
+        fprintf(stderr, "runeframe: plot: out of memory\n");
+        return RF_EXIT_IO;
+    }
+    if (rc == RF_SERIES_TOO_MANY)
+        return rf_cmd_usage_error(&rf_cmd_plot,
+                                  "at most %d lines can be plotted: choose with --values",
+                                  RF_PLOT_MAX_SERIES);
+    if (rc != RF_SERIES_OK)
+        return RF_EXIT_USAGE;
+    if (*ns == 0) {
+        free(*s);
+        *s = NULL;
+        return rf_cmd_usage_error(&rf_cmd_plot, "the scene has no named values to plot");
+    }
     return -1;
 }
 
-/* Candidate names for did-you-mean: every named value. */
-static const char *plot_suggest(const rf_values_t *vs, const char *word)
+static int plot_exec(void *state, const rf_cmd_args_t *args)
 {
-    const char **names = malloc((vs->nnamed > 0 ? vs->nnamed : 1) * sizeof *names);
-    const char *guess;
-
-    if (names == NULL)
-        return NULL;
-    for (uint32_t i = 0; i < vs->nnamed; i++)
-        names[i] = vs->values[i].name;
-    guess = rf_did_you_mean(word, names, vs->nnamed);
-    free(names);
-    return guess;
-}
-
-/* Appends output j of v (j < 0: its only output) to the series; returns the
- * new count, or -1 with the error printed when there would be too many. */
-static long plot_add(plot_series_t *s, long n, const rf_value_t *v, int j)
-{
-    if (n >= PLOT_MAX_SERIES) {
-        rf_cmd_usage_error(&rf_cmd_plot, "at most %d lines can be plotted: choose with --values",
-                           PLOT_MAX_SERIES);
-        return -1;
-    }
-    s[n].value = v;
-    s[n].slot = v->slot + (uint32_t)(j < 0 ? 0 : j);
-    s[n].marked = 0;
-    s[n].settle_y = NAN;
-    if (j < 0)
-        snprintf(s[n].label, sizeof s[n].label, "%s", v->name);
-    else
-        snprintf(s[n].label, sizeof s[n].label, "%s.%s", v->name, plot_suffix3[j]);
-    return n + 1;
-}
-
-/* A value given by name alone: its output, or a path sample's x and y (its
- * angle is in degrees, another scale: only when asked for by name). */
-static long plot_add_value(plot_series_t *s, long n, const rf_value_t *v)
-{
-    if (v->nout != 3)
-        return plot_add(s, n, v, -1);
-    n = plot_add(s, n, v, 0);
-    return n < 0 ? n : plot_add(s, n, v, 1);
-}
-
-/* Resolves --values (or every named value) into s[]; returns the count, or
- * -1 with the error printed. Same syntax and messages as `sample`. */
-static long plot_series_resolve(const rf_values_t *vs, const char *list, plot_series_t *s)
-{
-    long n = 0;
-
-    if (list == NULL) {
-        for (uint32_t i = 0; i < vs->nnamed && n >= 0; i++)
-            n = plot_add_value(s, n, &vs->values[i]);
-        if (n == 0) {
-            rf_cmd_usage_error(&rf_cmd_plot, "the scene has no named values to plot");
-            return -1;
-        }
-        return n;
-    }
-    for (const char *p = list;;) {
-        size_t len = strcspn(p, ",");
-        const char *b = p, *e = p + len, *dp;
-        size_t tl, dot;
-        const rf_value_t *v;
-
-        /* "a, b" is as good as "a,b" */
-        while (b < e && (*b == ' ' || *b == '\t'))
-            b++;
-        while (e > b && (e[-1] == ' ' || e[-1] == '\t'))
-            e--;
-        tl = (size_t)(e - b);
-        dp = memchr(b, '.', tl);
-        dot = dp != NULL ? (size_t)(dp - b) : tl;
-        if (tl == 0) {
-            rf_cmd_usage_error(&rf_cmd_plot, "--values must list value names, got '%s'", list);
-            return -1;
-        }
-        v = rf_values_findn(vs, b, dot);
-        if (v == NULL) {
-            char word[256];
-            size_t wl = dot < sizeof word ? dot : sizeof word - 1;
-            const char *guess;
-
-            memcpy(word, b, wl);
-            word[wl] = '\0';
-            guess = plot_suggest(vs, word);
-            if (guess != NULL)
-                rf_cmd_usage_error(&rf_cmd_plot, "unknown value '%s' (did you mean '%s'?)", word,
-                                   guess);
-            else
-                rf_cmd_usage_error(&rf_cmd_plot, "unknown value '%s'", word);
-            return -1;
-        }
-        if (dot == tl) {
-            n = plot_add_value(s, n, v);
-        } else {
-            /* NAME.x / NAME.y / NAME.angle picks one output of a path sample. */
-            const char *suf = b + dot + 1;
-            size_t sl = tl - dot - 1;
-            int found = -1;
-
-            for (int j = 0; j < 3 && v->nout == 3; j++)
-                if (strlen(plot_suffix3[j]) == sl && strncmp(suf, plot_suffix3[j], sl) == 0)
-                    found = j;
-            if (found < 0) {
-                rf_cmd_usage_error(&rf_cmd_plot,
-                                   "unknown value '%.*s' ('%s' has no output '%.*s')", (int)tl, b,
-                                   v->name, (int)sl, suf);
-                return -1;
-            }
-            n = plot_add(s, n, v, found);
-        }
-        if (n < 0)
-            return -1;
-        if (p[len] == '\0')
-            break;
-        p += len + 1;
-    }
-    return n;
-}
-
-/* ------------------------------------------------------------------ ticks */
-
-/* Ticks every 1, 2 or 5 x 10^e over [lo, hi], about target of them. */
-static plot_ticks_t plot_ticks_make(double lo, double hi, double target)
-{
-    plot_ticks_t tk;
-    double raw, e, m, norm, maxabs;
-
-    if (target < 2)
-        target = 2;
-    raw = hi / target - lo / target; /* no overflow near +-DBL_MAX */
-    if (!(raw > 0) || !isfinite(raw))
-        raw = fabs(hi) > 0 ? fabs(hi) : 1;
-    e = floor(log10(raw));
-    norm = raw / pow(10, e);
-    /* norm is in [1, 10): take the nearest of 1, 2, 5, 10 on a log scale. */
-    if (norm < 1.4142)
-        m = 1;
-    else if (norm < 3.1623)
-        m = 2;
-    else if (norm < 7.0711)
-        m = 5;
-    else {
-        m = 1;
-        e += 1;
-    }
-    tk.step = m * pow(10, e);
-    if (!isfinite(tk.step))
-        tk.step = 1e308;
-    tk.first = ceil(lo / tk.step - 1e-9);
-    tk.last = floor(hi / tk.step + 1e-9);
-    if (tk.last - tk.first > PLOT_MAX_TICKS)
-        tk.last = tk.first + PLOT_MAX_TICKS;
-    maxabs = fmax(fabs(tk.first * tk.step), fabs(tk.last * tk.step));
-    {
-        /* Fixed notation (decimals from the step) unless d.ddde+NN is
-         * clearly shorter: 1e-8 steps or 1e20 values. */
-        double lead = maxabs > 0 ? floor(log10(maxabs)) : e;
-        int decimals = e < 0 ? (int)fmin(-e, 40) : 0;
-        int exp_digits = lead - e > 0 ? (int)fmin(lead - e, 15) : 0;
-        double fixed_len = fmax(1, lead + 1) + (decimals > 0 ? decimals + 1 : 0);
-        double exp_len = 1 + (exp_digits > 0 ? exp_digits + 1 : 0) + (fabs(lead) >= 100 ? 5 : 4);
-
-        if (fixed_len <= exp_len + 2) {
-            tk.decimals = decimals;
-            tk.exp_digits = 0;
-        } else {
-            tk.decimals = -1;
-            tk.exp_digits = exp_digits;
-        }
-    }
-    return tk;
-}
-
-static double plot_tick_value(const plot_ticks_t *tk, double i)
-{
-    double v = i * tk->step;
-    return v == 0 ? 0 : v; /* no "-0" */
-}
-
-static void plot_tick_label(char *buf, size_t cap, const plot_ticks_t *tk, double v)
-{
-    if (tk->decimals >= 0)
-        snprintf(buf, cap, "%.*f", tk->decimals, v);
-    else if (v == 0)
-        snprintf(buf, cap, "0");
-    else
-        snprintf(buf, cap, "%.*e", tk->exp_digits, v);
-}
-
-/* ----------------------------------------------------------------- drawing */
-
-static void plot_set_color(cairo_t *cr, uint32_t rgb, double alpha)
-{
-    cairo_set_source_rgba(cr, ((rgb >> 16) & 255) / 255.0, ((rgb >> 8) & 255) / 255.0,
-                          (rgb & 255) / 255.0, alpha);
-}
-
-/* Series i's color and dash pattern: solid for the first 7 lines, then
- * dashed, then dotted. A settle marker is always dashed. */
-static void plot_series_style(cairo_t *cr, long i, double lw, int for_marker)
-{
-    long cycle = (i / (long)PLOT_NCOLORS) % 3;
-    double dashes[2];
-
-    plot_set_color(cr, plot_palette[i % (long)PLOT_NCOLORS], 1.0);
-    cairo_set_line_width(cr, lw);
-    if (for_marker) {
-        dashes[0] = 5 * lw;
-        dashes[1] = 4 * lw;
-        cairo_set_dash(cr, dashes, 2, 0);
-    } else if (cycle == 1) {
-        dashes[0] = 6 * lw;
-        dashes[1] = 3 * lw;
-        cairo_set_dash(cr, dashes, 2, 0);
-    } else if (cycle == 2) {
-        /* Dots are zero-length dashes: they need round caps. */
-        dashes[0] = 0;
-        dashes[1] = 2.5 * lw;
-        cairo_set_dash(cr, dashes, 2, 0);
-        cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND);
-    } else {
-        cairo_set_dash(cr, NULL, 0, 0);
-    }
-}
-
-static double plot_text_width(cairo_t *cr, const char *s)
-{
-    cairo_text_extents_t te;
-
-    cairo_text_extents(cr, s, &te);
-    return te.x_advance;
-}
-
-/* Text with its left end (align 0), center (0.5) or right end (1) at x and
- * its x-height middle at y. */
-static void plot_text(cairo_t *cr, const char *s, double x, double y, double align)
-{
-    cairo_font_extents_t fe;
-
-    cairo_font_extents(cr, &fe);
-    cairo_move_to(cr, x - align * plot_text_width(cr, s), y + (fe.ascent - fe.descent) / 2);
-    cairo_show_text(cr, s);
-}
-
-static double plot_x(const plot_layout_t *L, double t)
-{
-    return L->x0 + (t - L->from) / (L->to - L->from) * (L->x1 - L->x0);
-}
-
-/* In long double: a range near +-DBL_MAX must not overflow its span. */
-static double plot_y(const plot_layout_t *L, double v)
-{
-    long double f = ((long double)L->yhi - v) / ((long double)L->yhi - L->ylo);
-    return L->y0 + (double)(f * (L->y1 - L->y0));
-}
-
-/* Legend entries flow right-aligned over the top margin; returns the rows
- * used and fills x offsets / rows per entry (shown entries: *nshown). */
-static int plot_legend_flow(cairo_t *cr, const plot_series_t *s, long n, double k, double avail,
-                            double *ex, int *erow, double *roww, long *nshown, double *morew)
-{
-    double chip = 30 * k, gap = 18 * k, x = 0;
-    int row = 0;
-    char more[32];
-
-    cairo_set_font_size(cr, 13 * k);
-    snprintf(more, sizeof more, "+%ld more", n);
-    *morew = plot_text_width(cr, more);
-    *nshown = n;
-    roww[0] = 0;
-    for (long i = 0; i < n; i++) {
-        double w = chip + plot_text_width(cr, s[i].label);
-        double need = x > 0 ? x + gap + w : w;
-        /* On the last row, leave room for "+N more" unless this is the end. */
-        double reserve = row == PLOT_LEGEND_ROWS - 1 && i < n - 1 ? gap + *morew : 0;
-
-        if (x > 0 && need + reserve > avail) {
-            if (row == PLOT_LEGEND_ROWS - 1) {
-                *nshown = i;
-                break;
-            }
-            row++;
-            roww[row] = 0;
-            x = 0;
-            need = w;
-        }
-        ex[i] = x > 0 ? x + gap : 0;
-        erow[i] = row;
-        x = need;
-        roww[row] = x;
-    }
-    if (*nshown < n)
-        roww[row] += gap + *morew;
-    return row + 1;
-}
-
-/* The margins, the plot area and the ticks, once ylo, yhi are known: the
- * left margin grows when a y tick label needs it. */
-static void plot_layout(cairo_t *cr, plot_layout_t *L, int rows)
-{
-    double k = L->k, wmax = 0;
-    char buf[64];
-
-    L->x1 = L->w - (int)lround(28 * k);
-    L->y0 = (int)lround(20 * k + 22 * k * rows);
-    L->y1 = L->h - (int)lround(56 * k);
-    if (L->y1 <= L->y0)
-        L->y1 = L->y0 + 1;
-    L->yt = plot_ticks_make(L->ylo, L->yhi, (L->y1 - L->y0) / (60 * k));
-    cairo_set_font_size(cr, 12 * k);
-    for (double i = L->yt.first; i <= L->yt.last; i++) {
-        plot_tick_label(buf, sizeof buf, &L->yt, plot_tick_value(&L->yt, i));
-        wmax = fmax(wmax, plot_text_width(cr, buf));
-    }
-    L->x0 = (int)lround(fmax(84 * k, wmax + 37 * k));
-    if (L->x0 > L->x1 - 1)
-        L->x0 = L->x1 - 1;
-    L->xt = plot_ticks_make(L->from, L->to, (L->x1 - L->x0) / (100 * k));
-}
-
-static void plot_draw_axes(cairo_t *cr, const plot_layout_t *L)
-{
-    double k = L->k, tick = 5 * k;
-    char buf[64];
-
-    /* Grid: 1 px lines on pixel centers, so they stay crisp. */
-    cairo_set_line_width(cr, 1);
-    plot_set_color(cr, 0xE6E6E6, 1);
-    for (double i = L->yt.first; i <= L->yt.last; i++) {
-        double y = floor(plot_y(L, plot_tick_value(&L->yt, i))) + 0.5;
-        cairo_move_to(cr, L->x0, y);
-        cairo_line_to(cr, L->x1, y);
-    }
-    for (double i = L->xt.first; i <= L->xt.last; i++) {
-        double x = floor(plot_x(L, plot_tick_value(&L->xt, i))) + 0.5;
-        cairo_move_to(cr, x, L->y0);
-        cairo_line_to(cr, x, L->y1);
-    }
-    cairo_stroke(cr);
-
-    /* Axes just outside the plot area, ticks outward. */
-    plot_set_color(cr, 0x333333, 1);
-    cairo_move_to(cr, L->x0 - 0.5, L->y0);
-    cairo_line_to(cr, L->x0 - 0.5, L->y1 + 0.5);
-    cairo_line_to(cr, L->x1, L->y1 + 0.5);
-    for (double i = L->yt.first; i <= L->yt.last; i++) {
-        double y = floor(plot_y(L, plot_tick_value(&L->yt, i))) + 0.5;
-        cairo_move_to(cr, L->x0 - 0.5, y);
-        cairo_line_to(cr, L->x0 - 0.5 - tick, y);
-    }
-    for (double i = L->xt.first; i <= L->xt.last; i++) {
-        double x = floor(plot_x(L, plot_tick_value(&L->xt, i))) + 0.5;
-        cairo_move_to(cr, x, L->y1 + 0.5);
-        cairo_line_to(cr, x, L->y1 + 0.5 + tick);
-    }
-    cairo_stroke(cr);
-
-    cairo_set_font_size(cr, 12 * k);
-    for (double i = L->yt.first; i <= L->yt.last; i++) {
-        double v = plot_tick_value(&L->yt, i);
-        plot_tick_label(buf, sizeof buf, &L->yt, v);
-        plot_text(cr, buf, L->x0 - 9 * k, floor(plot_y(L, v)) + 0.5, 1);
-    }
-    for (double i = L->xt.first; i <= L->xt.last; i++) {
-        double v = plot_tick_value(&L->xt, i);
-        plot_tick_label(buf, sizeof buf, &L->xt, v);
-        plot_text(cr, buf, floor(plot_x(L, v)) + 0.5, L->y1 + 20 * k, 0.5);
-    }
-
-    cairo_set_font_size(cr, 13 * k);
-    plot_text(cr, "time (s)", (L->x0 + L->x1) / 2.0, L->y1 + 42 * k, 0.5);
-    cairo_save(cr);
-    cairo_translate(cr, 14 * k, (L->y0 + L->y1) / 2.0);
-    cairo_rotate(cr, -PLOT_PI / 2);
-    plot_text(cr, "value", 0, 0, 0.5);
-    cairo_restore(cr);
-}
-
-/* Polylines through the samples; a non-finite sample breaks the line. */
-static void plot_draw_lines(cairo_t *cr, const plot_layout_t *L, long ns, const double *ys,
-                            long nt)
-{
-    double lw = fmax(1, 2 * L->k);
-
-    cairo_save(cr);
-    cairo_rectangle(cr, L->x0, L->y0, L->x1 - L->x0, L->y1 - L->y0);
-    cairo_clip(cr);
-    cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
-    for (long i = 0; i < ns; i++) {
-        int pen = 0;
-
-        cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND);
-        plot_series_style(cr, i, lw, 0);
-        for (long j = 0; j < nt; j++) {
-            double v = ys[i * nt + j];
-            double x = L->x0 + (double)j / (double)(nt - 1) * (L->x1 - L->x0);
-
-            if (!isfinite(v)) {
-                pen = 0;
-                continue;
-            }
-            if (pen)
-                cairo_line_to(cr, x, plot_y(L, v));
-            else
-                cairo_move_to(cr, x, plot_y(L, v));
-            pen = 1;
-        }
-        cairo_stroke(cr);
-    }
-    cairo_restore(cr);
-}
-
-/* A dashed vertical line at each marked settle time, a dot where the line
- * settles, and a label "NAME settles T s" near the top of the plot area, in
- * the first row where it overlaps no other label (none when every row is
- * taken: the line and the legend still say it). */
-static void plot_draw_settles(cairo_t *cr, const plot_layout_t *L, const plot_series_t *s,
-                              long ns)
-{
-    double k = L->k, lw = fmax(1, 1.5 * k);
-    double used_l[PLOT_MAX_SERIES], used_r[PLOT_MAX_SERIES];
-    long used_row[PLOT_MAX_SERIES], nused = 0;
-    long rows = (long)fmax(1, floor((L->y1 - L->y0 - 8 * k) / (16 * k)));
-
-    cairo_save(cr);
-    cairo_rectangle(cr, L->x0, L->y0, L->x1 - L->x0, L->y1 - L->y0);
-    cairo_clip(cr);
-    for (long i = 0; i < ns; i++) {
-        double x;
-
-        if (!s[i].marked)
-            continue;
-        x = plot_x(L, s[i].value->settle);
-        plot_series_style(cr, i, lw, 1);
-        cairo_move_to(cr, x, L->y0);
-        cairo_line_to(cr, x, L->y1);
-        cairo_stroke(cr);
-        if (isfinite(s[i].settle_y)) {
-            cairo_arc(cr, x, plot_y(L, s[i].settle_y), 3.5 * k, 0, 2 * PLOT_PI);
-            cairo_fill(cr);
-        }
-    }
-    cairo_restore(cr);
-
-    cairo_set_font_size(cr, 12 * k);
-    for (long i = 0; i < ns && nused < PLOT_MAX_SERIES; i++) {
-        char buf[400];
-        double x, w, tx, align, l, r;
-        long row;
-
-        if (!s[i].marked)
-            continue;
-        x = plot_x(L, s[i].value->settle);
-        snprintf(buf, sizeof buf, "%s settles %.4g s", s[i].label, s[i].value->settle);
-        w = plot_text_width(cr, buf);
-        align = x + 5 * k + w <= L->x1 ? 0 : 1;
-        tx = align == 0 ? x + 5 * k : x - 5 * k;
-        l = tx - align * w - 2 * k;
-        r = l + w + 4 * k;
-        for (row = 0; row < rows; row++) {
-            long j;
-            for (j = 0; j < nused; j++)
-                if (used_row[j] == row && l < used_r[j] && used_l[j] < r)
-                    break;
-            if (j == nused)
-                break;
-        }
-        if (row == rows)
-            continue;
-        used_row[nused] = row;
-        used_l[nused] = l;
-        used_r[nused] = r;
-        nused++;
-        /* A white backing keeps the label readable over the lines. */
-        cairo_set_source_rgba(cr, 1, 1, 1, 0.85);
-        cairo_rectangle(cr, l, L->y0 + 12 * k + 16 * k * (double)row - 7 * k, r - l, 14 * k);
-        cairo_fill(cr);
-        plot_set_color(cr, plot_palette[i % (long)PLOT_NCOLORS], 1);
-        plot_text(cr, buf, tx, L->y0 + 12 * k + 16 * k * (double)row, align);
-    }
-}
-
-static void plot_draw_legend(cairo_t *cr, const plot_layout_t *L, const plot_series_t *s,
-                             long ns, const double *ex, const int *erow, const double *roww,
-                             long nshown, double morew)
-{
-    double k = L->k, chip = 30 * k;
-    char more[32];
-
-    cairo_set_font_size(cr, 13 * k);
-    for (long i = 0; i < nshown; i++) {
-        double x = L->x1 - roww[erow[i]] + ex[i];
-        double y = 20 * k + 22 * k * erow[i] - 9 * k;
-
-        cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT);
-        plot_series_style(cr, i, fmax(1, 3 * k), 0);
-        cairo_move_to(cr, x, y);
-        cairo_line_to(cr, x + 24 * k, y);
-        cairo_stroke(cr);
-        plot_set_color(cr, 0x333333, 1);
-        plot_text(cr, s[i].label, x + chip, y, 0);
-    }
-    if (nshown < ns) {
-        int row = erow[nshown - 1];
-        snprintf(more, sizeof more, "+%ld more", ns - nshown);
-        plot_set_color(cr, 0x333333, 1);
-        plot_text(cr, more, L->x1 - morew, 20 * k + 22 * k * row - 9 * k, 0);
-    }
-}
-
-/* The y axis: sampled min/max padded by 5% of the span. */
-static void plot_y_range(const double *ys, long count, double *lo, double *hi)
-{
-    double mn = INFINITY, mx = -INFINITY, pad;
-
-    for (long i = 0; i < count; i++) {
-        if (isfinite(ys[i])) {
-            mn = fmin(mn, ys[i]);
-            mx = fmax(mx, ys[i]);
-        }
-    }
-    if (mn > mx) {
-        *lo = -1;
-        *hi = 1;
-        return;
-    }
-    /* Halves first: the span of a range near +-DBL_MAX overflows. */
-    pad = 0.05 * (mx / 2 - mn / 2) * 2;
-    if (!(pad > 0)) {
-        /* One constant: +-5% of it, or +-1 around 0. */
-        pad = mn != 0 ? fabs(mn) * 0.05 : 1;
-    }
-    *lo = fmax(mn - pad, -DBL_MAX);
-    *hi = fmin(mx + pad, DBL_MAX);
-}
-
-static int plot_write(cairo_surface_t *surface, const char *path)
-{
-    rf_png_frame_t frame;
-    rf_png_options_t opt = RF_PNG_OPTIONS_GOLDEN;
-    rf_png_error_t err;
-    rf_png_status_t st;
-
-    cairo_surface_flush(surface);
-    frame.pixels = (const uint32_t *)cairo_image_surface_get_data(surface);
-    frame.width = (uint32_t)cairo_image_surface_get_width(surface);
-    frame.height = (uint32_t)cairo_image_surface_get_height(surface);
-    frame.stride = (size_t)cairo_image_surface_get_stride(surface);
-    if (strcmp(path, "-") == 0)
-        st = rf_png_write_stream(&frame, &opt, stdout, &err);
-    else
-        st = rf_png_write_path(&frame, &opt, path, 0, &err);
-    if (st == RF_PNG_IO_ERROR && strcmp(path, "-") == 0) {
-        /* the stream writer names its file "(stream)" */
-        fprintf(stderr, "runeframe: plot: standard output: write failed: %s\n",
-                strerror(err.sys_errno != 0 ? err.sys_errno : EIO));
-        return RF_EXIT_IO;
-    }
-    if (st != RF_PNG_SUCCESS) {
-        fprintf(stderr, "runeframe: plot: %s\n", err.message);
-        return RF_EXIT_IO;
-    }
-    return RF_EXIT_OK;
-}
-
-static int plot_cairo_error(cairo_status_t st)
-{
-    fprintf(stderr, "runeframe: plot: cairo: %s\n", cairo_status_to_string(st));
-    return RF_EXIT_IO;
-}
-
-static int plot_exec(int argc, char **argv)
-{
-    plot_opts_t o = { .width = 1200, .height = 600 };
-    plot_layout_t L = { 0 };
-    rf_scene_t *scene = NULL;
-    plot_series_t *s = NULL;
-    double *ys = NULL, *slots = NULL, *ex = NULL;
-    int *erow = NULL;
-    double roww[PLOT_LEGEND_ROWS], morew;
-    long ns = 0, nt, nshown;
-    cairo_surface_t *surface = NULL;
-    cairo_t *cr = NULL;
-    cairo_status_t cst;
+    const plot_opts_t *o = state;
+    const rf_scene_t *scene = args->scene;
+    rf_plot_spec_t spec = { 0 };
+    rf_series_item_t *s = NULL;
+    char err[1024];
     int status;
 
-    status = plot_parse_args(argc, argv, &o);
+    status = plot_resolve(&scene->values, args->opt[OPT_VALUES], &s, &spec.nseries);
     if (status >= 0)
-        return status;
-    scene = rf_cmd_load_scene(argv[optind], &status);
-    if (scene == NULL)
         goto out;
-    s = malloc(PLOT_MAX_SERIES * sizeof *s);
-    if (s == NULL)
-        goto oom;
-    ns = plot_series_resolve(&scene->values, o.values, s);
-    if (ns < 0) {
-        status = RF_EXIT_USAGE;
-        goto out;
-    }
-
-    L.from = o.has_from ? o.from : 0.0;
-    L.to = o.has_to ? o.to : scene->duration;
-    if (!(L.from < L.to)) {
+    rf_series_span_ends(&o->span, scene->duration, &spec.from, &spec.to);
+    if (!(spec.from < spec.to)) {
         char b1[RF_NUM_BUF], b2[RF_NUM_BUF];
-        if (o.has_to)
+        if (o->span.has_to)
             status = rf_cmd_usage_error(&rf_cmd_plot, "--to %s must be after --from %s",
-                                        rf_num_short(b2, L.to), rf_num_short(b1, L.from));
+                                        rf_num_short(b2, spec.to), rf_num_short(b1, spec.from));
         else
             status = rf_cmd_usage_error(&rf_cmd_plot,
                                         "--from %s must be before the scene's duration %s"
                                         " (or give --to)",
-                                        rf_num_short(b1, L.from), rf_num_short(b2, L.to));
+                                        rf_num_short(b1, spec.from), rf_num_short(b2, spec.to));
         goto out;
     }
-
-    L.w = (int)o.width;
-    L.h = (int)o.height;
-    /* Text and margins grow with the image's area beyond 1200x600, and
-     * shrink only in images smaller than 640x360, where they would
-     * otherwise take more than about a quarter of either side. */
-    L.k = fmin(fmax(1.0, sqrt((double)L.w * L.h / 720000.0)), fmin(L.w / 640.0, L.h / 360.0));
-    surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, L.w, L.h);
-    cst = cairo_surface_status(surface);
-    if (cst != CAIRO_STATUS_SUCCESS) {
-        status = plot_cairo_error(cst);
-        goto out;
+    spec.values = &scene->values;
+    spec.series = s;
+    spec.width = (int)o->width;
+    spec.height = (int)o->height;
+    status = RF_EXIT_OK;
+    if (rf_plot_write(&spec, args->opt[OPT_OUTPUT], err, sizeof err) != 0) {
+        fprintf(stderr, "runeframe: plot: %s\n", err);
+        status = RF_EXIT_IO;
     }
-    cr = cairo_create(surface);
-    cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
-
-    ex = malloc((size_t)ns * sizeof *ex);
-    erow = malloc((size_t)ns * sizeof *erow);
-    if (ex == NULL || erow == NULL)
-        goto oom;
-    L.rows = plot_legend_flow(cr, s, ns, L.k, L.w - 28 * L.k - 84 * L.k, ex, erow, roww,
-                              &nshown, &morew);
-
-    /* The x extent does not depend on the y axis labels' width except
-     * through x0; sample over the widest possible area, 2 per column. */
-    nt = 2L * (L.w - (long)lround(28 * L.k)) + 1;
-    ys = malloc((size_t)nt * (size_t)ns * sizeof *ys);
-    slots = malloc((scene->values.nslots > 0 ? scene->values.nslots : 1) * sizeof *slots);
-    if (ys == NULL || slots == NULL)
-        goto oom;
-    for (long j = 0; j < nt; j++) {
-        /* from + (to - from) * j / (nt - 1), exact at both ends */
-        double t = j == nt - 1 ? L.to : L.from + (L.to - L.from) * ((double)j / (double)(nt - 1));
-
-        rf_values_eval(&scene->values, t, slots);
-        for (long i = 0; i < ns; i++)
-            ys[i * nt + j] = slots[s[i].slot];
-    }
-    for (long i = 0; i < ns; i++) {
-        double st = s[i].value->settle;
-
-        /* A static value "settles" at 0: marking it would say nothing. */
-        if (isfinite(st) && st > L.from && st <= L.to) {
-            rf_values_eval(&scene->values, st, slots);
-            s[i].marked = 1;
-            s[i].settle_y = slots[s[i].slot];
-        }
-    }
-    plot_y_range(ys, nt * ns, &L.ylo, &L.yhi);
-    plot_layout(cr, &L, L.rows);
-
-    cairo_set_source_rgb(cr, 1, 1, 1);
-    cairo_paint(cr);
-    plot_draw_axes(cr, &L);
-    plot_draw_lines(cr, &L, ns, ys, nt);
-    plot_draw_settles(cr, &L, s, ns);
-    plot_draw_legend(cr, &L, s, ns, ex, erow, roww, nshown, morew);
-
-    cst = cairo_status(cr);
-    if (cst == CAIRO_STATUS_SUCCESS)
-        cst = cairo_surface_status(surface);
-    if (cst != CAIRO_STATUS_SUCCESS) {
-        status = plot_cairo_error(cst);
-        goto out;
-    }
-    status = plot_write(surface, o.output);
-    goto out;
-oom:
-    fprintf(stderr, "runeframe: plot: out of memory\n");
-    status = RF_EXIT_IO;
 out:
-    if (cr != NULL)
-        cairo_destroy(cr);
-    if (surface != NULL)
-        cairo_surface_destroy(surface);
     /* The toy text API leaves fonts in cairo's static caches; nothing of
      * cairo is alive any more (plot runs on one thread), so free them:
      * leak checkers (the sanitizer build) then see a clean exit. */
     cairo_debug_reset_static_data();
-    free(ys);
-    free(slots);
-    free(ex);
-    free(erow);
     free(s);
-    rf_scene_destroy(scene);
     return status;
 }
 
 const rf_cmd_t rf_cmd_plot = {
-    .name = "plot",
-    .usage = "SCENE [--values a,b] -o PLOT.png [--from T] [--to T]\n"
-             "                      [--width W] [--height H]",
     .summary = "draw values against time into a PNG",
     .help =
         "Draws one line per value against time (axes with tick labels, a legend,\n"
@@ -903,7 +165,10 @@ const rf_cmd_t rf_cmd_plot = {
         "  --to T           the last time on the axis (default the scene's duration)\n"
         "  --width W        the image width, 16..16384 (default 1200)\n"
         "  --height H       the image height, 16..16384 (default 600); at most\n"
-        "                   67108864 pixels in all\n"
-        "  --help           print this help and exit\n",
-    .exec = plot_exec,
+        "                   67108864 pixels in all\n",
+    .usage = "SCENE [--values a,b] -o PLOT.png [--from T] [--to T]\n"
+             "                      [--width W] [--height H]",
+    .name = "plot", .opts = "values: o|output: from: to: width: height:",
+    RF_CMD_ONE_SCENE, .state_size = sizeof(plot_opts_t), .defaults = &plot_defaults,
+    .option = plot_option, .check = plot_check, .exec = plot_exec,
 };

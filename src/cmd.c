@@ -1,17 +1,22 @@
-/* cmd.c - the subcommand table and what every subcommand shares: help
- * output, one-line usage errors, scene loading with error reporting, and
- * strict parsing of numeric arguments. */
+/* cmd.c - the subcommand table and the command framework (cmd.h): each
+ * declarative entry's option spec turned into getopt_long's table, the
+ * parsing loop, help output, one-line usage errors, operand counts, scene
+ * loading with error reporting, and the argument parsers commands share. */
 #include <errno.h>
 #include <getopt.h>
-#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmd.h"
 #include "diag.h"
+#include "frames.h"
+#include "pngio.h"
 #include "scene.h"
+#include "series.h"
+#include "suggest.h"
 
 /* In `runeframe --help` order. */
 const rf_cmd_t *const rf_cmds[] = {
@@ -26,18 +31,123 @@ const rf_cmd_t *const rf_cmds[] = {
     NULL,
 };
 
+/* The column where the descriptions of help's option list start: the
+ * first option line's ("  --time T           the time ..."), or 10 when
+ * --help is the only option. */
+static int cmd_help_column(const char *help)
+{
+    const char *p = strstr(help, "Options:\n"), *q;
+
+    if (p == NULL || strncmp(p + 9, "  -", 3) != 0)
+        return 10;
+    p += 9;
+    q = p + 2 + strcspn(p + 2, " \n");
+    while (*q == ' ' && q[1] != ' ' && q[1] != '\n')     /* "-o FILE": the option's argument */
+        q = q + 1 + strcspn(q + 1, " \n");
+    while (*q == ' ')
+        q++;
+    return (int)(q - p);
+}
+
 void rf_cmd_print_help(const rf_cmd_t *cmd, FILE *out)
 {
     fprintf(out, "usage: runeframe %s %s\n\n%s\n", cmd->name, cmd->usage, cmd->summary);
-    if (cmd->help != NULL && cmd->help[0] != '\0')
-        fprintf(out, "\n%s", cmd->help);
+    if (cmd->help == NULL)
+        return;
+    /* --help is every command's option: its line ends the option list */
+    fprintf(out, "\n%s  --help%*sprint this help and exit\n", cmd->help,
+            cmd_help_column(cmd->help) - 8, "");
+}
+
+/* The getopt_long table of a command, built from its option specs: its
+ * own options, the shared group, then --help. Each option's val is its
+ * short name, or CMD_LONG + its place in the table. */
+#define CMD_MAX_OPTS 48
+#define CMD_LONG 256
+#define CMD_HELP (-1)
+_Static_assert(CMD_MAX_OPTS <= RF_CMD_MORE, "option ids must stay below RF_CMD_MAX_IDS");
+
+typedef struct cmd_table {
+    struct option lopts[CMD_MAX_OPTS + 1];
+    int ids[CMD_MAX_OPTS];                      /* what option() gets; CMD_HELP */
+    int has_arg[CMD_MAX_OPTS];
+    char optstring[2 * CMD_MAX_OPTS + 2];
+    char names[1024];                           /* the specs' words, split */
+    size_t n, k, used;
+} cmd_table_t;
+
+/* Adds the options of spec ("o|output: json ..."), ids from base up. */
+static void cmd_table_add(cmd_table_t *t, const char *spec, int base)
+{
+    int id = base;
+
+    for (const char *p = spec; p != NULL && *p != '\0';) {
+        size_t len = strcspn(p, " ");
+        char *word = t->names + t->used;
+        struct option *lo = &t->lopts[t->n];
+        int short_name = 0, arg;
+
+        if (len == 0) {
+            p++;
+            continue;
+        }
+        if (t->n >= CMD_MAX_OPTS || t->used + len + 1 > sizeof t->names)
+            abort();    /* a spec larger than the table: raise CMD_MAX_OPTS */
+        if (len > 2 && p[1] == '|') {
+            short_name = (unsigned char)p[0];
+            p += 2;
+            len -= 2;
+        }
+        arg = p[len - 1] == ':';
+        memcpy(word, p, len - (size_t)arg);
+        word[len - (size_t)arg] = '\0';
+        t->used += len - (size_t)arg + 1;
+        lo->name = word;
+        lo->has_arg = arg ? required_argument : no_argument;
+        lo->flag = NULL;
+        lo->val = short_name != 0 ? short_name : CMD_LONG + (int)t->n;
+        t->ids[t->n] = id++;
+        t->has_arg[t->n] = arg;
+        if (short_name != 0) {
+            t->optstring[t->k++] = (char)short_name;
+            if (arg)
+                t->optstring[t->k++] = ':';
+        }
+        t->n++;
+        p += len;
+    }
+}
+
+static void cmd_table_build(const rf_cmd_t *cmd, cmd_table_t *t)
+{
+    t->n = t->used = 0;
+    t->k = 0;
+    /* ':' first: getopt_long reports a missing argument as ':', and
+     * prints nothing (opterr is 0 too). */
+    t->optstring[t->k++] = ':';
+    cmd_table_add(t, cmd->opts, 0);
+    cmd_table_add(t, cmd->more, RF_CMD_MORE);
+    cmd_table_add(t, "help", CMD_HELP);
+    memset(&t->lopts[t->n], 0, sizeof t->lopts[t->n]);
+    t->optstring[t->k] = '\0';
+}
+
+/* The place in the table of the option getopt_long returned as c (its
+ * val), or -1 for an error (':' or '?'). */
+static int cmd_table_find(const cmd_table_t *t, int c)
+{
+    for (size_t i = 0; i < t->n; i++)
+        if (t->lopts[i].val == c)
+            return (int)i;
+    return -1;
 }
 
 /* getopt_long's own messages are not in the house format: report the
- * offending option ourselves, with a suggestion for a near miss. */
-int rf_cmd_option_error(const rf_cmd_t *cmd, const struct option *opts, int c, char **argv)
+ * offending option (getopt_long returned c, ':' or '?') ourselves, as one
+ * line, with a suggestion for a misspelt long option; returns 2. */
+static int cmd_option_error(const rf_cmd_t *cmd, const struct option *opts, int c, char **argv)
 {
-    const char *names[64];
+    const char *names[CMD_MAX_OPTS];
     size_t n = 0, len;
     char word[64];
     const char *arg = argv[optind - 1];
@@ -69,17 +179,96 @@ int rf_cmd_option_error(const rf_cmd_t *cmd, const struct option *opts, int c, c
     return rf_cmd_usage_error(cmd, "unknown option '--%s'", word);
 }
 
+/* "missing SCENE", "missing B.png", "missing A.png and B.png". */
+static int cmd_missing_operands(const rf_cmd_t *cmd, int given)
+{
+    char buf[256];
+    size_t len = 0;
+
+    for (int i = given; i < cmd->min_operands && i < RF_CMD_MAX_OPERANDS; i++)
+        len += (size_t)snprintf(buf + len, len < sizeof buf ? sizeof buf - len : 0, "%s%s",
+                                i > given ? " and " : "", cmd->operands[i]);
+    return rf_cmd_usage_error(cmd, "missing %s", buf);
+}
+
+/* Parses argv as cmd declares it into state and args (its option
+ * arguments, operands and scene), then runs the command. */
+static int cmd_run(const rf_cmd_t *cmd, int argc, char **argv, void *state,
+                   rf_cmd_args_t *args)
+{
+    cmd_table_t t;
+    int c, i, status;
+
+    cmd_table_build(cmd, &t);
+    if (cmd->defaults != NULL)
+        memcpy(state, cmd->defaults, cmd->state_size);
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, t.optstring, t.lopts, NULL)) != -1) {
+        i = cmd_table_find(&t, c);
+        if (i < 0)
+            return cmd_option_error(cmd, t.lopts, c, argv);
+        if (t.ids[i] == CMD_HELP) {
+            rf_cmd_print_help(cmd, stdout);
+            return RF_EXIT_OK;
+        }
+        args->opt[t.ids[i]] = t.has_arg[i] ? optarg : "";
+        status = cmd->option != NULL ? cmd->option(state, t.ids[i], t.has_arg[i] ? optarg : NULL)
+                                     : 0;
+        if (status != 0)
+            return status;
+    }
+    args->operands = argv + optind;
+    args->noperands = argc - optind;
+    if (args->noperands < cmd->min_operands)
+        return cmd_missing_operands(cmd, args->noperands);
+    if (args->noperands > cmd->max_operands)
+        return rf_cmd_usage_error(cmd, "unexpected argument '%s'",
+                                  args->operands[cmd->max_operands]);
+    if (cmd->check != NULL && (status = cmd->check(state, args)) != 0)
+        return status;
+    if (cmd->loads_scene) {
+        args->scene = rf_cmd_load_scene(args->operands[0], &status);
+        if (args->scene == NULL || cmd->exec == NULL)
+            return status;
+    }
+    return cmd->exec(state, args);
+}
+
+int rf_cmd_main(const rf_cmd_t *cmd, int argc, char **argv)
+{
+    /* calloc: every setting and option argument starts 0 / NULL */
+    void *state = calloc(1, cmd->state_size > 0 ? cmd->state_size : 1);
+    rf_cmd_args_t *args = calloc(1, sizeof *args);
+    int status = RF_EXIT_IO;
+
+    if (state == NULL || args == NULL)
+        fprintf(stderr, "runeframe: %s: out of memory\n", cmd->name);
+    else
+        status = cmd_run(cmd, argc, argv, state, args);
+    if (args != NULL)
+        rf_scene_destroy(args->scene);
+    free(args);
+    free(state);
+    return status;
+}
+
 /* One line only: scripts and tests match the whole message, so the hint to
  * use --help lives in the usage text, not in every error. */
+void rf_cmd_report(const void *cmd, const char *fmt, va_list ap)
+{
+    fprintf(stderr, "runeframe: %s: ", ((const rf_cmd_t *)cmd)->name);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+}
+
 int rf_cmd_usage_error(const rf_cmd_t *cmd, const char *fmt, ...)
 {
     va_list ap;
 
-    fprintf(stderr, "runeframe: %s: ", cmd->name);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    rf_cmd_report(cmd, fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
     return RF_EXIT_USAGE;
 }
 
@@ -111,22 +300,7 @@ struct rf_scene *rf_cmd_load_scene(const char *path, int *status)
 
 int rf_cmd_parse_double(const char *s, double *out)
 {
-    char *end;
-    double x;
-
-    if (s == NULL || *s == '\0')
-        return -1;
-    /* strtod skips leading white space; an argument with any is a typo. */
-    if (*s == ' ' || *s == '\t' || *s == '\n')
-        return -1;
-    errno = 0;
-    x = strtod(s, &end);
-    if (*end != '\0' || !isfinite(x))
-        return -1;
-    /* ERANGE on underflow still yields a usable (tiny or zero) number;
-     * overflow already failed the isfinite test. */
-    *out = x;
-    return 0;
+    return rf_series_parse_number(s, out);
 }
 
 int rf_cmd_parse_long(const char *s, long *out)
@@ -144,92 +318,36 @@ int rf_cmd_parse_long(const char *s, long *out)
     return 0;
 }
 
-void rf_cmd_diff_opts_init(rf_cmd_diff_opts_t *d)
+int rf_cmd_parse_jobs(const rf_cmd_t *cmd, const char *arg, long *jobs)
 {
-    rf_diff_options_t def = RF_DIFF_OPTIONS_DEFAULT;
-
-    memset(d, 0, sizeof *d);
-    d->diff = def;
+    if (rf_cmd_parse_long(arg, jobs) != 0 || *jobs < 1 || *jobs > RF_FRAMES_MAX_JOBS)
+        return rf_cmd_usage_error(cmd, "--jobs must be an integer from 1 to %d, got '%s'",
+                                  RF_FRAMES_MAX_JOBS, arg);
+    return 0;
 }
 
-int rf_cmd_diff_opt(const rf_cmd_t *cmd, int c, const char *arg, rf_cmd_diff_opts_t *d)
+int rf_cmd_jobs(long jobs)
 {
-    double x;
-    long n;
+    long n = jobs > 0 ? jobs : sysconf(_SC_NPROCESSORS_ONLN);
 
-    switch (c) {
-    case RF_OPT_THRESHOLD:
-        if (rf_cmd_parse_double(arg, &x) != 0 || x < 0 || x > 1)
-            return rf_cmd_usage_error(cmd, "--threshold must be a number from 0 to 1, got '%s'",
-                                      arg);
-        d->diff.threshold = x;
-        return 0;
-    case RF_OPT_AA:
-        d->diff.include_aa = 0;
-        return 0;
-    case RF_OPT_MAX_DIFF_PIXELS:
-        if (rf_cmd_parse_long(arg, &n) != 0)
-            return rf_cmd_usage_error(cmd, "--max-diff-pixels must be an integer >= 0, got '%s'",
-                                      arg);
-        d->max_pixels = (uint64_t)n;
-        d->pixels_set = 1;
-        return 0;
-    case RF_OPT_MAX_DIFF_RATIO: {
-        /* A share (0.001) or a percentage (0.1%). */
-        char buf[64];
-        size_t len = strlen(arg);
-        int pct = len > 0 && arg[len - 1] == '%';
-        if (len < sizeof buf) {
-            memcpy(buf, arg, len);
-            buf[len - (pct && len > 0)] = '\0';
-        }
-        if (len >= sizeof buf || rf_cmd_parse_double(buf, &x) != 0 || x < 0 ||
-            x > (pct ? 100 : 1))
-            return rf_cmd_usage_error(cmd, "--max-diff-ratio must be a share from 0 to 1 or a "
-                                           "percentage from 0%% to 100%%, got '%s'", arg);
-        d->max_ratio = pct ? x / 100 : x;
-        d->ratio_set = 1;
-        return 0;
-    }
-    case RF_OPT_ALPHA:
-        if (rf_cmd_parse_double(arg, &x) != 0 || x < 0 || x > 1)
-            return rf_cmd_usage_error(cmd, "--alpha must be a number from 0 to 1, got '%s'", arg);
-        d->diff.alpha = x;
-        return 0;
-    case RF_OPT_AA_COLOR:
-    case RF_OPT_DIFF_COLOR:
-    case RF_OPT_DIFF_COLOR_ALT: {
-        uint8_t *rgb = c == RF_OPT_AA_COLOR ? d->diff.aa_color
-                       : c == RF_OPT_DIFF_COLOR ? d->diff.diff_color : d->diff.diff_color_alt;
-        const char *name = c == RF_OPT_AA_COLOR ? "--aa-color"
-                           : c == RF_OPT_DIFF_COLOR ? "--diff-color" : "--diff-color-alt";
-        if (rf_diff_parse_color(arg, rgb) != 0)
-            return rf_cmd_usage_error(cmd, "%s must be R,G,B with each 0..255, got '%s'", name,
-                                      arg);
-        if (c == RF_OPT_DIFF_COLOR_ALT)
-            d->alt_set = 1;
-        return 0;
-    }
-    case RF_OPT_DIFF_MASK:
-        d->diff.diff_mask = 1;
-        return 0;
-    case RF_OPT_NO_CHECKERBOARD:
-        d->diff.checkerboard = 0;
-        return 0;
-    default:
-        return -1;
-    }
+    return n < 1 ? 1 : n > RF_FRAMES_MAX_JOBS ? RF_FRAMES_MAX_JOBS : (int)n;
 }
 
-void rf_cmd_diff_opts_finish(rf_cmd_diff_opts_t *d)
+int rf_cmd_parse_png_level(const rf_cmd_t *cmd, const char *arg, rf_png_options_t *png)
 {
-    if (!d->alt_set)
-        memcpy(d->diff.diff_color_alt, d->diff.diff_color, 3);
-    /* One limit alone is the limit (as Playwright's maxDiffPixels and
-     * maxDiffPixelRatio): the other one's default 0 applies only when
-     * neither is given. */
-    if (d->pixels_set && !d->ratio_set)
-        d->max_ratio = 1;
-    if (d->ratio_set && !d->pixels_set)
-        d->max_pixels = UINT64_MAX;
+    long l;
+
+    if (rf_cmd_parse_long(arg, &l) != 0 || l > 9)
+        return rf_cmd_usage_error(cmd, "--png-level must be an integer from 0 to 9, got '%s'",
+                                  arg);
+    png->level = (int)l;
+    return 0;
+}
+
+int rf_cmd_parse_png_filter(const rf_cmd_t *cmd, const char *arg, rf_png_options_t *png)
+{
+    if (rf_png_filter_parse(arg, &png->filter) != 0)
+        return rf_cmd_usage_error(cmd, "--png-filter must be none, sub, up, avg, paeth or all, "
+                                       "got '%s'", arg);
+    return 0;
 }

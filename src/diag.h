@@ -73,8 +73,4 @@ void rf_diag_print(const rf_diag_t *d, FILE *out);
 size_t rf_pointer_push(char *ptr, size_t cap, const char *segment);
 size_t rf_pointer_push_index(char *ptr, size_t cap, size_t index);
 
-/* Compatibility until every caller includes suggest.h itself (did-you-mean
- * moved there); remove at merge. */
-#include "suggest.h"
-
 #endif

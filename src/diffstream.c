@@ -357,8 +357,8 @@ rf_diffstream_status_t rf_diffstream_files(rf_diffstream_t *ds, const char *a_pa
         job.image = NULL;
     }
     free(job.image);
-    rf_png_rgba_free(&a->img);
-    rf_png_rgba_free(&b->img);
+    rf_png_rgba_destroy(&a->img);
+    rf_png_rgba_destroy(&b->img);
     pthread_cond_destroy(&job.wake[0]);
     pthread_cond_destroy(&job.wake[1]);
     pthread_mutex_destroy(&job.lock);

@@ -213,7 +213,8 @@ static int lex_number(compiler_t *c, token_t *t)
     return 0;
 }
 
-static const char *const components[] = {"x", "y", "angle"};
+
+const char *const rf_expr_components[RF_EXPR_COMPONENTS] = { "x", "y", "angle" };
 
 static int lex_name(compiler_t *c, token_t *t)
 {
@@ -230,7 +231,8 @@ static int lex_name(compiler_t *c, token_t *t)
         const char *cs = c->src + i + 1;
         size_t cn = j - i - 1;
         for (int k = 0; k < 3; k++)
-            if (strlen(components[k]) == cn && memcmp(cs, components[k], cn) == 0)
+            if (strlen(rf_expr_components[k]) == cn &&
+                memcmp(cs, rf_expr_components[k], cn) == 0)
                 t->comp = k + 1;
         if (t->comp == RF_EXPR_PLAIN) {
             char word[40], b[40];
@@ -238,7 +240,7 @@ static int lex_name(compiler_t *c, token_t *t)
             if (cn < sizeof word) {
                 memcpy(word, cs, cn);
                 word[cn] = '\0';
-                dym = rf_did_you_mean(word, components, 3);
+                dym = rf_did_you_mean(word, rf_expr_components, 3);
             }
             show(b, sizeof b, cs, cn);
             if (dym != NULL)
@@ -538,7 +540,7 @@ static int operand_name(compiler_t *c, const token_t *t, int *operand)
     if (n == 1 && name[0] == 't') {
         if (t->comp != RF_EXPR_PLAIN)
             return fail(c, t->pos + 1, "'t' is the time in seconds: it has no '.%s'",
-                        components[t->comp - 1]);
+                        rf_expr_components[t->comp - 1]);
         c->uses_time = 1;
         return push_val(c, VAL(V_T, 0));
     }

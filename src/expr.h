@@ -82,6 +82,12 @@ enum {
     RF_EXPR_ANGLE = 3,  /* NAME.angle */
 };
 
+/* The one table of the component names, "x", "y", "angle": component
+ * RF_EXPR_X + k is named rf_expr_components[k] (values.h, the loader and
+ * the commands use it too). */
+#define RF_EXPR_COMPONENTS 3
+extern const char *const rf_expr_components[RF_EXPR_COMPONENTS];
+
 typedef struct rf_expr rf_expr_t;   /* compiled, immutable */
 
 /* What the resolver says about a name: where rf_expr_eval() finds its value

@@ -201,7 +201,7 @@ void rf_frames_producer_destroy(rf_frames_producer_t *p)
     free(p->used);
     free(p->probe);
     free(p->key);
-    rf_png_buffer_free(&p->bytes);
+    rf_png_buffer_destroy(&p->bytes);
     free(p);
 }
 

@@ -6,6 +6,7 @@
 
 #include "cmd.h"
 #include "diag.h"
+#include "suggest.h"
 
 #ifndef RF_VERSION
 #error "RF_VERSION must be defined by the build (-DRF_VERSION='\"X.Y.Z\"')"
@@ -92,7 +93,7 @@ int main(int argc, char **argv)
     cmd = main_find_cmd(arg);
     if (cmd == NULL)
         return main_unknown_cmd(arg);
-    status = cmd->exec(argc - 1, argv + 1);
+    status = rf_cmd_main(cmd, argc - 1, argv + 1);
     /* A full disk or a closed pipe must not pass for success. */
     errno = 0;
     if (fflush(stdout) != 0 || ferror(stdout)) {

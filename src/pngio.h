@@ -244,9 +244,4 @@ rf_png_status_t rf_png_write_rgba_mem(const rf_png_rgba_t *img,
                                       const rf_png_options_t *options,
                                       rf_png_buffer_t *out, rf_png_error_t *err);
 
-/* The old names of the two release functions (release functions are named
- * _destroy). Remove at merge, once every caller uses the new names. */
-#define rf_png_buffer_free rf_png_buffer_destroy
-#define rf_png_rgba_free rf_png_rgba_destroy
-
 #endif

@@ -89,7 +89,6 @@ int ld_lookup_path(const loader_t *L, const char *name, const rf_path_t **out)
 /* ------------------------------------------------------------------ */
 /* References: resolved once every value name and path is known          */
 
-static const char *const components[] = { "x", "y", "angle" };
 
 /* "a spring value", "an expr value". */
 const char *ld_a_kind(rf_value_kind_t kind)
@@ -134,7 +133,7 @@ int ld_resolve_input(loader_t *L, const char *s, long *pvi, int *pcomp, char *ms
     if (dot != NULL) {
         const char *field = dot + 1;
         for (int c = 0; c < 3; c++)
-            if (strcmp(field, components[c]) == 0)
+            if (strcmp(field, rf_expr_components[c]) == 0)
                 comp = RF_EXPR_X + c;
         if (comp == RF_EXPR_PLAIN) {
             snprintf(msg, cap, "unknown output '.%s' of '%s': a path sample has .x, .y and "

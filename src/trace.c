@@ -13,7 +13,6 @@
 #include "trace-int.h"
 
 /* Output suffixes of a three-output value, as `sample` names its columns. */
-static const char *const trace_suffix3[3] = { "x", "y", "angle" };
 
 /* ---- writing ---- */
 
@@ -79,7 +78,7 @@ int rf_trace_format(const rf_values_t *vs, const double *times, const double *sl
             trace_buf_puts(&b, v->name);
             if (v->nout == 3) {
                 trace_buf_puts(&b, ".");
-                trace_buf_puts(&b, trace_suffix3[j]);
+                trace_buf_puts(&b, rf_value_components[j]);
             }
         }
     }
@@ -189,7 +188,7 @@ static int trace_scene_has(const rf_values_t *vs, const char *col)
     if (v == NULL || v->nout != 3)
         return 0;
     for (int j = 0; j < 3; j++)
-        if (strcmp(dot + 1, trace_suffix3[j]) == 0)
+        if (strcmp(dot + 1, rf_value_components[j]) == 0)
             return 1;
     return 0;
 }
@@ -211,7 +210,7 @@ void rf_trace_compare(const rf_trace_t *trace, const rf_values_t *vs, double t,
         const rf_value_t *v = &vs->values[i];
 
         for (uint32_t j = 0; j < v->nout; j++) {
-            const char *suffix = v->nout == 3 ? trace_suffix3[j] : NULL;
+            const char *suffix = v->nout == 3 ? rf_value_components[j] : NULL;
             size_t c = trace_find_col(trace, v->name, suffix);
             double was, now;
 

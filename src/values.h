@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "anim.h"
+#include "expr.h"
 
 struct rf_expr;
 struct rf_path;
@@ -44,6 +45,12 @@ typedef enum rf_value_kind {
     RF_VALUE_SAMPLE_PATH,  /* derived: a point on a path by arc-length progress */
     RF_VALUE_KINDS
 } rf_value_kind_t;
+
+/* The names of a three-output value's outputs (a path sample), in slot
+ * order: "x", "y", "angle" (expr.h's one table). Columns, rows and
+ * expressions spell an output NAME.x, NAME.y, NAME.angle. */
+#define RF_VALUE_COMPONENTS RF_EXPR_COMPONENTS
+#define rf_value_components rf_expr_components
 
 /* The scene-file name of a kind ("spring", "sequence", ...). */
 const char *rf_value_kind_name(rf_value_kind_t kind);

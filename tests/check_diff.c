@@ -584,9 +584,9 @@ static void run_case(const diff_case_t *c)
     }
 
     free(out);
-    rf_png_rgba_free(&a);
-    rf_png_rgba_free(&b);
-    rf_png_rgba_free(&e);
+    rf_png_rgba_destroy(&a);
+    rf_png_rgba_destroy(&b);
+    rf_png_rgba_destroy(&e);
 }
 
 /* --------------------------------------------- pixelmatch's test suite */
@@ -615,8 +615,8 @@ START_TEST(published_case)
         ck_assert_msg(n == c->expected, "%s: %llu pixels, pixelmatch counted %llu", what,
                       (unsigned long long)n, (unsigned long long)c->expected);
     }
-    rf_png_rgba_free(&a);
-    rf_png_rgba_free(&b);
+    rf_png_rgba_destroy(&a);
+    rf_png_rgba_destroy(&b);
 }
 END_TEST
 

@@ -20,6 +20,7 @@
 
 #include "arena.h"
 #include "diag.h"
+#include "suggest.h"
 #include "jsonsyn.h"
 #include "layer.h"
 #include "numfmt.h"

@@ -202,10 +202,10 @@ static void check_png(const uint8_t *data, size_t size)
         FUZZ_CHECK(back.width == img.width && back.height == img.height &&
                        memcmp(back.pixels, img.pixels, (size_t)img.width * img.height * 4) == 0,
                    "re-encoded image differs");
-        rf_png_rgba_free(&back);
-        rf_png_buffer_free(&out);
+        rf_png_rgba_destroy(&back);
+        rf_png_buffer_destroy(&out);
     }
-    rf_png_rgba_free(&img);
+    rf_png_rgba_destroy(&img);
     FUZZ_CHECK(img.pixels == NULL, "free did not zero");
-    rf_png_rgba_free(NULL);
+    rf_png_rgba_destroy(NULL);
 }

@@ -64,7 +64,7 @@ static void check_png(const uint8_t *pix, int stride, int w, int h, rf_png_buffe
         FUZZ_CHECK(memcmp(want, img.pixels + (size_t)y * (size_t)w * 4, (size_t)w * 4) == 0,
                    "row %d of the PNG differs from the frame", y);
     }
-    rf_png_rgba_free(&img);
+    rf_png_rgba_destroy(&img);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -137,7 +137,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             check_png(pix, stride, w, h, &png);
     }
 
-    rf_png_buffer_free(&png);
+    rf_png_buffer_destroy(&png);
     free(slots);
     rf_renderer_destroy(r);
     rf_scene_destroy(sc);

@@ -1,0 +1,227 @@
+/* check_video.c - the ffmpeg module (video.h): which outputs are videos,
+ * the temporary's name, ffmpeg's command line, and start / finish against
+ * stand-in ffmpeg scripts put first on PATH: one that writes what it reads,
+ * one that fails with a message, one that exits 0 but says an error. */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L   /* mkdtemp, setenv */
+#endif
+#include <check.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "video.h"
+
+START_TEST(test_ext)
+{
+    const char *out = "clip.MP4";
+
+    ck_assert_ptr_eq(rf_video_ext(out), out + 4);
+    ck_assert_str_eq(rf_video_ext("a/b.webm"), ".webm");
+    ck_assert_str_eq(rf_video_ext("x.gif"), ".gif");
+    ck_assert_ptr_null(rf_video_ext(".mp4"));        /* no NAME */
+    ck_assert_ptr_null(rf_video_ext("dir/.mp4"));    /* a hidden file, no NAME */
+    ck_assert_ptr_null(rf_video_ext("frames"));
+    ck_assert_ptr_null(rf_video_ext("x.y4m"));
+    ck_assert_int_eq(rf_video_has_ext("x.Y4M", ".y4m"), 1);
+}
+END_TEST
+
+START_TEST(test_tmp_name)
+{
+    const char *cases[][2] = {
+        { "out.mp4", "./out.tmp.mp4" },
+        { "/abs/dir/x.webm", "/abs/dir/x.tmp.webm" },
+        { "-x.gif", "./-x.tmp.gif" },           /* never an option */
+        { "a:b.mp4", "./a:b.tmp.mp4" },         /* never a protocol */
+        { "d/v.MP4", "./d/v.tmp.MP4" },
+    };
+
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *tmp = rf_video_tmp_name(cases[i][0], rf_video_ext(cases[i][0]));
+        ck_assert_str_eq(tmp, cases[i][1]);
+        free(tmp);
+    }
+}
+END_TEST
+
+START_TEST(test_argv)
+{
+    rf_video_spec_t mp4 = { 640, 360, 30, 1, 1 };
+    rf_video_spec_t webm = { 64, 48, 29.97, 0, 0 };
+    const char *want_mp4[] = { "ffmpeg", "-hide_banner", "-loglevel", "error", "-y", "-f",
+                               "rawvideo", "-pix_fmt", "rgb24", "-s", "640x360", "-r", "30/1",
+                               "-i", "-", "-pix_fmt", "yuv420p", "./o.tmp.mp4", NULL };
+    const char *want_webm[] = { "ffmpeg", "-hide_banner", "-loglevel", "error", "-y", "-f",
+                                "rawvideo", "-pix_fmt", "rgba", "-s", "64x48", "-r",
+                                "2997/100", "-i", "-", "./o.tmp.webm", NULL };
+    rf_video_argv_t a;
+    size_t i;
+
+    rf_video_argv(&mp4, "./o.tmp.mp4", &a);
+    for (i = 0; want_mp4[i] != NULL; i++)
+        ck_assert_str_eq(a.argv[i], want_mp4[i]);
+    ck_assert_ptr_null(a.argv[i]);
+    rf_video_argv(&webm, "./o.tmp.webm", &a);
+    for (i = 0; want_webm[i] != NULL; i++)
+        ck_assert_str_eq(a.argv[i], want_webm[i]);
+    ck_assert_ptr_null(a.argv[i]);
+}
+END_TEST
+
+/* ------------------------------------------------- against a stand-in ffmpeg */
+
+static char dir[64];
+static char out[128];
+
+/* Writes the stand-in ffmpeg: body runs with "$out" its last argument. */
+static void fake_ffmpeg(const char *body)
+{
+    char path[128];
+    FILE *f;
+
+    snprintf(path, sizeof path, "%s/ffmpeg", dir);
+    f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fprintf(f, "#!/bin/sh\nfor out; do :; done\n%s\n", body);
+    ck_assert_int_eq(fclose(f), 0);
+    ck_assert_int_eq(chmod(path, 0755), 0);
+}
+
+static void fake_setup(void)
+{
+    char path[4096];
+
+    snprintf(dir, sizeof dir, "/tmp/check_video_XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s:%s", dir, getenv("PATH") != NULL ? getenv("PATH") : "");
+    setenv("PATH", path, 1);
+    snprintf(out, sizeof out, "%s/v.webm", dir);
+    signal(SIGPIPE, SIG_IGN);
+}
+
+static void fake_teardown(void)
+{
+    char path[128];
+
+    snprintf(path, sizeof path, "%s/ffmpeg", dir);
+    unlink(path);
+    unlink(out);
+    snprintf(path, sizeof path, "%s/v.tmp.webm", dir);
+    unlink(path);
+    rmdir(dir);
+}
+
+/* Feeds n bytes and finishes: rf_video_finish's result. */
+static int run(rf_video_t *v, size_t n, char *err, size_t errlen)
+{
+    rf_video_spec_t spec = { 2, 2, 10, 0, 0 };
+    int stopped = 0;
+
+    ck_assert_int_eq(rf_video_create(v, out, rf_video_ext(out), err, errlen), 0);
+    ck_assert_int_eq(rf_video_start(v, &spec, err, errlen), 0);
+    for (size_t i = 0; i < n; i++)
+        if (fputc('A' + (int)(i % 26), v->pipe) == EOF)
+            stopped = 1;
+    if (fclose(v->pipe) != 0)
+        stopped = 1;
+    v->pipe = NULL;
+    return rf_video_finish(v, stopped, err, errlen);
+}
+
+START_TEST(test_finish_success)
+{
+    rf_video_t v;
+    char err[256] = "", buf[8] = "";
+    FILE *f;
+
+    fake_ffmpeg("cat > \"$out\"");
+    ck_assert_int_eq(run(&v, 5, err, sizeof err), 0);
+    ck_assert_ptr_null(v.tmp);                 /* published */
+    f = fopen(out, "r");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_uint_eq(fread(buf, 1, sizeof buf - 1, f), 5);
+    fclose(f);
+    ck_assert_str_eq(buf, "ABCDE");
+    rf_video_destroy(&v);
+}
+END_TEST
+
+START_TEST(test_finish_failed)
+{
+    rf_video_t v;
+    char err[256] = "", tmp[128];
+
+    /* the last line that says why, not the empty "-- " line after it */
+    fake_ffmpeg("cat > /dev/null; echo 'Unknown encoder x' >&2; "
+                "echo 'Error initializing output stream 0:0 -- ' >&2; exit 1");
+    ck_assert_int_eq(run(&v, 4, err, sizeof err), -1);
+    ck_assert_str_eq(err, "ffmpeg failed (exit status 1): Unknown encoder x");
+    snprintf(tmp, sizeof tmp, "%s/v.tmp.webm", dir);
+    ck_assert_int_ne(access(tmp, F_OK), 0);    /* the temporary is gone */
+    ck_assert_int_ne(access(out, F_OK), 0);    /* nothing published */
+    rf_video_destroy(&v);
+}
+END_TEST
+
+START_TEST(test_finish_said_error)
+{
+    rf_video_t v;
+    char err[256] = "";
+
+    /* exit 0 after an error: still a failure */
+    fake_ffmpeg("cat > \"$out\"; echo 'Error writing trailer: No space left on device' >&2");
+    ck_assert_int_eq(run(&v, 3, err, sizeof err), -1);
+    ck_assert_str_eq(err, "ffmpeg reported an error (exit status 0): "
+                          "Error writing trailer: No space left on device");
+    ck_assert_int_ne(access(out, F_OK), 0);
+    rf_video_destroy(&v);
+}
+END_TEST
+
+START_TEST(test_create_fails)
+{
+    const char *bad = "/nonexistent-dir/v.mp4";
+    rf_video_t v;
+    char err[256] = "";
+
+    ck_assert_int_eq(rf_video_create(&v, bad, rf_video_ext(bad), err, sizeof err), -1);
+    ck_assert_str_eq(err, "/nonexistent-dir/v.mp4: cannot create a temporary file beside it: "
+                          "No such file or directory");
+    ck_assert_ptr_null(v.tmp);
+    rf_video_destroy(&v);
+}
+END_TEST
+
+static Suite *video_suite(void)
+{
+    Suite *s = suite_create("video");
+    TCase *tc = tcase_create("names");
+
+    tcase_add_test(tc, test_ext);
+    tcase_add_test(tc, test_tmp_name);
+    tcase_add_test(tc, test_argv);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("ffmpeg");
+    tcase_add_checked_fixture(tc, fake_setup, fake_teardown);
+    tcase_add_test(tc, test_finish_success);
+    tcase_add_test(tc, test_finish_failed);
+    tcase_add_test(tc, test_finish_said_error);
+    tcase_add_test(tc, test_create_fails);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(video_suite());
+    int failed;
+
+    srunner_run_all(sr, CK_NORMAL);
+    failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed == 0 ? 0 : 1;
+}
