@@ -242,10 +242,7 @@ static rf_frames_producer_t *producer_create(const rf_scene_t *scene, rf_frames_
     }
     if (format == RF_FRAMES_Y4M)
         pthread_once(&yuv_once, yuv_tables_init);
-    /* render.h's renderer says why it failed only in words; what failed
-     * for want of memory (malloc, calloc, cairo's allocations) left errno
-     * at ENOMEM, which POSIX has the allocation functions set. */
-    errno = 0;
+    /* the renderer says in errno whether memory ran out (render.h) */
     p->renderer = rf_renderer_create(scene, err, errlen);
     if (p->renderer == NULL) {
         if (sys_errno != NULL)

@@ -13,6 +13,7 @@
  */
 #include "render.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -545,8 +546,10 @@ static cairo_status_t context_create(rf_renderer_t *r)
 rf_renderer_t *rf_renderer_create(const rf_scene_t *scene, char *err, size_t errlen)
 {
     rf_renderer_t *r = calloc(1, sizeof *r);
+    int oom = 1;               /* why it failed, once it has */
     if (!r) {
         set_err(err, errlen, "out of memory");
+        errno = ENOMEM;
         return NULL;
     }
     r->scene = scene;
@@ -557,43 +560,44 @@ rf_renderer_t *rf_renderer_create(const rf_scene_t *scene, char *err, size_t err
     if (st != CAIRO_STATUS_SUCCESS) {
         snprintf(r->err, sizeof r->err, "canvas %dx%d: %s", scene->width, scene->height,
                  cairo_status_to_string(st));
+        oom = st == CAIRO_STATUS_NO_MEMORY;
         goto fail;
     }
     st = context_create(r);
     if (st != CAIRO_STATUS_SUCCESS) {
         snprintf(r->err, sizeof r->err, "cairo: %s", cairo_status_to_string(st));
+        oom = st == CAIRO_STATUS_NO_MEMORY;
         goto fail;
     }
     size_t nslots = scene->values.nslots ? scene->values.nslots : 1;
     r->slots = calloc(nslots, sizeof *r->slots);
     r->nnodes = count_layers(scene->layers, scene->nlayers);
     r->nodes = calloc(r->nnodes ? r->nnodes : 1, sizeof *r->nodes);
-    if (!r->slots || !r->nodes) {
-        snprintf(r->err, sizeof r->err, "out of memory");
+    if (!r->slots || !r->nodes)
         goto fail;
-    }
     uint32_t idx = 0;
     for (uint32_t i = 0; i < scene->nlayers; i++) {
         idx = prepare(r, &scene->layers[i], idx);
-        if (idx == UINT32_MAX)
-            goto fail;
-    }
-    if (r->ops_cap) {
-        r->ops = calloc(r->ops_cap, sizeof *r->ops);
-        if (!r->ops) {
-            snprintf(r->err, sizeof r->err, "out of memory");
+        if (idx == UINT32_MAX) {
+            oom = 0;           /* a gradient cairo refused: its status is in err */
             goto fail;
         }
     }
-    if (rf_prefix_find(r) != 0) {
-        snprintf(r->err, sizeof r->err, "out of memory");
-        goto fail;
+    if (r->ops_cap) {
+        r->ops = calloc(r->ops_cap, sizeof *r->ops);
+        if (!r->ops)
+            goto fail;
     }
+    if (rf_prefix_find(r) != 0)
+        goto fail;
     r->err[0] = '\0';
     return r;
 fail:
+    if (r->err[0] == '\0')
+        snprintf(r->err, sizeof r->err, "out of memory");
     set_err(err, errlen, r->err);
     rf_renderer_destroy(r);
+    errno = oom ? ENOMEM : EINVAL;
     return NULL;
 }
 

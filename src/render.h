@@ -100,8 +100,10 @@ typedef struct rf_renderer rf_renderer_t;
 /* Creates a renderer for scene (borrowed; it must outlive the renderer):
  * the canvas surface, its cairo_t and every buffer a frame needs. Returns
  * NULL on failure with a one-line message in err (errlen bytes, err may be
- * NULL): cairo's status text when cairo fails, "out of memory" otherwise.
- * Free it with rf_renderer_destroy(). */
+ * NULL): cairo's status text when cairo fails, "out of memory" otherwise;
+ * and errno says which: ENOMEM when memory ran out (cairo's included),
+ * EINVAL when cairo refused the canvas or a gradient. Free it with
+ * rf_renderer_destroy(). */
 rf_renderer_t *rf_renderer_create(const rf_scene_t *scene, char *err, size_t errlen);
 
 /* Frees the renderer and everything it owns (the surface included: pointers
