@@ -1,14 +1,16 @@
 /* diag.h - error reports for a scene file and the command line.
  *
- * Owns: rf_diag_t, a fixed-capacity list of one-line messages already in
- * their final form ("runeframe: FILE:LINE:COL: message" for JSON syntax,
- * "runeframe: FILE: /json/pointer: message" for scene semantics). Nothing
+ * Owns: rf_diag_t, a fixed-capacity list of messages already in their
+ * final form ("runeframe: FILE:LINE:COL: message" for JSON syntax,
+ * "runeframe: FILE: /json/pointer: message" for scene semantics); a message
+ * at a column (JSON syntax, an expression, path data) carries two more
+ * lines, the source line and a caret under the column (loc.h). Nothing
  * allocates: messages are truncated to RF_DIAG_LINE bytes. The loader collects
  * up to RF_DIAG_MAX errors; the CLI prints them and picks the exit status.
  *
  * Thread-safety: no global state; an rf_diag_t belongs to one thread at a
- * time (one per scene load). The pointer, edit-distance and did-you-mean
- * helpers are pure functions.
+ * time (one per scene load). The pointer helpers are pure functions
+ * (did-you-mean lives in suggest.h).
  */
 #ifndef RF_DIAG_H
 #define RF_DIAG_H
