@@ -1,15 +1,13 @@
-/* path.c - SVG path parsing, measurement, arc-length sampling and trimming.
+/* path.c - SVG path measurement, queries, arc-length sampling and
+ * trimming (the parser is path-parse.c).
  *
  * See path.h for the contract. Layout of a parsed path: one block from the
  * caller's allocator holding struct rf_path, the knots, the points and the
- * segment descriptors. The parser is table-driven (command letter -> operation
- * and argument count, as NanoSVG does) and runs twice over the same text: the
- * first pass validates, measures and counts, the second writes into the one
- * exactly sized block, so a failure never leaves anything allocated.
+ * segment descriptors (path-int.h).
  */
 #include "path.h"
 
-#include "loc.h"
+#include "path-int.h"
 #include "roots.h"
 
 #include <assert.h>
@@ -22,20 +20,7 @@
 static_assert(sizeof(rf_path_seg_t) == 12, "segment descriptors are 12 bytes (seed 000)");
 static_assert(sizeof(rf_path_knot_t) == 16, "knots are 16 bytes (double length, see path.h)");
 
-struct rf_path {
-    uint32_t nsegs;
-    uint32_t npoints;
-    uint32_t nknots;          /* 0 without segments, else pieces + 1 sentinel */
-    double total;
-    double x0, y0, x1, y1;    /* exact bounds */
-    const rf_path_seg_t *segs;
-    const double *pts;        /* 2 * npoints */
-    const rf_path_knot_t *knots;
-};
 
-/* Coordinates above this magnitude are refused: it keeps every squared
- * derivative, length and sum finite (3 * 2e150 squared is ~4e301). */
-#define COORD_MAX 1e150
 
 /* Subdivision: knot t values are k / 2^depth, exact in a float up to 24.
  * A piece is accepted when 8-point Gauss-Legendre on it agrees with the sum
@@ -53,7 +38,7 @@ struct rf_path {
 
 /* ---- Bezier evaluation (Bernstein form; deg 1, 2 or 3; P = x,y pairs) ---- */
 
-static int kind_degree(int kind)
+int path_kind_degree(int kind)
 {
     return kind == RF_PATH_QUAD ? 2 : kind == RF_PATH_CUBIC ? 3 : 1;
 }
@@ -261,23 +246,6 @@ static double bez_angle(int deg, const double *P, double t)
     return atan2(dy, dx) * RAD2DEG;
 }
 
-/* ---- building: measurement, knots, bounds ---- */
-
-typedef struct builder {
-    int fill;                 /* 0: validate and count; 1: write */
-    int broken;               /* fill pass outran the counts (cannot happen) */
-    uint32_t nsegs;
-    uint32_t npoints;
-    uint64_t nknots;
-    uint32_t cap_knots, cap_points, cap_segs;
-    double cum;               /* arc length measured so far */
-    double cum_c;             /* its compensation (Neumaier summation) */
-    uint32_t last_pos;        /* last positive-length segment, UINT32_MAX if none */
-    rf_path_seg_t *segs;
-    double *pts;
-    rf_path_knot_t *knots;
-    double x0, y0, x1, y1;
-} builder_t;
 
 /* Adds l to the running length with Neumaier compensation, so 100,000
  * segments of knots keep cumulative lengths to about one ulp. */
@@ -291,7 +259,7 @@ static void add_length(builder_t *b, double l)
     b->cum = sum;
 }
 
-static double cum_length(const builder_t *b)
+double path_cum_length(const builder_t *b)
 {
     return b->cum + b->cum_c;
 }
@@ -304,7 +272,7 @@ static void add_knot(builder_t *b, uint32_t seg, double t)
             return;
         }
         rf_path_knot_t *k = &b->knots[b->nknots];
-        k->length = cum_length(b);
+        k->length = path_cum_length(b);
         k->segment = seg;
         k->t = (float)t;
     }
@@ -338,7 +306,7 @@ static void subdivide(builder_t *b, uint32_t seg, const dpoly_t *q, double a, do
     subdivide(b, seg, q, m, c, lb, depth + 1, scale);
 }
 
-static void measure(builder_t *b, uint32_t seg, int deg, const double *P)
+void path_measure(builder_t *b, uint32_t seg, int deg, const double *P)
 {
     double scale = 0.0;
     for (int i = 0; i < deg; i++)
@@ -375,7 +343,7 @@ static int quad_roots(double a, double bb, double c, double r[2])
 
 /* Adds the segment's end point and every interior extremum: the roots of
  * the derivative per axis, evaluated on the curve. */
-static void bounds_segment(builder_t *b, int deg, const double *P)
+void path_bounds_segment(builder_t *b, int deg, const double *P)
 {
     bounds_add(b, P[2 * deg], P[2 * deg + 1]);
     for (int axis = 0; axis < 2 && deg > 1; axis++) {
@@ -401,484 +369,6 @@ static void bounds_segment(builder_t *b, int deg, const double *P)
             bounds_add(b, x, y);
         }
     }
-}
-
-/* ---- parsing ---- */
-
-enum {
-    OP_NONE = 0, OP_MOVE, OP_LINE, OP_HORIZ, OP_VERT, OP_QUAD, OP_SMOOTH_QUAD,
-    OP_CUBIC, OP_SMOOTH_CUBIC, OP_CLOSE, OP_ARC,
-};
-
-/* Command letter -> operation and numbers per repeat (NanoSVG's table idea). */
-static const struct {
-    uint8_t op;
-    uint8_t nargs;
-} cmd_table[128] = {
-    ['M'] = {OP_MOVE, 2},         ['m'] = {OP_MOVE, 2},
-    ['L'] = {OP_LINE, 2},         ['l'] = {OP_LINE, 2},
-    ['H'] = {OP_HORIZ, 1},        ['h'] = {OP_HORIZ, 1},
-    ['V'] = {OP_VERT, 1},         ['v'] = {OP_VERT, 1},
-    ['Q'] = {OP_QUAD, 4},         ['q'] = {OP_QUAD, 4},
-    ['T'] = {OP_SMOOTH_QUAD, 2},  ['t'] = {OP_SMOOTH_QUAD, 2},
-    ['C'] = {OP_CUBIC, 6},        ['c'] = {OP_CUBIC, 6},
-    ['S'] = {OP_SMOOTH_CUBIC, 4}, ['s'] = {OP_SMOOTH_CUBIC, 4},
-    ['Z'] = {OP_CLOSE, 0},        ['z'] = {OP_CLOSE, 0},
-    ['A'] = {OP_ARC, 7},          ['a'] = {OP_ARC, 7},
-};
-
-typedef struct parser {
-    const char *d;
-    size_t len;
-    rf_path_error_t *err;
-    builder_t *b;
-    double cx, cy;            /* current point */
-    double sx, sy;            /* start of the figure */
-    double qx, qy;            /* last Q/T control point, for T */
-    double kx, ky;            /* last C/S second control point, for S */
-    int has_q, has_k;
-} parser_t;
-
-static int fail(parser_t *ps, size_t col, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static int fail(parser_t *ps, size_t col, const char *fmt, ...)
-{
-    if (ps->err) {
-        char *m = ps->err->msg;
-        /* the message counts characters, as every column shown does */
-        int k = snprintf(m, RF_PATH_ERR_LEN, "col %d: ", rf_loc_column(ps->d, ps->len, col - 1));
-        if (k > 0 && k < RF_PATH_ERR_LEN) {
-            va_list ap;
-            va_start(ap, fmt);
-            vsnprintf(m + k, RF_PATH_ERR_LEN - (size_t)k, fmt, ap);
-            va_end(ap);
-        }
-        ps->err->col = col;
-    }
-    return -1;
-}
-
-static int is_wsp(unsigned char c)
-{
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f';
-}
-
-static int is_digit(unsigned char c)
-{
-    return c >= '0' && c <= '9';
-}
-
-/* Length of the SVG number at s (sign? (digits ('.' digits?)? | '.' digits)
- * exponent?), 0 when there is none. An 'e' without digits is not part of it. */
-static size_t scan_number(const char *s, size_t n)
-{
-    size_t i = 0, digits = 0;
-    if (i < n && (s[i] == '+' || s[i] == '-'))
-        i++;
-    while (i < n && is_digit((unsigned char)s[i])) {
-        i++;
-        digits++;
-    }
-    if (i < n && s[i] == '.') {
-        i++;
-        while (i < n && is_digit((unsigned char)s[i])) {
-            i++;
-            digits++;
-        }
-    }
-    if (digits == 0)
-        return 0;
-    if (i < n && (s[i] == 'e' || s[i] == 'E')) {
-        size_t j = i + 1;
-        if (j < n && (s[j] == '+' || s[j] == '-'))
-            j++;
-        if (j < n && is_digit((unsigned char)s[j])) {
-            while (j < n && is_digit((unsigned char)s[j]))
-                j++;
-            i = j;
-        }
-    }
-    return i;
-}
-
-/* Names the character at d[i] for an error message: "character '#'",
- * "character U+0007", "character 'é'", or "byte 0xFF" when not UTF-8. */
-static void describe_char(const char *d, size_t n, size_t i, char *out, size_t cap)
-{
-    unsigned char c = (unsigned char)d[i];
-    if (c >= 0x20 && c < 0x7f) {
-        snprintf(out, cap, "character '%c'", c);
-        return;
-    }
-    if (c < 0x80) {
-        snprintf(out, cap, "character U+%04X", c);
-        return;
-    }
-    /* A well-formed UTF-8 sequence is quoted as is; anything else by byte. */
-    size_t len = c >= 0xf0 && c < 0xf5 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 && c < 0xe0 ? 2 : 0;
-    if (c >= 0xf5)
-        len = 0;
-    int ok = len > 0 && i + len <= n;
-    for (size_t k = 1; ok && k < len; k++)
-        ok = ((unsigned char)d[i + k] & 0xc0) == 0x80;
-    if (ok && len == 3) {
-        unsigned char c1 = (unsigned char)d[i + 1];
-        ok = !(c == 0xe0 && c1 < 0xa0) && !(c == 0xed && c1 >= 0xa0);
-    } else if (ok && len == 4) {
-        unsigned char c1 = (unsigned char)d[i + 1];
-        ok = !(c == 0xf0 && c1 < 0x90) && !(c == 0xf4 && c1 >= 0x90);
-    }
-    if (ok)
-        snprintf(out, cap, "character '%.*s'", (int)len, d + i);
-    else
-        snprintf(out, cap, "byte 0x%02X", c);
-}
-
-static int coord_ok(double v)
-{
-    return fabs(v) <= COORD_MAX; /* false for NaN and infinities too */
-}
-
-static void set_start(parser_t *ps, double x, double y)
-{
-    builder_t *b = ps->b;
-    if (b->fill) {
-        b->pts[0] = x;
-        b->pts[1] = y;
-    }
-    b->npoints = 1;
-    b->x0 = b->x1 = x;
-    b->y0 = b->y1 = y;
-}
-
-/* Appends one segment: P holds its deg+1 points, the first being the
- * current point. */
-static int emit(parser_t *ps, int kind, const double *P, size_t col)
-{
-    builder_t *b = ps->b;
-    int deg = kind_degree(kind);
-    if (b->nsegs >= RF_PATH_MAX_SEGMENTS)
-        return fail(ps, col, "more than %u path segments (the runeframe 1 limit)",
-                    RF_PATH_MAX_SEGMENTS);
-    for (int i = 2; i < 2 * (deg + 1); i++)
-        if (!coord_ok(P[i]))
-            return fail(ps, col, "coordinate out of range (magnitude above 1e150)");
-    uint32_t seg = b->nsegs;
-    if (b->fill) {
-        if (seg >= b->cap_segs || b->npoints + (uint32_t)deg > b->cap_points) {
-            b->broken = 1;
-            return -1;
-        }
-        rf_path_seg_t *s = &b->segs[seg];
-        s->kind = (uint8_t)kind;
-        s->pad[0] = s->pad[1] = s->pad[2] = 0;
-        s->first_point = b->npoints - 1;
-        s->first_knot = (uint32_t)b->nknots;
-        memcpy(b->pts + 2 * (size_t)b->npoints, P + 2, sizeof(double) * 2 * (size_t)deg);
-        bounds_segment(b, deg, P);
-    }
-    b->npoints += (uint32_t)deg;
-    double before = cum_length(b);
-    measure(b, seg, deg, P);
-    if (cum_length(b) > before)
-        b->last_pos = seg;
-    b->nsegs++;
-    return 0;
-}
-
-/* The first control point of a curve into c: given in a (explicit: Q, C;
- * returns 2, the arguments used), else the reflection of the previous
- * curve's last control point (px, py) when it was of the same kind (has),
- * else the current point (T, S; returns 0). */
-static int first_control(const parser_t *ps, int explicit, const double *a, double ox, double oy,
-                         int has, double px, double py, double *c)
-{
-    if (explicit) {
-        c[0] = ox + a[0];
-        c[1] = oy + a[1];
-        return 2;
-    }
-    if (has) {
-        c[0] = 2.0 * ps->cx - px; /* reflection of the previous control */
-        c[1] = 2.0 * ps->cy - py;
-    } else {
-        c[0] = ps->cx;
-        c[1] = ps->cy;
-    }
-    return 0;
-}
-
-/* Runs one complete argument group of op (col: its first number). */
-static int exec(parser_t *ps, int op, int rel, const double *a, size_t col)
-{
-    double ox = rel ? ps->cx : 0.0, oy = rel ? ps->cy : 0.0;
-    double P[8] = {ps->cx, ps->cy, 0, 0, 0, 0, 0, 0};
-    int kind = RF_PATH_LINE, quad = 0, cubic = 0;
-    switch (op) {
-    case OP_MOVE:
-        P[0] = ox + a[0];
-        P[1] = oy + a[1];
-        if (!coord_ok(P[0]) || !coord_ok(P[1]))
-            return fail(ps, col, "coordinate out of range (magnitude above 1e150)");
-        set_start(ps, P[0], P[1]);
-        ps->cx = ps->sx = P[0];
-        ps->cy = ps->sy = P[1];
-        ps->has_q = ps->has_k = 0;
-        return 0;
-    case OP_LINE:
-        P[2] = ox + a[0];
-        P[3] = oy + a[1];
-        break;
-    case OP_HORIZ:
-        P[2] = ox + a[0];
-        P[3] = ps->cy;
-        break;
-    case OP_VERT:
-        P[2] = ps->cx;
-        P[3] = oy + a[0];
-        break;
-    case OP_QUAD:
-    case OP_SMOOTH_QUAD:
-        kind = RF_PATH_QUAD;
-        quad = 1;
-        a += first_control(ps, op == OP_QUAD, a, ox, oy, ps->has_q, ps->qx, ps->qy, P + 2);
-        P[4] = ox + a[0];
-        P[5] = oy + a[1];
-        break;
-    case OP_CUBIC:
-    case OP_SMOOTH_CUBIC:
-        kind = RF_PATH_CUBIC;
-        cubic = 1;
-        a += first_control(ps, op == OP_CUBIC, a, ox, oy, ps->has_k, ps->kx, ps->ky, P + 2);
-        P[4] = ox + a[0];
-        P[5] = oy + a[1];
-        P[6] = ox + a[2];
-        P[7] = oy + a[3];
-        break;
-    case OP_CLOSE:
-        kind = RF_PATH_CLOSE;
-        P[2] = ps->sx;
-        P[3] = ps->sy;
-        break;
-    default:
-        return fail(ps, col, "internal error: unknown operation");
-    }
-    if (emit(ps, kind, P, col))
-        return -1;
-    int deg = kind_degree(kind);
-    if (quad) {
-        ps->qx = P[2];
-        ps->qy = P[3];
-    } else if (cubic) {
-        ps->kx = P[4];
-        ps->ky = P[5];
-    }
-    ps->has_q = quad;
-    ps->has_k = cubic;
-    ps->cx = P[2 * deg];
-    ps->cy = P[2 * deg + 1];
-    return 0;
-}
-
-#define NUM_MAX 255
-
-static int to_double(parser_t *ps, size_t i, size_t len, double *v)
-{
-    char buf[NUM_MAX + 1];
-    if (len > NUM_MAX)
-        return fail(ps, i + 1, "number too long (more than %d characters)", NUM_MAX);
-    memcpy(buf, ps->d + i, len);
-    buf[len] = '\0';
-    char *end;
-    *v = strtod(buf, &end); /* the scan above admits only strtod's decimal syntax */
-    if (end != buf + len)
-        return fail(ps, i + 1, "expected a number");
-    if (!isfinite(*v))
-        return fail(ps, i + 1, "number out of range");
-    return 0;
-}
-
-static int parse(parser_t *ps)
-{
-    const char *d = ps->d;
-    size_t n = ps->len, i = 0;
-    int op = OP_NONE, rel = 0, nargs = 0, have = 0;
-    int need = 0;     /* a command letter or a comma wants a number next */
-    int started = 0, closed = 0;
-    double args[6];
-    size_t group_col = 0;
-
-    for (;;) {
-        while (i < n && is_wsp((unsigned char)d[i]))
-            i++;
-        if (i == n) {
-            if (need || have)
-                return fail(ps, n + 1, "expected a number");
-            break;
-        }
-        unsigned char c = (unsigned char)d[i];
-        if (is_digit(c) || c == '.' || c == '+' || c == '-') {
-            if (!started)
-                return fail(ps, i + 1, "path data must start with 'M'");
-            if (op == OP_CLOSE)
-                return fail(ps, i + 1, "'Z' takes no numbers");
-            size_t len = scan_number(d + i, n - i);
-            if (len == 0)
-                return fail(ps, i + 1, "expected a number");
-            if (have == 0)
-                group_col = i + 1;
-            if (to_double(ps, i, len, &args[have]))
-                return -1;
-            have++;
-            i += len;
-            need = 0;
-            if (have == nargs) {
-                if (exec(ps, op, rel, args, group_col))
-                    return -1;
-                have = 0;
-                if (op == OP_MOVE)
-                    op = OP_LINE; /* extra pairs after M are implicit linetos */
-            }
-            size_t j = i;
-            while (j < n && is_wsp((unsigned char)d[j]))
-                j++;
-            if (j < n && d[j] == ',') {
-                i = j + 1;
-                need = 1;
-            }
-            continue;
-        }
-        if (need || have)
-            return fail(ps, i + 1, "expected a number");
-        if (c == ',')
-            return fail(ps, i + 1, "unexpected ','");
-        int cop = c < 128 ? cmd_table[c].op : OP_NONE;
-        if (cop == OP_NONE) {
-            if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'))
-                return fail(ps, i + 1, "unknown path command '%c'", c);
-            char what[32];
-            describe_char(d, n, i, what, sizeof what);
-            return fail(ps, i + 1, "unexpected %s", what);
-        }
-        if (cop == OP_ARC)
-            return fail(ps, i + 1, "arcs ('%c') are not supported in runeframe 1", c);
-        if (!started && cop != OP_MOVE)
-            return fail(ps, i + 1, "path data must start with 'M'");
-        if (started && cop == OP_MOVE)
-            return fail(ps, i + 1, "a second '%c' starts another figure (one figure only in runeframe 1)", c);
-        if (closed)
-            return fail(ps, i + 1, "a command after 'Z' starts another figure (one figure only in runeframe 1)");
-        started = 1;
-        op = cop;
-        rel = c >= 'a';
-        nargs = cmd_table[c].nargs;
-        i++;
-        if (op == OP_CLOSE) {
-            if (exec(ps, op, rel, args, i))
-                return -1;
-            closed = 1;
-        } else {
-            need = 1;
-        }
-    }
-    if (!started)
-        set_start(ps, 0.0, 0.0); /* "" is the point (0,0) */
-    return 0;
-}
-
-static size_t align16(size_t n)
-{
-    return (n + 15) & ~(size_t)15;
-}
-
-int rf_path_parse(const char *d, size_t len, rf_path_alloc_fn alloc, void *ctx,
-                  rf_path_t **out, rf_path_error_t *err)
-{
-    builder_t b;
-    parser_t ps;
-    *out = NULL;
-    if (err) {
-        err->col = 0;
-        err->msg[0] = '\0';
-    }
-
-    /* Pass 1: validate, measure, count. */
-    memset(&b, 0, sizeof b);
-    b.last_pos = UINT32_MAX;
-    memset(&ps, 0, sizeof ps);
-    ps.d = d;
-    ps.len = d ? len : 0;
-    ps.err = err;
-    ps.b = &b;
-    if (parse(&ps))
-        return -1;
-    if (b.nknots + 1 > UINT32_MAX) {
-        if (err) {
-            err->col = 1;
-            snprintf(err->msg, sizeof err->msg, "col 1: path needs too many knots to measure");
-        }
-        return -1;
-    }
-
-    uint32_t nsegs = b.nsegs, npoints = b.npoints;
-    uint32_t nknots = nsegs ? (uint32_t)b.nknots + 1 : 0;
-    size_t off_knots = align16(sizeof(rf_path_t));
-    size_t off_pts = off_knots + align16((size_t)nknots * sizeof(rf_path_knot_t));
-    size_t off_segs = off_pts + align16((size_t)npoints * 2 * sizeof(double));
-    size_t total = off_segs + (size_t)nsegs * sizeof(rf_path_seg_t);
-    unsigned char *mem = alloc(ctx, total);
-    if (!mem) {
-        if (err) {
-            err->col = 0;
-            snprintf(err->msg, sizeof err->msg, "out of memory");
-        }
-        return -1;
-    }
-
-    /* Pass 2: the same parse, writing. It cannot fail on text pass 1 took. */
-    memset(&b, 0, sizeof b);
-    b.last_pos = UINT32_MAX;
-    b.fill = 1;
-    b.knots = (rf_path_knot_t *)(void *)(mem + off_knots);
-    b.pts = (double *)(void *)(mem + off_pts);
-    b.segs = (rf_path_seg_t *)(void *)(mem + off_segs);
-    b.cap_knots = nknots ? nknots - 1 : 0;
-    b.cap_points = npoints;
-    b.cap_segs = nsegs;
-    memset(&ps, 0, sizeof ps);
-    ps.d = d;
-    ps.len = d ? len : 0;
-    ps.err = err;
-    ps.b = &b;
-    if (parse(&ps) || b.broken || b.nsegs != nsegs || b.npoints != npoints ||
-        (nsegs && b.nknots + 1 != nknots)) {
-        if (err) {
-            err->col = 0;
-            snprintf(err->msg, sizeof err->msg, "internal error: path measurement is not repeatable");
-        }
-        return -1;
-    }
-    if (nknots) {
-        rf_path_knot_t *s = &b.knots[nknots - 1];
-        s->length = cum_length(&b);
-        s->segment = b.last_pos != UINT32_MAX ? b.last_pos : nsegs - 1;
-        s->t = 1.0f;
-    }
-
-    rf_path_t *p = (rf_path_t *)(void *)mem;
-    p->nsegs = nsegs;
-    p->npoints = npoints;
-    p->nknots = nknots;
-    p->total = cum_length(&b);
-    p->x0 = b.x0;
-    p->y0 = b.y0;
-    p->x1 = b.x1;
-    p->y1 = b.y1;
-    p->segs = b.segs;
-    p->pts = b.pts;
-    p->knots = b.knots;
-    *out = p;
-    return 0;
 }
 
 /* ---- queries ---- */
@@ -930,7 +420,7 @@ void rf_path_start(const rf_path_t *p, double *x, double *y)
 void rf_path_segment_eval(const rf_path_t *p, uint32_t segment, double t, double *x, double *y)
 {
     const rf_path_seg_t *s = &p->segs[segment];
-    bez_point(kind_degree(s->kind), p->pts + 2 * (size_t)s->first_point, t, x, y);
+    bez_point(path_kind_degree(s->kind), p->pts + 2 * (size_t)s->first_point, t, x, y);
 }
 
 size_t rf_path_trim_max(const rf_path_t *p)
@@ -987,7 +477,7 @@ static void locate(const rf_path_t *p, double d, int strict, uint32_t *segment, 
     double target = d - s0;
     double t = t0 + target / (s1 - s0) * (t1 - t0);
     const rf_path_seg_t *sd = &p->segs[seg];
-    int deg = kind_degree(sd->kind);
+    int deg = path_kind_degree(sd->kind);
     if (deg > 1 && target > 0.0) {
         /* Linear interpolation starts within a few percent of the piece;
          * root finding on the piece's arc length (8-point Gauss-Legendre
@@ -1045,7 +535,7 @@ void rf_path_sample(const rf_path_t *p, double progress, double *x, double *y, d
         double t;
         locate(p, progress * p->total, 0, &seg, &t);
         const rf_path_seg_t *sd = &p->segs[seg];
-        int deg = kind_degree(sd->kind);
+        int deg = path_kind_degree(sd->kind);
         const double *P = p->pts + 2 * (size_t)sd->first_point;
         bez_point(deg, P, t, &px, &py);
         if (angle_deg)
@@ -1111,7 +601,7 @@ size_t rf_path_trim(const rf_path_t *p, double p0, double p1, rf_path_op_t *ops,
             if (sd->kind == RF_PATH_CLOSE)
                 put_op(&s, RF_PATH_OP_CLOSE, NULL, 0);
             else
-                put_curve(&s, kind_degree(sd->kind), p->pts + 2 * (size_t)sd->first_point);
+                put_curve(&s, path_kind_degree(sd->kind), p->pts + 2 * (size_t)sd->first_point);
         }
         return s.n;
     }
@@ -1130,7 +620,7 @@ size_t rf_path_trim(const rf_path_t *p, double p0, double p1, rf_path_op_t *ops,
         tb = ta;
     double Q[8];
     const rf_path_seg_t *sd = &p->segs[a];
-    int deg = kind_degree(sd->kind);
+    int deg = path_kind_degree(sd->kind);
     bez_sub(deg, p->pts + 2 * (size_t)sd->first_point, ta, a == b ? tb : 1.0, Q);
     put_op(&s, RF_PATH_OP_MOVE, Q, 2);
     put_curve(&s, deg, Q);
@@ -1138,11 +628,11 @@ size_t rf_path_trim(const rf_path_t *p, double p0, double p1, rf_path_op_t *ops,
         if (!(rf_path_segment_length(p, i) > 0.0))
             continue;
         sd = &p->segs[i];
-        put_curve(&s, kind_degree(sd->kind), p->pts + 2 * (size_t)sd->first_point);
+        put_curve(&s, path_kind_degree(sd->kind), p->pts + 2 * (size_t)sd->first_point);
     }
     if (b > a) {
         sd = &p->segs[b];
-        deg = kind_degree(sd->kind);
+        deg = path_kind_degree(sd->kind);
         bez_sub(deg, p->pts + 2 * (size_t)sd->first_point, 0.0, tb, Q);
         put_curve(&s, deg, Q);
     }
