@@ -1,6 +1,8 @@
 /* numfmt.h - printing doubles for people and for round trips.
  *
  * Owns nothing; pure functions writing into caller buffers (>= RF_NUM_BUF).
+ * Thread-safety: no state; any thread may call them (the C locale is assumed:
+ * nothing here calls setlocale).
  */
 #ifndef RF_NUMFMT_H
 #define RF_NUMFMT_H

@@ -1,7 +1,9 @@
 /* render-int.h - what the renderer's files share (render.c: the walks
  * and drawing; render-huge.c: the huge-coordinate sink; render-prefix.c:
  * the static-prefix cache). Private to them: nothing else includes it.
- * The semantics are in render.h, the layer types' side in shape.h. */
+ * The semantics are in render.h, the layer types' side in shape.h.
+ * Thread-safety: everything here works on one rf_renderer_t, which belongs
+ * to one thread at a time (render.h). */
 #ifndef RF_RENDER_INT_H
 #define RF_RENDER_INT_H
 
