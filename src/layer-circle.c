@@ -41,5 +41,5 @@ const rf_layer_class_t rf_layer_class_circle = {
     "circle", circle_keys, RF_NELEM(circle_keys), 0,
     "a circle needs its radius r",
     .box = circle_box, .shape = circle_shape, .path = circle_path,
-    .huge_path = circle_huge_path,
+    .huge_path = circle_huge_path, .draw = rf_render_shape,
 };

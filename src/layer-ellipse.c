@@ -56,5 +56,5 @@ const rf_layer_class_t rf_layer_class_ellipse = {
     "ellipse", ellipse_keys, RF_NELEM(ellipse_keys), 0,
     "an ellipse needs its radii rx and ry",
     .box = ellipse_box, .shape = ellipse_shape, .path = ellipse_path,
-    .huge_path = ellipse_huge_path,
+    .huge_path = ellipse_huge_path, .draw = rf_render_shape,
 };

@@ -52,4 +52,5 @@ const rf_layer_class_t rf_layer_class_line = {
     "line", line_keys, RF_NELEM(line_keys), RF_CLASS_CANVAS | RF_CLASS_NO_FILL,
     "a line needs x1, y1, x2 and y2",
     .box = line_box, .shape = line_shape, .path = line_path, .huge_path = line_huge_path,
+    .draw = rf_render_shape,
 };

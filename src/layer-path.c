@@ -80,5 +80,5 @@ const rf_layer_class_t rf_layer_class_path = {
     "path", path_keys, RF_NELEM(path_keys), RF_CLASS_CANVAS,
     "a path layer needs path: a name in 'paths' or SVG path data",
     .ops_max = path_ops_max, .box = path_box, .shape = path_shape, .path = path_path,
-    .huge_path = path_huge_path,
+    .huge_path = path_huge_path, .draw = rf_render_shape,
 };

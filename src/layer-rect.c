@@ -76,4 +76,5 @@ const rf_layer_class_t rf_layer_class_rect = {
     "rect", rect_keys, RF_NELEM(rect_keys), 0,
     "a rect needs width and height",
     .box = rect_box, .shape = rect_shape, .path = rect_path, .huge_path = rect_huge_path,
+    .draw = rf_render_shape,
 };

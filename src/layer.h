@@ -44,10 +44,14 @@
  *   huge_path(g, sh) the same path in device coordinates through the
  *                   double-precision sink (shape.h), for shapes too large
  *                   for cairo's fixed-point coordinates.
- *   The renderer then fills (unless RF_CLASS_NO_FILL) and strokes the path
- *   with the layer's paints and opacity; a type with RF_CLASS_CHILDREN
- *   draws its children instead (through an intermediate group when its
- *   opacity is below 1).
+ *   draw(r, L, idx, m, op) every frame the layer is drawn, with its device
+ *                   matrix m and opacity op: rf_render_shape (shape.h) for
+ *                   every type that is a path (it calls the three hooks
+ *                   above, then fills, unless RF_CLASS_NO_FILL, and strokes
+ *                   with the layer's paints); a type that paints otherwise
+ *                   (an image) brings its own. NULL for RF_CLASS_CHILDREN:
+ *                   the renderer draws the children, through an
+ *                   intermediate group when the opacity is below 1.
  */
 #ifndef RF_LAYER_H
 #define RF_LAYER_H
@@ -56,11 +60,13 @@
 #include <stdint.h>
 
 struct rf_path;
-/* cairo's context, declared by its tag so that this header needs no cairo
- * compiler flags (the loader's users include it). */
+/* cairo's context and matrix, declared by their tags so that this header
+ * needs no cairo compiler flags (the loader's users include it). */
 struct _cairo;
+struct _cairo_matrix;
 struct rf_shape;
 struct rf_hsink;
+struct rf_renderer;
 
 /* A numeric property: slot == RF_PROP_CONST means the constant k. */
 #define RF_PROP_CONST UINT32_MAX
@@ -204,6 +210,8 @@ typedef struct rf_layer_class {
     int (*shape)(struct rf_shape *sh);
     void (*path)(struct _cairo *cr, const struct rf_shape *sh);
     void (*huge_path)(struct rf_hsink *g, const struct rf_shape *sh);
+    void (*draw)(struct rf_renderer *r, const rf_layer_t *L, uint32_t idx,
+                 const struct _cairo_matrix *m, double opacity);
 } rf_layer_class_t;
 
 /* The common keys, in the order messages list them: type, id, x, y,

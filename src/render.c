@@ -349,9 +349,10 @@ static void draw_huge(rf_renderer_t *r, const rf_layer_t *L, const rf_node_t *n,
     }
 }
 
-static void draw_shape(rf_renderer_t *r, const rf_layer_t *L, const rf_node_t *n,
-                       const cairo_matrix_t *m, double op)
+void rf_render_shape(rf_renderer_t *r, const rf_layer_t *L, uint32_t idx,
+                     const cairo_matrix_t *m, double op)
 {
+    const rf_node_t *n = &r->nodes[idx];
     cairo_t *cr = r->cr;
     double sw = P(&L->stroke_width, r->slots);
     const rf_layer_class_t *cls = rf_layer_class(L);
@@ -453,7 +454,7 @@ void rf_render_draw_layer(rf_renderer_t *r, const rf_layer_t *L, uint32_t idx,
     if (!rf_matrix_usable(&m))
         return;
     if (!(rf_layer_class(L)->flags & RF_CLASS_CHILDREN)) {
-        draw_shape(r, L, n, &m, op);
+        rf_layer_class(L)->draw(r, L, idx, &m, op);
         return;
     }
     cairo_t *cr = r->cr;

@@ -37,6 +37,13 @@ static inline double rf_nonneg(double v)
     return v > 0 ? v : 0; /* NaN: 0 */
 }
 
+/* The draw hook of every type that is a path (layer.h): builds the path
+ * (shape, path or huge_path) and fills it (unless RF_CLASS_NO_FILL), then
+ * strokes it, with the layer's paints, at opacity op under the device
+ * matrix m; layer L is node idx of renderer r (render.c). */
+void rf_render_shape(struct rf_renderer *r, const rf_layer_t *L, uint32_t idx,
+                     const cairo_matrix_t *m, double op);
+
 /* Whether cairo accepts m as a matrix and its inverse is finite (render.c). */
 int rf_matrix_usable(const cairo_matrix_t *m);
 

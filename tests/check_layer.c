@@ -32,12 +32,14 @@ START_TEST(test_rows_complete)
             children += c->keys[i].kind == RF_KEY_CHILDREN;
         if (c->flags & RF_CLASS_CHILDREN) {
             ck_assert_int_eq(children, 1);
+            ck_assert_ptr_null(c->draw); /* the renderer draws the children */
         } else {
             ck_assert_int_eq(children, 0);
             ck_assert_ptr_nonnull(c->box);
             ck_assert_ptr_nonnull(c->shape);
             ck_assert_ptr_nonnull(c->path);
             ck_assert_ptr_nonnull(c->huge_path);
+            ck_assert_ptr_nonnull(c->draw);
         }
         /* a type with nothing required would let a misspelt key pass */
         int required = 0;
