@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "numfmt.h"
+#include "series.h"
 #include "trace-int.h"
 
 /* Output suffixes of a three-output value, as `sample` names its columns. */
@@ -177,20 +178,12 @@ static const double *trace_find_row(const rf_trace_t *trace, double t)
 /* Whether the scene has an output that `sample` would name col. */
 static int trace_scene_has(const rf_values_t *vs, const char *col)
 {
-    const char *dot = strchr(col, '.');
     const rf_value_t *v;
-
-    if (dot == NULL) {
-        v = rf_values_find(vs, col);
-        return v != NULL && v->nout != 3;
-    }
-    v = rf_values_findn(vs, col, (size_t)(dot - col));
-    if (v == NULL || v->nout != 3)
-        return 0;
-    for (int j = 0; j < 3; j++)
-        if (strcmp(dot + 1, rf_value_components[j]) == 0)
-            return 1;
-    return 0;
+    int k;
+    /* the lookup of --values (series.h); a bare name is not a column of a
+     * three-output value, its components are */
+    return rf_series_lookup(vs, col, strlen(col), &v, &k) == 0 &&
+           (k >= 0 || v->nout != RF_VALUE_COMPONENTS);
 }
 
 void rf_trace_compare(const rf_trace_t *trace, const rf_values_t *vs, double t,
