@@ -27,18 +27,18 @@ typedef struct rf_png_memflag {
 
 /* Stores a failure in err (when given) and returns status. detail may be
  * NULL; sys_errno is shown with strerror when nonzero. */
-rf_png_status_t rf_png_fail(rf_png_error_t *err, rf_png_status_t status,
+rf_png_status_t pngio_fail(rf_png_error_t *err, rf_png_status_t status,
                             const char *name, const char *detail, int sys_errno);
 /* Stores success in err (when given). */
-void rf_png_ok(rf_png_error_t *err);
+void pngio_ok(rf_png_error_t *err);
 
 /* libpng's malloc and free (png_create_*_struct_2); the allocator sets the
  * rf_png_memflag_t at mem_ptr when it fails. */
-png_voidp rf_png_mem_alloc(png_structp png, png_alloc_size_t size);
-void rf_png_mem_free(png_structp png, png_voidp p);
+png_voidp pngio_mem_alloc(png_structp png, png_alloc_size_t size);
+void pngio_mem_free(png_structp png, png_voidp p);
 
 /* libpng's warning hook: warnings (benign problems libpng recovered from)
  * are not ours to print. */
-void rf_png_warning_quiet(png_structp png, png_const_charp msg);
+void pngio_warning_quiet(png_structp png, png_const_charp msg);
 
 #endif

@@ -446,15 +446,15 @@ static RF_NOINLINE int dec_run(png_dec_t *d)
 static rf_png_status_t dec_main(png_dec_t *d, rf_png_error_t *err)
 {
     if (dec_precheck(d) != 0)
-        return rf_png_fail(err, d->status, d->name, d->detail, d->sys_errno);
+        return pngio_fail(err, d->status, d->name, d->detail, d->sys_errno);
     d->png = png_create_read_struct_2(PNG_LIBPNG_VER_STRING, d, dec_error,
-                                      rf_png_warning_quiet, &d->mem, rf_png_mem_alloc,
-                                      rf_png_mem_free);
+                                      pngio_warning_quiet, &d->mem, pngio_mem_alloc,
+                                      pngio_mem_free);
     if (d->png != NULL)
         d->info = png_create_info_struct(d->png);
     if (d->png == NULL || d->info == NULL) {
         png_destroy_read_struct(&d->png, &d->info, NULL);
-        return rf_png_fail(err, RF_PNG_NO_MEMORY, d->name, NULL, 0);
+        return pngio_fail(err, RF_PNG_NO_MEMORY, d->name, NULL, 0);
     }
     int rc = dec_run(d);
     png_destroy_read_struct(&d->png, &d->info, NULL);
@@ -465,9 +465,9 @@ static rf_png_status_t dec_main(png_dec_t *d, rf_png_error_t *err)
     if (rc != 0) {
         if (d->status == RF_PNG_SUCCESS)
             d->status = RF_PNG_INTERNAL_ERROR;
-        return rf_png_fail(err, d->status, d->name, d->detail, d->sys_errno);
+        return pngio_fail(err, d->status, d->name, d->detail, d->sys_errno);
     }
-    rf_png_ok(err);
+    pngio_ok(err);
     return RF_PNG_SUCCESS;
 }
 
@@ -478,9 +478,9 @@ rf_png_status_t rf_png_decode_mem(const void *data, size_t len, const char *name
     if (name == NULL)
         name = "PNG data";
     if (data == NULL && len > 0)
-        return rf_png_fail(err, RF_PNG_INVALID_ARGUMENT, name, "no data", 0);
+        return pngio_fail(err, RF_PNG_INVALID_ARGUMENT, name, "no data", 0);
     if (len > RF_PNG_MAX_FILE_SIZE)
-        return rf_png_fail(err, RF_PNG_FILE_TOO_LARGE, name, NULL, 0);
+        return pngio_fail(err, RF_PNG_FILE_TOO_LARGE, name, NULL, 0);
     png_dec_t d;
     memset(&d, 0, sizeof d);
     d.name = name;
@@ -505,19 +505,19 @@ rf_png_status_t rf_png_decode_path_into(const char *path, rf_png_header_fn on_he
                                         void *ctx, rf_png_error_t *err)
 {
     if (path == NULL)
-        return rf_png_fail(err, RF_PNG_INVALID_ARGUMENT, "(null path)", "no path", 0);
+        return pngio_fail(err, RF_PNG_INVALID_ARGUMENT, "(null path)", "no path", 0);
     /* O_NONBLOCK: opening a FIFO must not wait for a writer */
     int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
     if (fd < 0) {
         int e = errno;
-        return rf_png_fail(err, e == ENOENT || e == ENOTDIR ? RF_PNG_NOT_FOUND : RF_PNG_IO_ERROR,
+        return pngio_fail(err, e == ENOENT || e == ENOTDIR ? RF_PNG_NOT_FOUND : RF_PNG_IO_ERROR,
                         path, NULL, e);
     }
     struct stat st;
     if (fstat(fd, &st) != 0) {
         int e = errno;
         close(fd);
-        return rf_png_fail(err, RF_PNG_IO_ERROR, path, NULL, e);
+        return pngio_fail(err, RF_PNG_IO_ERROR, path, NULL, e);
     }
     if (!S_ISREG(st.st_mode)) {
         close(fd);
@@ -526,7 +526,7 @@ rf_png_status_t rf_png_decode_path_into(const char *path, rf_png_header_fn on_he
                          : S_ISBLK(st.st_mode) ? "a block device"
                          : S_ISFIFO(st.st_mode) ? "a FIFO"
                          : S_ISSOCK(st.st_mode) ? "a socket" : "a special file";
-        return rf_png_fail(err, RF_PNG_NOT_REGULAR_FILE, path, kind, 0);
+        return pngio_fail(err, RF_PNG_NOT_REGULAR_FILE, path, kind, 0);
     }
     /* a regular file: blocking reads from here on (O_NONBLOCK only guarded
      * the open; some network file systems honor it for reads too) */
@@ -538,14 +538,14 @@ rf_png_status_t rf_png_decode_path_into(const char *path, rf_png_header_fn on_he
         char detail[64];
         snprintf(detail, sizeof detail, "%lld bytes; at most %llu",
                  (long long)st.st_size, (unsigned long long)RF_PNG_MAX_FILE_SIZE);
-        return rf_png_fail(err, RF_PNG_FILE_TOO_LARGE, path, detail, 0);
+        return pngio_fail(err, RF_PNG_FILE_TOO_LARGE, path, detail, 0);
     }
     png_dec_t d;
     memset(&d, 0, sizeof d);
     d.buf = malloc(RF_READ_BUFSIZE);
     if (d.buf == NULL) {
         close(fd);
-        return rf_png_fail(err, RF_PNG_NO_MEMORY, path, NULL, 0);
+        return pngio_fail(err, RF_PNG_NO_MEMORY, path, NULL, 0);
     }
     d.name = path;
     d.fd = fd;
@@ -597,7 +597,7 @@ static rf_png_status_t whole_finish(rf_png_status_t st, rf_png_rgba_t *img,
                                     const char *name, rf_png_error_t *err)
 {
     if (st == RF_PNG_STOPPED) {   /* only whole_header stops: no memory */
-        st = rf_png_fail(err, RF_PNG_NO_MEMORY, name, NULL, 0);
+        st = pngio_fail(err, RF_PNG_NO_MEMORY, name, NULL, 0);
     }
     if (st != RF_PNG_SUCCESS)
         rf_png_rgba_destroy(img);

@@ -315,16 +315,16 @@ static rf_png_status_t png_encode(const rf_png_frame_t *frame, const rf_png_rgba
     uint32_t width = frame != NULL ? frame->width : rgba != NULL ? rgba->width : 0;
     uint32_t height = frame != NULL ? frame->height : rgba != NULL ? rgba->height : 0;
     if ((frame == NULL || frame->pixels == NULL) && (rgba == NULL || rgba->pixels == NULL))
-        return rf_png_fail(err, RF_PNG_INVALID_ARGUMENT, name, "no frame", 0);
+        return pngio_fail(err, RF_PNG_INVALID_ARGUMENT, name, "no frame", 0);
     if (width == 0 || height == 0 || width > PNG_UINT_31_MAX || height > PNG_UINT_31_MAX)
-        return rf_png_fail(err, RF_PNG_INVALID_ARGUMENT, name, "frame width and height must be 1 .. 2^31-1", 0);
+        return pngio_fail(err, RF_PNG_INVALID_ARGUMENT, name, "frame width and height must be 1 .. 2^31-1", 0);
     if ((uint64_t)width * 4 > SIZE_MAX ||
         (frame != NULL && (frame->stride < (size_t)width * 4 || frame->stride % 4 != 0)))
-        return rf_png_fail(err, RF_PNG_INVALID_ARGUMENT, name, "frame stride must be >= width * 4 and a multiple of 4", 0);
+        return pngio_fail(err, RF_PNG_INVALID_ARGUMENT, name, "frame stride must be >= width * 4 and a multiple of 4", 0);
     if (options->level < 0 || options->level > 9)
-        return rf_png_fail(err, RF_PNG_INVALID_ARGUMENT, name, "zlib level must be 0 .. 9", 0);
+        return pngio_fail(err, RF_PNG_INVALID_ARGUMENT, name, "zlib level must be 0 .. 9", 0);
     if ((unsigned)options->filter > RF_PNG_FILTER_ALL)
-        return rf_png_fail(err, RF_PNG_INVALID_ARGUMENT, name, "unknown PNG filter", 0);
+        return pngio_fail(err, RF_PNG_INVALID_ARGUMENT, name, "unknown PNG filter", 0);
 
     png_enc_t e;
     memset(&e, 0, sizeof e);
@@ -336,16 +336,16 @@ static rf_png_status_t png_encode(const rf_png_frame_t *frame, const rf_png_rgba
     e.buf = buf;
     e.row = malloc((size_t)width * 4);
     if (e.row == NULL)
-        return rf_png_fail(err, RF_PNG_NO_MEMORY, name, NULL, 0);
+        return pngio_fail(err, RF_PNG_NO_MEMORY, name, NULL, 0);
     e.png = png_create_write_struct_2(PNG_LIBPNG_VER_STRING, &e, enc_error,
-                                      rf_png_warning_quiet, &e.mem, rf_png_mem_alloc,
-                                      rf_png_mem_free);
+                                      pngio_warning_quiet, &e.mem, pngio_mem_alloc,
+                                      pngio_mem_free);
     if (e.png != NULL)
         e.info = png_create_info_struct(e.png);
     if (e.png == NULL || e.info == NULL) {
         png_destroy_write_struct(&e.png, &e.info);
         free(e.row);
-        return rf_png_fail(err, RF_PNG_NO_MEMORY, name, NULL, 0);
+        return pngio_fail(err, RF_PNG_NO_MEMORY, name, NULL, 0);
     }
     int rc = enc_run(&e);
     png_destroy_write_struct(&e.png, &e.info);
@@ -363,11 +363,11 @@ static rf_png_status_t png_encode(const rf_png_frame_t *frame, const rf_png_rgba
             e.status = RF_PNG_INTERNAL_ERROR;
         if (buf != NULL)
             buf->len = 0;
-        return rf_png_fail(err, e.status, name,
+        return pngio_fail(err, e.status, name,
                         e.status == RF_PNG_IO_ERROR ? "write failed" : e.detail,
                         e.sys_errno);
     }
-    rf_png_ok(err);
+    pngio_ok(err);
     return RF_PNG_SUCCESS;
 }
 
@@ -376,7 +376,7 @@ rf_png_status_t rf_png_write_stream(const rf_png_frame_t *frame,
                                     rf_png_error_t *err)
 {
     if (fp == NULL)
-        return rf_png_fail(err, RF_PNG_INVALID_ARGUMENT, "(stream)", "no stream", 0);
+        return pngio_fail(err, RF_PNG_INVALID_ARGUMENT, "(stream)", "no stream", 0);
     return png_encode(frame, NULL, options, fp, NULL, "(stream)", err);
 }
 
@@ -385,7 +385,7 @@ rf_png_status_t rf_png_write_mem(const rf_png_frame_t *frame,
                                  rf_png_buffer_t *out, rf_png_error_t *err)
 {
     if (out == NULL)
-        return rf_png_fail(err, RF_PNG_INVALID_ARGUMENT, "(memory)", "no buffer", 0);
+        return pngio_fail(err, RF_PNG_INVALID_ARGUMENT, "(memory)", "no buffer", 0);
     out->len = 0;
     return png_encode(frame, NULL, options, NULL, out, "(memory)", err);
 }
@@ -396,12 +396,12 @@ static rf_png_status_t png_write_path(const rf_png_frame_t *frame, const rf_png_
                                       rf_png_error_t *err)
 {
     if (path == NULL)
-        return rf_png_fail(err, RF_PNG_INVALID_ARGUMENT, "(null path)", "no path", 0);
+        return pngio_fail(err, RF_PNG_INVALID_ARGUMENT, "(null path)", "no path", 0);
     rf_atomic_file_t af;
     char msg[sizeof err->message];
     if (rf_atomic_file_open(&af, path, atomic_flags, msg, sizeof msg) != 0) {
         int e = errno;
-        rf_png_fail(err, RF_PNG_IO_ERROR, path, NULL, e);
+        pngio_fail(err, RF_PNG_IO_ERROR, path, NULL, e);
         if (err != NULL)
             snprintf(err->message, sizeof err->message, "%s", msg);
         return RF_PNG_IO_ERROR;
@@ -413,7 +413,7 @@ static rf_png_status_t png_write_path(const rf_png_frame_t *frame, const rf_png_
     }
     if (rf_atomic_file_commit(&af, msg, sizeof msg) != 0) {
         int e = errno;
-        rf_png_fail(err, RF_PNG_IO_ERROR, path, NULL, e);
+        pngio_fail(err, RF_PNG_IO_ERROR, path, NULL, e);
         if (err != NULL)
             snprintf(err->message, sizeof err->message, "%s", msg);
         return RF_PNG_IO_ERROR;
@@ -427,7 +427,7 @@ rf_png_status_t rf_png_write_path(const rf_png_frame_t *frame,
                                   rf_png_error_t *err)
 {
     if (frame == NULL)
-        return rf_png_fail(err, RF_PNG_INVALID_ARGUMENT, path != NULL ? path : "(null path)", "no frame", 0);
+        return pngio_fail(err, RF_PNG_INVALID_ARGUMENT, path != NULL ? path : "(null path)", "no frame", 0);
     return png_write_path(frame, NULL, options, path, atomic_flags, err);
 }
 
@@ -437,7 +437,7 @@ rf_png_status_t rf_png_write_rgba_path(const rf_png_rgba_t *img,
                                        rf_png_error_t *err)
 {
     if (img == NULL)
-        return rf_png_fail(err, RF_PNG_INVALID_ARGUMENT, path != NULL ? path : "(null path)", "no image", 0);
+        return pngio_fail(err, RF_PNG_INVALID_ARGUMENT, path != NULL ? path : "(null path)", "no image", 0);
     return png_write_path(NULL, img, options, path, atomic_flags, err);
 }
 
@@ -446,9 +446,9 @@ rf_png_status_t rf_png_write_rgba_mem(const rf_png_rgba_t *img,
                                       rf_png_buffer_t *out, rf_png_error_t *err)
 {
     if (out == NULL)
-        return rf_png_fail(err, RF_PNG_INVALID_ARGUMENT, "(memory)", "no buffer", 0);
+        return pngio_fail(err, RF_PNG_INVALID_ARGUMENT, "(memory)", "no buffer", 0);
     out->len = 0;
     if (img == NULL)
-        return rf_png_fail(err, RF_PNG_INVALID_ARGUMENT, "(memory)", "no image", 0);
+        return pngio_fail(err, RF_PNG_INVALID_ARGUMENT, "(memory)", "no image", 0);
     return png_encode(NULL, img, options, NULL, out, "(memory)", err);
 }

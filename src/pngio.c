@@ -45,7 +45,7 @@ const char *rf_png_status_to_string(rf_png_status_t status)
 
 /* Stores a failure in err (when given) and returns status. detail may be
  * NULL; sys_errno is shown with strerror when nonzero. */
-rf_png_status_t rf_png_fail(rf_png_error_t *err, rf_png_status_t status,
+rf_png_status_t pngio_fail(rf_png_error_t *err, rf_png_status_t status,
                             const char *name, const char *detail, int sys_errno)
 {
     if (err == NULL)
@@ -66,7 +66,7 @@ rf_png_status_t rf_png_fail(rf_png_error_t *err, rf_png_status_t status,
     return status;
 }
 
-void rf_png_ok(rf_png_error_t *err)
+void pngio_ok(rf_png_error_t *err)
 {
     if (err != NULL) {
         err->status = RF_PNG_SUCCESS;
@@ -75,7 +75,7 @@ void rf_png_ok(rf_png_error_t *err)
     }
 }
 
-png_voidp rf_png_mem_alloc(png_structp png, png_alloc_size_t size)
+png_voidp pngio_mem_alloc(png_structp png, png_alloc_size_t size)
 {
     void *p = malloc(size);
     if (p == NULL) {
@@ -86,13 +86,13 @@ png_voidp rf_png_mem_alloc(png_structp png, png_alloc_size_t size)
     return p;
 }
 
-void rf_png_mem_free(png_structp png, png_voidp p)
+void pngio_mem_free(png_structp png, png_voidp p)
 {
     (void)png;
     free(p);
 }
 
-void rf_png_warning_quiet(png_structp png, png_const_charp msg)
+void pngio_warning_quiet(png_structp png, png_const_charp msg)
 {
     /* warnings (benign problems libpng recovered from) are not ours to print */
     (void)png;

@@ -388,7 +388,7 @@ void rf_hsink_close(rf_hsink_t *g)
 
 /* ---- what the renderer calls (render-int.h) ---- */
 
-void rf_hsink_init(rf_hsink_t *g, cairo_t *cr, double width, double height, double pad)
+void hsink_init(rf_hsink_t *g, cairo_t *cr, double width, double height, double pad)
 {
     memset(g, 0, sizeof *g);
     g->cr = cr;
@@ -402,7 +402,7 @@ void rf_hsink_init(rf_hsink_t *g, cairo_t *cr, double width, double height, doub
     g->b[3] = height + pad;
 }
 
-void rf_hsink_begin(rf_hsink_t *g, int stroke)
+void hsink_begin(rf_hsink_t *g, int stroke)
 {
     if (stroke) {
         memset(g->st, 0, sizeof g->st);
@@ -411,7 +411,7 @@ void rf_hsink_begin(rf_hsink_t *g, int stroke)
     g->stroke = stroke;
 }
 
-void rf_hsink_end(rf_hsink_t *g)
+void hsink_end(rf_hsink_t *g)
 {
     gs_end_sub(g, 0);
 }

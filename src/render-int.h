@@ -112,21 +112,21 @@ struct rf_hsink {
 
 /* An empty sink feeding cr, for a canvas of width x height: G is the
  * canvas grown by RF_GUARD_MARGIN, accuracy matters within pad px of it. */
-void rf_hsink_init(rf_hsink_t *g, cairo_t *cr, double width, double height, double pad);
+void hsink_init(rf_hsink_t *g, cairo_t *cr, double width, double height, double pad);
 /* Starts a fill (stroke 0) or a stroke outline (stroke 1) of the shape. */
-void rf_hsink_begin(rf_hsink_t *g, int stroke);
+void hsink_begin(rf_hsink_t *g, int stroke);
 /* Ends the open subpath, if any. */
-void rf_hsink_end(rf_hsink_t *g);
+void hsink_end(rf_hsink_t *g);
 
 /* ---- the walks (render.c), for the static prefix ---- */
 
 /* Lays out the subtree of L at node idx; returns the index after it. */
-uint32_t rf_render_layout(rf_renderer_t *r, const rf_layer_t *L, uint32_t idx);
+uint32_t render_layout(rf_renderer_t *r, const rf_layer_t *L, uint32_t idx);
 /* Draws L (node idx) under the device matrix parent. */
-void rf_render_draw_layer(rf_renderer_t *r, const rf_layer_t *L, uint32_t idx,
+void render_draw_layer(rf_renderer_t *r, const rf_layer_t *L, uint32_t idx,
                           const cairo_matrix_t *parent);
 /* The device box of node n's own box under m, grown by reach px. */
-void rf_render_device_box(const rf_node_t *n, const cairo_matrix_t *m, double reach,
+void render_device_box(const rf_node_t *n, const cairo_matrix_t *m, double reach,
                           double out[4]);
 
 /* ---- the static prefix (render-prefix.c) ---- */
@@ -134,18 +134,18 @@ void rf_render_device_box(const rf_node_t *n, const cairo_matrix_t *m, double re
 /* Finds the static prefix (at creation, after the nodes are prepared) and
  * allocates base when it is worth a copy per frame; -1 when out of
  * memory. */
-int rf_prefix_find(rf_renderer_t *r);
+int prefix_find(rf_renderer_t *r);
 /* At the start of a laid-out frame: 1 when the surface now holds the
- * prefix (copied from base: draw with rf_prefix_draw_rest); 0 when the
+ * prefix (copied from base: draw with prefix_draw_rest); 0 when the
  * frame must be drawn whole (and is armed to keep the prefix when base is
  * still empty). */
-int rf_prefix_restore(rf_renderer_t *r);
+int prefix_restore(rf_renderer_t *r);
 /* Draws what follows the prefix. */
-void rf_prefix_draw_rest(rf_renderer_t *r);
+void prefix_draw_rest(rf_renderer_t *r);
 /* Before drawing node idx of a whole frame: keeps the prefix's pixels when
  * the prefix ends there. */
-void rf_prefix_reached(rf_renderer_t *r, uint32_t idx);
+void prefix_reached(rf_renderer_t *r, uint32_t idx);
 /* After the last layer of a whole frame. */
-void rf_prefix_end(rf_renderer_t *r);
+void prefix_end(rf_renderer_t *r);
 
 #endif

@@ -27,7 +27,7 @@ static double node_area(const rf_renderer_t *r, uint32_t idx, const cairo_matrix
     if (!nd->ok)
         return 0;
     cairo_matrix_multiply(&m, &nd->local, parent);
-    rf_render_device_box(nd, &m, 0, d);
+    render_device_box(nd, &m, 0, d);
     double w = fmin(d[2], r->width) - fmax(d[0], 0), h = fmin(d[3], r->height) - fmax(d[1], 0);
     return w > 0 && h > 0 ? w * h : 0;
 }
@@ -36,7 +36,7 @@ static double node_area(const rf_renderer_t *r, uint32_t idx, const cairo_matrix
  * frame: when the device boxes of its layers (laid out here with every
  * value 0; only the chain's matrices can differ in a frame) cover at least
  * a quarter of the canvas. Returns -1 when out of memory. */
-int rf_prefix_find(rf_renderer_t *r)
+int prefix_find(rf_renderer_t *r)
 {
     const rf_scene_t *sc = r->scene;
     const rf_layer_t *list = sc->layers;
@@ -47,7 +47,7 @@ int rf_prefix_find(rf_renderer_t *r)
     for (;;) {
         uint32_t i = 0;
         for (; i < n && rf_layer_is_static(&list[i]); i++, nprefix++) {
-            rf_render_layout(r, &list[i], idx);
+            render_layout(r, &list[i], idx);
             area += node_area(r, idx, &parent);
             idx += r->nodes[idx].size;
         }
@@ -56,7 +56,7 @@ int rf_prefix_find(rf_renderer_t *r)
         if (i == n || depth == RF_SPLIT_MAX || !group_chainable(&list[i]))
             break;
         cairo_matrix_t m;
-        rf_render_layout(r, &list[i], idx);
+        render_layout(r, &list[i], idx);
         cairo_matrix_multiply(&m, &r->nodes[idx].local, &parent);
         parent = m;
         list = rf_layer_children(&list[i], &n);
@@ -106,7 +106,7 @@ static void draw_rest(rf_renderer_t *r, const rf_layer_t *list, uint32_t n, uint
         i++;
     }
     for (; i < n; i++) {
-        rf_render_draw_layer(r, &list[i], idx, parent);
+        render_draw_layer(r, &list[i], idx, parent);
         idx += r->nodes[idx].size;
     }
 }
@@ -127,7 +127,7 @@ static void base_keep(rf_renderer_t *r)
 }
 
 
-int rf_prefix_restore(rf_renderer_t *r)
+int prefix_restore(rf_renderer_t *r)
 {
     cairo_matrix_t chain[RF_SPLIT_MAX];
     int chain_ok = r->base && chain_matrices(r, chain);
@@ -147,20 +147,20 @@ int rf_prefix_restore(rf_renderer_t *r)
     return 0;
 }
 
-void rf_prefix_draw_rest(rf_renderer_t *r)
+void prefix_draw_rest(rf_renderer_t *r)
 {
     cairo_matrix_t id;
     cairo_matrix_init_identity(&id);
     draw_rest(r, r->scene->layers, r->scene->nlayers, 0, &id);
 }
 
-void rf_prefix_reached(rf_renderer_t *r, uint32_t idx)
+void prefix_reached(rf_renderer_t *r, uint32_t idx)
 {
     if (idx == r->split_node[r->split_depth])
         base_keep(r);   /* the prefix is drawn: keep it before this layer */
 }
 
-void rf_prefix_end(rf_renderer_t *r)
+void prefix_end(rf_renderer_t *r)
 {
     if (r->split_depth == 0 && r->split_list[0] == r->scene->nlayers)
         base_keep(r);   /* every layer is static: the prefix ends here */

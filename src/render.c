@@ -181,7 +181,7 @@ static void box_union_mapped(double *acc, int *empty, const rf_node_t *c)
     }
 }
 
-uint32_t rf_render_layout(rf_renderer_t *r, const rf_layer_t *L, uint32_t idx)
+uint32_t render_layout(rf_renderer_t *r, const rf_layer_t *L, uint32_t idx)
 {
     rf_node_t *n = &r->nodes[idx];
     const double *s = r->slots;
@@ -196,7 +196,7 @@ uint32_t rf_render_layout(rf_renderer_t *r, const rf_layer_t *L, uint32_t idx)
         b[0] = b[1] = b[2] = b[3] = 0;
         for (uint32_t i = 0; i < nch; i++) {
             const rf_node_t *c = &r->nodes[ci];
-            ci = rf_render_layout(r, &ch[i], ci);
+            ci = render_layout(r, &ch[i], ci);
             if (c->ok) /* a child whose box or matrix is not finite adds nothing */
                 box_union_mapped(b, &empty, c);
         }
@@ -264,7 +264,7 @@ static void shape_paint(rf_renderer_t *r, const rf_layer_t *L, const rf_node_t *
 }
 
 /* The device box of the layer's own box under m, grown by reach px. */
-void rf_render_device_box(const rf_node_t *n, const cairo_matrix_t *m, double reach,
+void render_device_box(const rf_node_t *n, const cairo_matrix_t *m, double reach,
                           double out[4])
 {
     const double *b = n->box;
@@ -303,7 +303,7 @@ static void draw_huge(rf_renderer_t *r, const rf_layer_t *L, const rf_node_t *n,
         return;
     }
     rf_hsink_t g;
-    rf_hsink_init(&g, cr, W, H, (stroke ? reach : 0) + 2);
+    hsink_init(&g, cr, W, H, (stroke ? reach : 0) + 2);
     const rf_layer_class_t *cls = rf_layer_class(L);
     int group = op < 1;
     double alpha = 1;
@@ -322,9 +322,9 @@ static void draw_huge(rf_renderer_t *r, const rf_layer_t *L, const rf_node_t *n,
             continue;
         cairo_new_path(cr);
         cairo_identity_matrix(cr);
-        rf_hsink_begin(&g, k);
+        hsink_begin(&g, k);
         cls->huge_path(&g, sh);
-        rf_hsink_end(&g);
+        hsink_end(&g);
         cairo_set_matrix(cr, m);
         paint_set(r, k == 0 ? &L->fill : &L->stroke, n->pat[k], alpha);
         if (k == 1)
@@ -377,7 +377,7 @@ void rf_render_shape(rf_renderer_t *r, const rf_layer_t *L, uint32_t idx,
         penw = sw * sqrt(hs + sqrt(hd * hd + o * o));
         reach = penw * 0.5 * RF_MITER_LIMIT;
     }
-    rf_render_device_box(n, m, reach, dev);
+    render_device_box(n, m, reach, dev);
     if (!(fabs(dev[0]) <= RF_GUARD && fabs(dev[1]) <= RF_GUARD && fabs(dev[2]) <= RF_GUARD &&
           fabs(dev[3]) <= RF_GUARD)) {
         draw_huge(r, L, n, m, op, &sh, fill, stroke, sw, penw, dev);
@@ -439,11 +439,11 @@ void rf_render_shape(rf_renderer_t *r, const rf_layer_t *L, uint32_t idx,
     cairo_restore(cr);
 }
 
-void rf_render_draw_layer(rf_renderer_t *r, const rf_layer_t *L, uint32_t idx,
+void render_draw_layer(rf_renderer_t *r, const rf_layer_t *L, uint32_t idx,
                           const cairo_matrix_t *parent)
 {
     const rf_node_t *n = &r->nodes[idx];
-    rf_prefix_reached(r, idx);
+    prefix_reached(r, idx);
     if (!n->ok)
         return;
     double op = clamp01(P(&L->opacity, r->slots));
@@ -463,7 +463,7 @@ void rf_render_draw_layer(rf_renderer_t *r, const rf_layer_t *L, uint32_t idx,
     uint32_t ci = idx + 1, nch;
     const rf_layer_t *ch = rf_layer_children(L, &nch);
     for (uint32_t i = 0; i < nch; i++) {
-        rf_render_draw_layer(r, &ch[i], ci, &m);
+        render_draw_layer(r, &ch[i], ci, &m);
         ci += r->nodes[ci].size;
     }
     if (op < 1) {
@@ -589,7 +589,7 @@ rf_renderer_t *rf_renderer_create(const rf_scene_t *scene, char *err, size_t err
         if (!r->ops)
             goto fail;
     }
-    if (rf_prefix_find(r) != 0)
+    if (prefix_find(r) != 0)
         goto fail;
     r->err[0] = '\0';
     return r;
@@ -640,7 +640,7 @@ int rf_renderer_draw(rf_renderer_t *r, double t)
     rf_values_eval(&sc->values, t, r->slots);
     uint32_t idx = 0;
     for (uint32_t i = 0; i < sc->nlayers; i++)
-        idx = rf_render_layout(r, &sc->layers[i], idx);
+        idx = render_layout(r, &sc->layers[i], idx);
 
     cairo_t *cr = r->cr;
     uint32_t bg = sc->background;
@@ -648,9 +648,9 @@ int rf_renderer_draw(rf_renderer_t *r, double t)
     cairo_matrix_init_identity(&id);
     cairo_new_path(cr);
     cairo_identity_matrix(cr);
-    if (rf_prefix_restore(r)) {
+    if (prefix_restore(r)) {
         cairo_set_operator(cr, CAIRO_OPERATOR_OVER);
-        rf_prefix_draw_rest(r);
+        prefix_draw_rest(r);
     } else {
         cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE);
         cairo_set_source_rgba(cr, (bg >> 24 & 255) / 255.0, (bg >> 16 & 255) / 255.0,
@@ -659,10 +659,10 @@ int rf_renderer_draw(rf_renderer_t *r, double t)
         cairo_set_operator(cr, CAIRO_OPERATOR_OVER);
         idx = 0;
         for (uint32_t i = 0; i < sc->nlayers; i++) {
-            rf_render_draw_layer(r, &sc->layers[i], idx, &id);
+            render_draw_layer(r, &sc->layers[i], idx, &id);
             idx += r->nodes[idx].size;
         }
-        rf_prefix_end(r);
+        prefix_end(r);
     }
     cairo_surface_flush(r->surface);
 

@@ -57,7 +57,7 @@ static const char HTML_STYLE[] =
 static const char B64[] =
     "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
-static void html_base64(rpt_t *o, const uint8_t *p, size_t n)
+static void html_base64(report_t *o, const uint8_t *p, size_t n)
 {
     char buf[4096];
     size_t k = 0;
@@ -72,17 +72,17 @@ static void html_base64(rpt_t *o, const uint8_t *p, size_t n)
         buf[k++] = i + 1 < n ? B64[(v >> 6) & 63] : '=';
         buf[k++] = i + 2 < n ? B64[v & 63] : '=';
         if (k == sizeof buf) {
-            rpt_bytes(o, buf, k);
+            report_bytes(o, buf, k);
             k = 0;
         }
     }
-    rpt_bytes(o, buf, k);
+    report_bytes(o, buf, k);
 }
 
 /* Whether n more bytes of images fit in the page's budget. Once an image
  * does not fit, none does any more (sticky), so every later frame is
  * listed the same way, by paths. */
-static int html_budget_fits(rpt_t *o, size_t n)
+static int html_budget_fits(report_t *o, size_t n)
 {
     if (o->over || n > o->embed_max - o->embedded) {
         o->over = 1;
@@ -91,7 +91,7 @@ static int html_budget_fits(rpt_t *o, size_t n)
     return 1;
 }
 
-static int html_budget_take(rpt_t *o, size_t n)
+static int html_budget_take(report_t *o, size_t n)
 {
     if (!html_budget_fits(o, n))
         return 0;
@@ -99,58 +99,58 @@ static int html_budget_take(rpt_t *o, size_t n)
     return 1;
 }
 
-static void html_img(rpt_t *o, const uint8_t *data, size_t len, const char *alt,
+static void html_img(report_t *o, const uint8_t *data, size_t len, const char *alt,
                      const char *fname, uint32_t w, uint32_t h)
 {
-    rpt_str(o, "<img alt=\"");
-    rpt_esc(o, alt, ESC_HTML);
-    rpt_str(o, " ");
-    rpt_esc(o, fname, ESC_HTML);
-    rpt_str(o, "\"");
+    report_str(o, "<img alt=\"");
+    report_esc(o, alt, ESC_HTML);
+    report_str(o, " ");
+    report_esc(o, fname, ESC_HTML);
+    report_str(o, "\"");
     if (w > 0 && h > 0)
-        rpt_fmt(o, " width=\"%" PRIu32 "\" height=\"%" PRIu32 "\"", w, h);
-    rpt_str(o, " src=\"data:image/png;base64,");
+        report_fmt(o, " width=\"%" PRIu32 "\" height=\"%" PRIu32 "\"", w, h);
+    report_str(o, " src=\"data:image/png;base64,");
     html_base64(o, data, len);
-    rpt_str(o, "\">");
+    report_str(o, "\">");
 }
 
 /* sep and "<code>PATH</code>" when there is a path; nothing otherwise. */
-static void html_code(rpt_t *o, const char *sep, const char *path)
+static void html_code(report_t *o, const char *sep, const char *path)
 {
     if (path == NULL || path[0] == '\0')
         return;
-    rpt_str(o, sep);
-    rpt_str(o, "<code>");
-    rpt_esc(o, path, ESC_HTML);
-    rpt_str(o, "</code>");
+    report_str(o, sep);
+    report_str(o, "<code>");
+    report_esc(o, path, ESC_HTML);
+    report_str(o, "</code>");
 }
 
 /* The end of a figure: its caption, then the path when there is one. */
-static void html_figure_end(rpt_t *o, const char *caption, const char *path)
+static void html_figure_end(report_t *o, const char *caption, const char *path)
 {
-    rpt_str(o, "<figcaption>");
-    rpt_esc(o, caption, ESC_HTML);
+    report_str(o, "<figcaption>");
+    report_esc(o, caption, ESC_HTML);
     html_code(o, " ", path);
-    rpt_str(o, "</figcaption></figure>\n");
+    report_str(o, "</figcaption></figure>\n");
 }
 
 /* A figure without an image: why, and the file when there is one. */
-static void html_noimg(rpt_t *o, const char *caption, const char *why, const char *path)
+static void html_noimg(report_t *o, const char *caption, const char *why, const char *path)
 {
-    rpt_str(o, "<figure><div class=\"noimg\">");
-    rpt_esc(o, why, ESC_HTML);
+    report_str(o, "<figure><div class=\"noimg\">");
+    report_esc(o, why, ESC_HTML);
     html_code(o, "<br>", path);
-    rpt_str(o, "</div>");
+    report_str(o, "</div>");
     html_figure_end(o, caption, NULL);
 }
 
-static void html_limit_why(rpt_t *o, char *why, size_t n)
+static void html_limit_why(report_t *o, char *why, size_t n)
 {
     snprintf(why, n, "not embedded: the page's image limit (%zu bytes) is reached",
              o->embed_max);
 }
 
-static void html_buffer_figure(rpt_t *o, const rf_png_buffer_t *b, const char *caption,
+static void html_buffer_figure(report_t *o, const rf_png_buffer_t *b, const char *caption,
                                const char *alt, const char *fname, const char *missing,
                                const char *path, uint32_t w, uint32_t h)
 {
@@ -164,14 +164,14 @@ static void html_buffer_figure(rpt_t *o, const rf_png_buffer_t *b, const char *c
         html_noimg(o, caption, why, path);
         return;
     }
-    rpt_str(o, "<figure>");
+    report_str(o, "<figure>");
     html_img(o, b->data, b->len, alt, fname, w, h);
     html_figure_end(o, caption, path);
 }
 
 /* The expected image: the golden file's own bytes, when it is a regular
  * PNG file of at most RPT_GOLDEN_MAX bytes. */
-static void html_golden_figure(rpt_t *o, const rf_check_frame_t *f, const char *fname)
+static void html_golden_figure(report_t *o, const rf_check_frame_t *f, const char *fname)
 {
     const char *caption = f->updated ? "expected (golden, as updated)" : "expected (golden)";
     const char *path = FIXED(f->golden_path);
@@ -245,7 +245,7 @@ static void html_golden_figure(rpt_t *o, const rf_check_frame_t *f, const char *
         w = o->run->width;
         h = o->run->height;
     }
-    rpt_str(o, "<figure>");
+    report_str(o, "<figure>");
     html_img(o, data, len, "expected (golden)", fname, w, h);
     free(data);
     html_figure_end(o, caption, path);   /* path is not "" here */
@@ -271,70 +271,70 @@ static const char *html_actual_missing(const rf_check_frame_t *f)
     }
 }
 
-static void html_frame(rpt_t *o, const rf_check_frame_t *f, size_t pos)
+static void html_frame(report_t *o, const rf_check_frame_t *f, size_t pos)
 {
     const rf_check_run_t *run = o->run;
     char nbuf[32];
-    const char *fname = rpt_frame_name(f, nbuf);
-    outcome_t oc = rpt_frame_outcome(f);
-    rpt_fmt(o, "<section class=\"frame\" id=\"f%zu\">\n<h2>", pos);
-    rpt_esc(o, fname, ESC_HTML);
-    rpt_fmt(o, " &middot; t=%g &middot; <span class=\"%s\">", f->t,
+    const char *fname = report_frame_name(f, nbuf);
+    outcome_t oc = report_frame_outcome(f);
+    report_fmt(o, "<section class=\"frame\" id=\"f%zu\">\n<h2>", pos);
+    report_esc(o, fname, ESC_HTML);
+    report_fmt(o, " &middot; t=%g &middot; <span class=\"%s\">", f->t,
             f->updated ? "upd" : oc == OUT_PASS ? "good" : "bad");
-    rpt_esc(o, rpt_status_name(f->status), ESC_HTML);
+    report_esc(o, report_status_name(f->status), ESC_HTML);
     if (f->updated)
-        rpt_str(o, ", golden updated");
-    rpt_str(o, "</span></h2>\n");
+        report_str(o, ", golden updated");
+    report_str(o, "</span></h2>\n");
     if (FIXED(f->message)[0] != '\0') {
-        rpt_str(o, "<p class=\"message\">");
-        rpt_esc(o, f->message, ESC_HTML);
-        rpt_str(o, "</p>\n");
+        report_str(o, "<p class=\"message\">");
+        report_esc(o, f->message, ESC_HTML);
+        report_str(o, "</p>\n");
     }
     if (f->trace != NULL && f->trace[0] != '\0') {
-        rpt_str(o, "<pre class=\"trace\">");
-        rpt_esc(o, f->trace, ESC_HTML);
-        rpt_str(o, "</pre>\n");
+        report_str(o, "<pre class=\"trace\">");
+        report_esc(o, f->trace, ESC_HTML);
+        report_str(o, "</pre>\n");
     }
-    rpt_fmt(o, "<input type=\"checkbox\" class=\"zoom\" id=\"z%zu\"><label for=\"z%zu\">"
+    report_fmt(o, "<input type=\"checkbox\" class=\"zoom\" id=\"z%zu\"><label for=\"z%zu\">"
                "actual size</label>\n<div class=\"images\">\n", pos, pos);
     html_golden_figure(o, f, fname);
     html_buffer_figure(o, &f->actual_png, "actual (render)", "actual (render)", fname,
                        html_actual_missing(f), NULL, run->width, run->height);
     html_buffer_figure(o, &f->diff_png, "diff", "diff", fname, html_diff_missing(f),
                        FIXED(f->diff_path), run->width, run->height);
-    rpt_str(o, "</div>\n</section>\n");
+    report_str(o, "</div>\n</section>\n");
 }
 
-static void html_meta(rpt_t *o, const char *term, const char *value)
+static void html_meta(report_t *o, const char *term, const char *value)
 {
-    rpt_str(o, "<dt>");
-    rpt_str(o, term);
-    rpt_str(o, "</dt><dd>");
-    rpt_esc(o, value, ESC_HTML);
-    rpt_str(o, "</dd>\n");
+    report_str(o, "<dt>");
+    report_str(o, term);
+    report_str(o, "</dt><dd>");
+    report_esc(o, value, ESC_HTML);
+    report_str(o, "</dd>\n");
 }
 
-void rpt_write_html(rpt_t *o)
+void report_write_html(report_t *o)
 {
     const rf_check_run_t *run = o->run;
-    const char *scene = rpt_scene(run);
+    const char *scene = report_scene(run);
     char nb[RF_NUM_BUF], buf[96];
 
-    rpt_str(o, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+    report_str(o, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
                "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
                "<title>runeframe check: ");
-    rpt_esc(o, scene, ESC_HTML);
-    rpt_str(o, "</title>\n<style>\n");
-    rpt_str(o, HTML_STYLE);
-    rpt_str(o, "</style>\n</head>\n<body>\n<h1>runeframe check: ");
-    rpt_esc(o, scene, ESC_HTML);
-    rpt_str(o, "</h1>\n");
+    report_esc(o, scene, ESC_HTML);
+    report_str(o, "</title>\n<style>\n");
+    report_str(o, HTML_STYLE);
+    report_str(o, "</style>\n</head>\n<body>\n<h1>runeframe check: ");
+    report_esc(o, scene, ESC_HTML);
+    report_str(o, "</h1>\n");
     /* one run of text, as the CLI's summary line reads */
-    rpt_fmt(o, "<p class=\"summary %s\">%zu passed, %zu failed", run->failed > 0 ? "bad" : "good",
+    report_fmt(o, "<p class=\"summary %s\">%zu passed, %zu failed", run->failed > 0 ? "bad" : "good",
             run->passed, run->failed);
     if (run->update || run->updated > 0)
-        rpt_fmt(o, ", %zu updated", run->updated);
-    rpt_str(o, "</p>\n<dl class=\"meta\">\n");
+        report_fmt(o, ", %zu updated", run->updated);
+    report_str(o, "</p>\n<dl class=\"meta\">\n");
     html_meta(o, "golden", run->golden_dir != NULL ? run->golden_dir : "");
     snprintf(buf, sizeof buf, "%" PRIu32 " x %" PRIu32, run->width, run->height);
     html_meta(o, "size", buf);
@@ -348,7 +348,7 @@ void rpt_write_html(rpt_t *o)
     snprintf(buf, sizeof buf, "%.3f s", isfinite(run->seconds) && run->seconds > 0
                                             ? run->seconds : 0.0);
     html_meta(o, "time", buf);
-    rpt_str(o, "</dl>\n");
+    report_str(o, "</dl>\n");
 
     /* The frames shown in full: not passing, or updated. */
     size_t shown = 0, passing = 0;
@@ -360,19 +360,19 @@ void rpt_write_html(rpt_t *o)
             passing++;
     }
     if (shown > 0) {
-        rpt_str(o, "<h2>Frames that failed or were updated</h2>\n<ul class=\"index\">\n");
+        report_str(o, "<h2>Frames that failed or were updated</h2>\n<ul class=\"index\">\n");
         for (size_t i = 0; i < run->nframes; i++) {
             const rf_check_frame_t *f = &run->frames[i];
             if (f->status == RF_CHECK_PASS && !f->updated)
                 continue;
             char nbuf[32];
-            rpt_fmt(o, "<li><a href=\"#f%zu\">", i);
-            rpt_esc(o, rpt_frame_name(f, nbuf), ESC_HTML);
-            rpt_str(o, "</a> ");
-            rpt_esc(o, rpt_status_name(f->status), ESC_HTML);
-            rpt_str(o, f->updated ? " (updated)</li>\n" : "</li>\n");
+            report_fmt(o, "<li><a href=\"#f%zu\">", i);
+            report_esc(o, report_frame_name(f, nbuf), ESC_HTML);
+            report_str(o, "</a> ");
+            report_esc(o, report_status_name(f->status), ESC_HTML);
+            report_str(o, f->updated ? " (updated)</li>\n" : "</li>\n");
         }
-        rpt_str(o, "</ul>\n");
+        report_str(o, "</ul>\n");
         for (size_t i = 0; i < run->nframes; i++) {
             const rf_check_frame_t *f = &run->frames[i];
             if (f->status != RF_CHECK_PASS || f->updated)
@@ -380,30 +380,30 @@ void rpt_write_html(rpt_t *o)
         }
     }
     if (o->over)
-        rpt_fmt(o, "<p class=\"notice\">The page embeds at most %zu bytes of images; "
+        report_fmt(o, "<p class=\"notice\">The page embeds at most %zu bytes of images; "
                    "the images past that limit are listed by their paths.</p>\n",
                 o->embed_max);
 
-    rpt_fmt(o, "<h2>Passing frames (%zu)</h2>\n", passing);
+    report_fmt(o, "<h2>Passing frames (%zu)</h2>\n", passing);
     if (passing > 0) {
-        rpt_str(o, "<table>\n<thead><tr><th>frame</th><th>time</th><th>different pixels</th>"
+        report_str(o, "<table>\n<thead><tr><th>frame</th><th>time</th><th>different pixels</th>"
                    "<th>seconds</th></tr></thead>\n<tbody>\n");
         for (size_t i = 0; i < run->nframes; i++) {
             const rf_check_frame_t *f = &run->frames[i];
             if (f->status != RF_CHECK_PASS || f->updated)
                 continue;
             char nbuf[32];
-            rpt_fmt(o, "<tr id=\"f%zu\"><td>", i);
-            rpt_esc(o, rpt_frame_name(f, nbuf), ESC_HTML);
-            rpt_fmt(o, "</td><td class=\"n\">%g</td><td class=\"n\">%" PRIu64 " / %" PRIu64
+            report_fmt(o, "<tr id=\"f%zu\"><td>", i);
+            report_esc(o, report_frame_name(f, nbuf), ESC_HTML);
+            report_fmt(o, "</td><td class=\"n\">%g</td><td class=\"n\">%" PRIu64 " / %" PRIu64
                        "</td><td class=\"n\">",
                     f->t, f->diff.different, f->diff.pixels);
-            rpt_seconds(o, f->seconds);
-            rpt_str(o, "</td></tr>\n");
+            report_seconds(o, f->seconds);
+            report_str(o, "</td></tr>\n");
         }
-        rpt_str(o, "</tbody>\n</table>\n");
+        report_str(o, "</tbody>\n</table>\n");
     } else {
-        rpt_str(o, "<p>None.</p>\n");
+        report_str(o, "<p>None.</p>\n");
     }
-    rpt_str(o, "</body>\n</html>\n");
+    report_str(o, "</body>\n</html>\n");
 }

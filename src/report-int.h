@@ -1,6 +1,6 @@
 /* report-int.h - what the report writers (report.h) share, private to them.
  *
- * Owns: rpt_t (one report being written: its stream, its first write
+ * Owns: report_t (one report being written: its stream, its first write
  * error, the HTML image budget), the output and escaping helpers
  * (report-out.c), how a frame shows in every format (report.c), and one
  * writer per format:
@@ -12,7 +12,7 @@
  *   report-json.c   JSON;
  *   report-html.c   the self-contained HTML page.
  *
- * Thread-safety: as report.h; an rpt_t belongs to the one thread writing it.
+ * Thread-safety: as report.h; an report_t belongs to the one thread writing it.
  */
 #ifndef RF_REPORT_INT_H
 #define RF_REPORT_INT_H
@@ -30,13 +30,13 @@ typedef struct rpt {
     size_t embed_max;         /* HTML: image bytes the page may embed */
     size_t embedded;          /* HTML: image bytes embedded so far */
     int over;                 /* HTML: the budget ran out (sticky) */
-} rpt_t;
+} report_t;
 
 /* ---- report-out.c: output (nothing once a write failed; o->err says why) */
 
-void rpt_bytes(rpt_t *o, const char *s, size_t n);
-void rpt_str(rpt_t *o, const char *s);
-void rpt_fmt(rpt_t *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void report_bytes(report_t *o, const char *s, size_t n);
+void report_str(report_t *o, const char *s);
+void report_fmt(report_t *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* What a string is escaped for. All text from the run is untrusted: it is
  * decoded as UTF-8 with invalid sequences replaced by U+FFFD, and what the
@@ -49,8 +49,8 @@ typedef enum esc_mode {
 } esc_mode_t;
 
 /* n bytes of s (or the NUL-terminated s, nothing for NULL) escaped for mode. */
-void rpt_esc_n(rpt_t *o, const char *s, size_t n, esc_mode_t mode);
-void rpt_esc(rpt_t *o, const char *s, esc_mode_t mode);
+void report_esc_n(report_t *o, const char *s, size_t n, esc_mode_t mode);
+void report_esc(report_t *o, const char *s, esc_mode_t mode);
 
 /* ---- report.c: how a run shows in every format */
 
@@ -59,25 +59,25 @@ typedef enum outcome { OUT_PASS, OUT_FAILURE, OUT_ERROR } outcome_t;
 /* How a frame counts in a report: an updated golden is a pass; a golden
  * that could not be read or a render that failed is an error (the system,
  * not the pixels); every other status a failure. */
-outcome_t rpt_frame_outcome(const rf_check_frame_t *f);
+outcome_t report_frame_outcome(const rf_check_frame_t *f);
 
 /* A fixed-size field as a string: itself, or "" when it has no NUL (a
  * corrupt run must not make the report read past the field). */
-const char *rpt_fixed_str(const char *s, size_t size);
-#define FIXED(field) rpt_fixed_str((field), sizeof(field))
+const char *report_fixed_str(const char *s, size_t size);
+#define FIXED(field) report_fixed_str((field), sizeof(field))
 
 /* The frame's name, or "frame-NNNNN" from its index when it has none. */
-const char *rpt_frame_name(const rf_check_frame_t *f, char buf[32]);
-const char *rpt_status_name(rf_check_status_t s);
+const char *report_frame_name(const rf_check_frame_t *f, char buf[32]);
+const char *report_status_name(rf_check_status_t s);
 /* Seconds as reports show them: 3 decimals, never negative or non-finite. */
-void rpt_seconds(rpt_t *o, double s);
+void report_seconds(report_t *o, double s);
 /* The scene's path, "" when there is none. */
-const char *rpt_scene(const rf_check_run_t *run);
+const char *report_scene(const rf_check_run_t *run);
 
 /* ---- one writer per format: the whole document to o */
 
-void rpt_write_junit(rpt_t *o);   /* report-junit.c */
-void rpt_write_json(rpt_t *o);    /* report-json.c */
-void rpt_write_html(rpt_t *o);    /* report-html.c */
+void report_write_junit(report_t *o);   /* report-junit.c */
+void report_write_json(report_t *o);    /* report-json.c */
+void report_write_html(report_t *o);    /* report-html.c */
 
 #endif

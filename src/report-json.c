@@ -10,19 +10,19 @@
 #include "report-int.h"
 
 /* A JSON string literal, or null for NULL. */
-static void json_str(rpt_t *o, const char *s)
+static void json_str(report_t *o, const char *s)
 {
     if (s == NULL) {
-        rpt_str(o, "null");
+        report_str(o, "null");
         return;
     }
-    rpt_str(o, "\"");
-    rpt_esc(o, s, ESC_JSON);
-    rpt_str(o, "\"");
+    report_str(o, "\"");
+    report_esc(o, s, ESC_JSON);
+    report_str(o, "\"");
 }
 
 /* A JSON string, or null for NULL and "". */
-static void json_path(rpt_t *o, const char *s)
+static void json_path(report_t *o, const char *s)
 {
     json_str(o, s != NULL && s[0] != '\0' ? s : NULL);
 }
@@ -34,127 +34,127 @@ static int frame_compared(const rf_check_frame_t *f)
 }
 
 
-static void json_num(rpt_t *o, double x)
+static void json_num(report_t *o, double x)
 {
     char nb[RF_NUM_BUF];
-    rpt_str(o, rf_num_json(nb, x));
+    report_str(o, rf_num_json(nb, x));
 }
 
 /* %.17g, so a frame's time reads back as exactly its double. */
-static void json_exact(rpt_t *o, double x)
+static void json_exact(report_t *o, double x)
 {
     if (!isfinite(x)) {
-        rpt_str(o, "null");
+        report_str(o, "null");
         return;
     }
     char nb[RF_NUM_BUF];
-    rpt_str(o, rf_num_exact(nb, x));
+    report_str(o, rf_num_exact(nb, x));
 }
 
-static void json_bool(rpt_t *o, int b)
+static void json_bool(report_t *o, int b)
 {
-    rpt_str(o, b ? "true" : "false");
+    report_str(o, b ? "true" : "false");
 }
 
 /* The trace's lines as a JSON array (no line ends). */
-static void json_trace(rpt_t *o, const char *trace)
+static void json_trace(report_t *o, const char *trace)
 {
-    rpt_str(o, "[");
+    report_str(o, "[");
     int first = 1;
     const char *p = trace;
     while (p != NULL && *p != '\0') {
         const char *nl = strchr(p, '\n');
         size_t n = nl != NULL ? (size_t)(nl - p) : strlen(p);
-        rpt_str(o, first ? "" : ", ");
-        rpt_str(o, "\"");
-        rpt_esc_n(o, p, n, ESC_JSON);
-        rpt_str(o, "\"");
+        report_str(o, first ? "" : ", ");
+        report_str(o, "\"");
+        report_esc_n(o, p, n, ESC_JSON);
+        report_str(o, "\"");
         first = 0;
         p = nl != NULL ? nl + 1 : p + n;
     }
-    rpt_str(o, "]");
+    report_str(o, "]");
 }
 
-static void json_frame(rpt_t *o, const rf_check_frame_t *f)
+static void json_frame(report_t *o, const rf_check_frame_t *f)
 {
     char nbuf[32];
-    rpt_fmt(o, "    {\"frame\": %ld, \"time\": ", f->index);
+    report_fmt(o, "    {\"frame\": %ld, \"time\": ", f->index);
     json_exact(o, f->t);
-    rpt_str(o, ", \"name\": ");
-    json_str(o, rpt_frame_name(f, nbuf));
-    rpt_str(o, ", \"status\": ");
-    json_str(o, rpt_status_name(f->status));
-    rpt_str(o, ", \"updated\": ");
+    report_str(o, ", \"name\": ");
+    json_str(o, report_frame_name(f, nbuf));
+    report_str(o, ", \"status\": ");
+    json_str(o, report_status_name(f->status));
+    report_str(o, ", \"updated\": ");
     json_bool(o, f->updated);
-    rpt_str(o, ",\n     ");
+    report_str(o, ",\n     ");
     const rf_diff_result_t *d = &f->diff;
     if (frame_compared(f)) {
-        rpt_fmt(o, "\"different_pixels\": %" PRIu64 ", \"antialiased_pixels\": %" PRIu64
+        report_fmt(o, "\"different_pixels\": %" PRIu64 ", \"antialiased_pixels\": %" PRIu64
                    ", \"pixels\": %" PRIu64 ", \"ratio\": ",
                 d->different, d->antialiased, d->pixels);
         if (d->pixels > 0)
             json_num(o, (double)d->different / (double)d->pixels);
         else
-            rpt_str(o, "null");
+            report_str(o, "null");
     } else {
-        rpt_str(o, "\"different_pixels\": null, \"antialiased_pixels\": null, "
+        report_str(o, "\"different_pixels\": null, \"antialiased_pixels\": null, "
                    "\"pixels\": null, \"ratio\": null");
     }
-    rpt_str(o, ", \"bbox\": ");
+    report_str(o, ", \"bbox\": ");
     if (frame_compared(f) && d->different > 0)
-        rpt_fmt(o, "[%" PRIu32 ", %" PRIu32 ", %" PRIu32 ", %" PRIu32 "]", d->x0, d->y0,
+        report_fmt(o, "[%" PRIu32 ", %" PRIu32 ", %" PRIu32 ", %" PRIu32 "]", d->x0, d->y0,
                 d->x1, d->y1);
     else
-        rpt_str(o, "null");
-    rpt_str(o, ", \"golden_size\": ");
+        report_str(o, "null");
+    report_str(o, ", \"golden_size\": ");
     if (f->golden_width > 0 && f->golden_height > 0)
-        rpt_fmt(o, "[%" PRIu32 ", %" PRIu32 "]", f->golden_width, f->golden_height);
+        report_fmt(o, "[%" PRIu32 ", %" PRIu32 "]", f->golden_width, f->golden_height);
     else
-        rpt_str(o, "null");
-    rpt_str(o, ",\n     \"message\": ");
+        report_str(o, "null");
+    report_str(o, ",\n     \"message\": ");
     json_str(o, FIXED(f->message));
-    rpt_str(o, ",\n     \"trace\": ");
+    report_str(o, ",\n     \"trace\": ");
     json_trace(o, f->trace);
-    rpt_str(o, ",\n     \"golden\": ");
+    report_str(o, ",\n     \"golden\": ");
     json_path(o, FIXED(f->golden_path));
-    rpt_str(o, ", \"diff\": ");
+    report_str(o, ", \"diff\": ");
     json_path(o, FIXED(f->diff_path));
-    rpt_str(o, ", \"seconds\": ");
+    report_str(o, ", \"seconds\": ");
     json_num(o, f->seconds);
-    rpt_str(o, "}");
+    report_str(o, "}");
 }
 
-void rpt_write_json(rpt_t *o)
+void report_write_json(report_t *o)
 {
     const rf_check_run_t *run = o->run;
-    rpt_str(o, "{\n  \"scene\": ");
+    report_str(o, "{\n  \"scene\": ");
     json_str(o, run->scene_path);
-    rpt_str(o, ",\n  \"golden\": ");
+    report_str(o, ",\n  \"golden\": ");
     json_str(o, run->golden_dir);
-    rpt_fmt(o, ",\n  \"width\": %" PRIu32 ", \"height\": %" PRIu32, run->width, run->height);
-    rpt_str(o, ",\n  \"options\": {\"threshold\": ");
+    report_fmt(o, ",\n  \"width\": %" PRIu32 ", \"height\": %" PRIu32, run->width, run->height);
+    report_str(o, ",\n  \"options\": {\"threshold\": ");
     json_num(o, run->diff.threshold);
-    rpt_str(o, ", \"aa\": ");
+    report_str(o, ", \"aa\": ");
     json_bool(o, !run->diff.include_aa);
-    rpt_str(o, ", \"alpha\": ");
+    report_str(o, ", \"alpha\": ");
     json_num(o, run->diff.alpha);
-    rpt_fmt(o, ", \"max_diff_pixels\": %" PRIu64 ", \"max_diff_ratio\": ",
+    report_fmt(o, ", \"max_diff_pixels\": %" PRIu64 ", \"max_diff_ratio\": ",
             run->max_diff_pixels);
     json_num(o, run->max_diff_ratio);
-    rpt_str(o, ", \"update\": ");
+    report_str(o, ", \"update\": ");
     json_bool(o, run->update);
-    rpt_fmt(o, "},\n  \"passed\": %zu, \"failed\": %zu, \"updated\": %zu, \"io_errors\": %d"
+    report_fmt(o, "},\n  \"passed\": %zu, \"failed\": %zu, \"updated\": %zu, \"io_errors\": %d"
                ", \"trace_written\": ",
             run->passed, run->failed, run->updated, run->io_errors);
     json_bool(o, run->trace_written);
-    rpt_str(o, ",\n  \"seconds\": ");
+    report_str(o, ",\n  \"seconds\": ");
     json_num(o, run->seconds);
-    rpt_str(o, ", \"timestamp\": ");
+    report_str(o, ", \"timestamp\": ");
     json_str(o, FIXED(run->timestamp));
-    rpt_str(o, ",\n  \"frames\": [");
+    report_str(o, ",\n  \"frames\": [");
     for (size_t i = 0; i < run->nframes; i++) {
-        rpt_str(o, i == 0 ? "\n" : ",\n");
+        report_str(o, i == 0 ? "\n" : ",\n");
         json_frame(o, &run->frames[i]);
     }
-    rpt_str(o, run->nframes > 0 ? "\n  ]\n}\n" : "]\n}\n");
+    report_str(o, run->nframes > 0 ? "\n  ]\n}\n" : "]\n}\n");
 }

@@ -47,119 +47,119 @@ static int timestamp_ok(const char *ts)
 /* The testcase classname: "runeframe." and the scene's file name without
  * its extension; its other dots become '_' because JUnit readers split
  * classnames into packages at dots. */
-static void xml_classname(rpt_t *o, const char *scene)
+static void xml_classname(report_t *o, const char *scene)
 {
     const char *base = strrchr(scene, '/');
     base = base != NULL ? base + 1 : scene;
     const char *dot = strrchr(base, '.');
     size_t n = dot != NULL && dot != base ? (size_t)(dot - base) : strlen(base);
-    rpt_str(o, "runeframe.");
+    report_str(o, "runeframe.");
     if (n == 0) {
-        rpt_str(o, "scene");
+        report_str(o, "scene");
         return;
     }
     size_t start = 0;
     for (size_t i = 0; i < n; i++) {
         if (base[i] == '.') {
-            rpt_esc_n(o, base + start, i - start, ESC_XML_ATTR);
-            rpt_str(o, "_");
+            report_esc_n(o, base + start, i - start, ESC_XML_ATTR);
+            report_str(o, "_");
             start = i + 1;
         }
     }
-    rpt_esc_n(o, base + start, n - start, ESC_XML_ATTR);
+    report_esc_n(o, base + start, n - start, ESC_XML_ATTR);
 }
 
-static void xml_property(rpt_t *o, const char *name, const char *value)
+static void xml_property(report_t *o, const char *name, const char *value)
 {
-    rpt_fmt(o, "      <property name=\"%s\" value=\"", name);
-    rpt_esc(o, value, ESC_XML_ATTR);
-    rpt_str(o, "\"/>\n");
+    report_fmt(o, "      <property name=\"%s\" value=\"", name);
+    report_esc(o, value, ESC_XML_ATTR);
+    report_str(o, "\"/>\n");
 }
 
 /* A frame's message as a line of XML text, then its trace lines. */
-static void xml_message_trace(rpt_t *o, const char *msg, const char *trace)
+static void xml_message_trace(report_t *o, const char *msg, const char *trace)
 {
-    rpt_esc(o, msg, ESC_XML_TEXT);
-    rpt_str(o, "\n");
+    report_esc(o, msg, ESC_XML_TEXT);
+    report_str(o, "\n");
     if (trace != NULL)
-        rpt_esc(o, trace, ESC_XML_TEXT);
+        report_esc(o, trace, ESC_XML_TEXT);
 }
 
-static void xml_testcase(rpt_t *o, const rf_check_frame_t *f, const char *scene)
+static void xml_testcase(report_t *o, const rf_check_frame_t *f, const char *scene)
 {
     char nbuf[32];
-    rpt_str(o, "    <testcase classname=\"");
+    report_str(o, "    <testcase classname=\"");
     xml_classname(o, scene);
-    rpt_str(o, "\" name=\"");
-    rpt_esc(o, rpt_frame_name(f, nbuf), ESC_XML_ATTR);
-    rpt_fmt(o, " t=%g\" time=\"", f->t);
-    rpt_seconds(o, f->seconds);
-    rpt_str(o, "\"");
+    report_str(o, "\" name=\"");
+    report_esc(o, report_frame_name(f, nbuf), ESC_XML_ATTR);
+    report_fmt(o, " t=%g\" time=\"", f->t);
+    report_seconds(o, f->seconds);
+    report_str(o, "\"");
 
-    outcome_t oc = rpt_frame_outcome(f);
-    const char *msg = FIXED(f->message)[0] != '\0' ? f->message : rpt_status_name(f->status);
+    outcome_t oc = report_frame_outcome(f);
+    const char *msg = FIXED(f->message)[0] != '\0' ? f->message : report_status_name(f->status);
     if (oc == OUT_PASS && !f->updated) {
-        rpt_str(o, "/>\n");
+        report_str(o, "/>\n");
         return;
     }
-    rpt_str(o, ">\n");
+    report_str(o, ">\n");
     if (oc != OUT_PASS) {
         const char *el = oc == OUT_FAILURE ? "failure" : "error";
-        rpt_fmt(o, "      <%s message=\"", el);
-        rpt_esc(o, msg, ESC_XML_ATTR);
-        rpt_str(o, "\" type=\"");
-        rpt_esc(o, rpt_status_name(f->status), ESC_XML_ATTR);
-        rpt_str(o, "\">");
+        report_fmt(o, "      <%s message=\"", el);
+        report_esc(o, msg, ESC_XML_ATTR);
+        report_str(o, "\" type=\"");
+        report_esc(o, report_status_name(f->status), ESC_XML_ATTR);
+        report_str(o, "\">");
         xml_message_trace(o, msg, f->trace);
         if (FIXED(f->diff_path)[0] != '\0') {
-            rpt_str(o, "diff image: ");
-            rpt_esc(o, f->diff_path, ESC_XML_TEXT);
-            rpt_str(o, "\n");
+            report_str(o, "diff image: ");
+            report_esc(o, f->diff_path, ESC_XML_TEXT);
+            report_str(o, "\n");
         }
-        rpt_fmt(o, "</%s>\n", el);
+        report_fmt(o, "</%s>\n", el);
     } else {
-        rpt_str(o, "      <system-out>golden updated: wrote ");
-        rpt_esc(o, FIXED(f->golden_path), ESC_XML_TEXT);
-        rpt_str(o, "\nbefore the update: ");
+        report_str(o, "      <system-out>golden updated: wrote ");
+        report_esc(o, FIXED(f->golden_path), ESC_XML_TEXT);
+        report_str(o, "\nbefore the update: ");
         xml_message_trace(o, msg, f->trace);
-        rpt_str(o, "</system-out>\n");
+        report_str(o, "</system-out>\n");
     }
-    rpt_str(o, "    </testcase>\n");
+    report_str(o, "    </testcase>\n");
 }
 
-void rpt_write_junit(rpt_t *o)
+void report_write_junit(report_t *o)
 {
     const rf_check_run_t *run = o->run;
-    const char *scene = rpt_scene(run);
+    const char *scene = report_scene(run);
     size_t failures = 0, errors = 0;
     for (size_t i = 0; i < run->nframes; i++) {
-        outcome_t oc = rpt_frame_outcome(&run->frames[i]);
+        outcome_t oc = report_frame_outcome(&run->frames[i]);
         failures += oc == OUT_FAILURE;
         errors += oc == OUT_ERROR;
     }
 
-    rpt_str(o, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-    rpt_fmt(o, "<testsuites name=\"runeframe check\" tests=\"%zu\" failures=\"%zu\" "
+    report_str(o, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    report_fmt(o, "<testsuites name=\"runeframe check\" tests=\"%zu\" failures=\"%zu\" "
                "errors=\"%zu\" time=\"", run->nframes, failures, errors);
-    rpt_seconds(o, run->seconds);
-    rpt_str(o, "\">\n  <testsuite name=\"");
-    rpt_esc(o, scene, ESC_XML_ATTR);
-    rpt_fmt(o, "\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"0\" time=\"",
+    report_seconds(o, run->seconds);
+    report_str(o, "\">\n  <testsuite name=\"");
+    report_esc(o, scene, ESC_XML_ATTR);
+    report_fmt(o, "\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"0\" time=\"",
             run->nframes, failures, errors);
-    rpt_seconds(o, run->seconds);
-    rpt_str(o, "\"");
+    report_seconds(o, run->seconds);
+    report_str(o, "\"");
     if (timestamp_ok(FIXED(run->timestamp)))
-        rpt_fmt(o, " timestamp=\"%s\"", run->timestamp);
+        report_fmt(o, " timestamp=\"%s\"", run->timestamp);
     char host[256];
     if (gethostname(host, sizeof host) == 0) {
         host[sizeof host - 1] = '\0';
         if (host[0] != '\0') {
-            rpt_str(o, " hostname=\"");
-            rpt_esc(o, host, ESC_XML_ATTR);
-            rpt_str(o, "\"");
+            report_str(o, " hostname=\"");
+            report_esc(o, host, ESC_XML_ATTR);
+            report_str(o, "\"");
         }
     }
-    rpt_str(o, ">\n    <properties>\n");
+    report_str(o, ">\n    <properties>\n");
     char nb[RF_NUM_BUF], ib[32];
     xml_property(o, "golden", run->golden_dir != NULL ? run->golden_dir : "");
     xml_property(o, "threshold", rf_num_short(nb, run->diff.threshold));
@@ -168,8 +168,8 @@ void rpt_write_junit(rpt_t *o)
     xml_property(o, "max-diff-pixels", ib);
     xml_property(o, "max-diff-ratio", rf_num_short(nb, run->max_diff_ratio));
     xml_property(o, "update", run->update ? "true" : "false");
-    rpt_str(o, "    </properties>\n");
+    report_str(o, "    </properties>\n");
     for (size_t i = 0; i < run->nframes; i++)
         xml_testcase(o, &run->frames[i], scene);
-    rpt_str(o, "  </testsuite>\n</testsuites>\n");
+    report_str(o, "  </testsuite>\n</testsuites>\n");
 }

@@ -1,6 +1,6 @@
 /* report-out.c - the report writers' output and escaping (report-int.h).
  *
- * Every write goes through rpt_bytes, which remembers the first failure
+ * Every write goes through report_bytes, which remembers the first failure
  * with its errno and writes nothing after it. All text from the run (scene
  * path, messages, trace lines, file names) is untrusted: it is decoded as
  * UTF-8 with invalid sequences replaced by U+FFFD (one per maximal invalid
@@ -18,7 +18,7 @@
 
 #define RPT_BAD_CP UINT32_MAX        /* an invalid UTF-8 sequence */
 
-void rpt_bytes(rpt_t *o, const char *s, size_t n)
+void report_bytes(report_t *o, const char *s, size_t n)
 {
     if (o->err != 0 || n == 0)
         return;
@@ -27,12 +27,12 @@ void rpt_bytes(rpt_t *o, const char *s, size_t n)
         o->err = errno != 0 ? errno : EIO;
 }
 
-void rpt_str(rpt_t *o, const char *s)
+void report_str(report_t *o, const char *s)
 {
-    rpt_bytes(o, s, strlen(s));
+    report_bytes(o, s, strlen(s));
 }
 
-void rpt_fmt(rpt_t *o, const char *fmt, ...)
+void report_fmt(report_t *o, const char *fmt, ...)
 {
     if (o->err != 0)
         return;
@@ -166,7 +166,7 @@ static const char *esc_replacement(uint32_t cp, esc_mode_t mode, char buf[8])
 
 /* Writes n bytes of s escaped for mode; runs of bytes that need nothing
  * are copied in one write. */
-void rpt_esc_n(rpt_t *o, const char *s, size_t n, esc_mode_t mode)
+void report_esc_n(report_t *o, const char *s, size_t n, esc_mode_t mode)
 {
     const unsigned char *p = (const unsigned char *)s;
     size_t run = 0, i = 0;
@@ -176,17 +176,17 @@ void rpt_esc_n(rpt_t *o, const char *s, size_t n, esc_mode_t mode)
         char buf[8];
         const char *rep = esc_replacement(cp, mode, buf);
         if (rep != NULL) {
-            rpt_bytes(o, s + run, i - run);
-            rpt_str(o, rep);
+            report_bytes(o, s + run, i - run);
+            report_str(o, rep);
             run = i + len;
         }
         i += len;
     }
-    rpt_bytes(o, s + run, n - run);
+    report_bytes(o, s + run, n - run);
 }
 
-void rpt_esc(rpt_t *o, const char *s, esc_mode_t mode)
+void report_esc(report_t *o, const char *s, esc_mode_t mode)
 {
     if (s != NULL)
-        rpt_esc_n(o, s, strlen(s), mode);
+        report_esc_n(o, s, strlen(s), mode);
 }

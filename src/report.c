@@ -26,7 +26,7 @@
 /* How a frame counts in a report: an updated golden is a pass; a golden
  * that could not be read or a render that failed is an error (the system,
  * not the pixels); every other status a failure. */
-outcome_t rpt_frame_outcome(const rf_check_frame_t *f)
+outcome_t report_frame_outcome(const rf_check_frame_t *f)
 {
     if (f->updated)
         return OUT_PASS;
@@ -42,12 +42,12 @@ outcome_t rpt_frame_outcome(const rf_check_frame_t *f)
 
 /* A fixed-size field as a string: itself, or "" when it has no NUL (a
  * corrupt run must not make the report read past the field). */
-const char *rpt_fixed_str(const char *s, size_t size)
+const char *report_fixed_str(const char *s, size_t size)
 {
     return memchr(s, '\0', size) != NULL ? s : "";
 }
 
-const char *rpt_frame_name(const rf_check_frame_t *f, char buf[32])
+const char *report_frame_name(const rf_check_frame_t *f, char buf[32])
 {
     if (FIXED(f->name)[0] != '\0')
         return f->name;
@@ -55,19 +55,19 @@ const char *rpt_frame_name(const rf_check_frame_t *f, char buf[32])
     return buf;
 }
 
-const char *rpt_status_name(rf_check_status_t s)
+const char *report_status_name(rf_check_status_t s)
 {
     const char *n = rf_check_status_name(s);
     return n != NULL ? n : "error";
 }
 
 /* Seconds as reports show them: 3 decimals, never negative or non-finite. */
-void rpt_seconds(rpt_t *o, double s)
+void report_seconds(report_t *o, double s)
 {
-    rpt_fmt(o, "%.3f", isfinite(s) && s > 0 ? s : 0.0);
+    report_fmt(o, "%.3f", isfinite(s) && s > 0 ? s : 0.0);
 }
 
-const char *rpt_scene(const rf_check_run_t *run)
+const char *report_scene(const rf_check_run_t *run)
 {
     return run->scene_path != NULL ? run->scene_path : "";
 }
@@ -119,11 +119,11 @@ int rf_report_write_embed(const rf_check_run_t *run, const char *path, size_t em
     rf_atomic_file_t af;
     if (rf_atomic_file_open(&af, path, 0, NULL, 0) != 0)
         return report_fail(err, errlen, path, errno);
-    rpt_t o = { .fp = af.fp, .run = run, .embed_max = embed_max };
+    report_t o = { .fp = af.fp, .run = run, .embed_max = embed_max };
     switch (kind) {
-    case RF_REPORT_JUNIT: rpt_write_junit(&o); break;
-    case RF_REPORT_JSON: rpt_write_json(&o); break;
-    default: rpt_write_html(&o); break;
+    case RF_REPORT_JUNIT: report_write_junit(&o); break;
+    case RF_REPORT_JSON: report_write_json(&o); break;
+    default: report_write_html(&o); break;
     }
     if (o.err != 0) {
         rf_atomic_file_abort(&af);

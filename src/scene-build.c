@@ -56,7 +56,7 @@ static void report_cycle(loader_t *L, const uint32_t *members, size_t n)
             o = sizeof line - 1;
     }
     const vsrc_t *v = &L->vals[members[first]];
-    ld_err_at(L, v->edge_ptr != NULL ? v->edge_ptr : v->ptr, "cycle: %s", line);
+    scene_err_at(L, v->edge_ptr != NULL ? v->edge_ptr : v->ptr, "cycle: %s", line);
 }
 
 /* The evaluation order: every value after the values it reads (expression
@@ -66,7 +66,7 @@ static void report_cycle(loader_t *L, const uint32_t *members, size_t n)
  * reads is. Every back edge closes a cycle, reported as found. Then "used" flows from a used
  * derived value to what it reads every frame (not to a `from` source: that
  * is read once, at the start). */
-int ld_sort_values(loader_t *L)
+int scene_sort_values(loader_t *L)
 {
     size_t n = L->nvals;
     uint8_t *state = calloc(n ? n : 1, 1);     /* 0 new, 1 on the stack, 2 placed */
@@ -76,7 +76,7 @@ int ld_sort_values(loader_t *L)
     L->order = malloc((n ? n : 1) * sizeof *L->order);
     int rc = 0;
     if (state == NULL || stack == NULL || next == NULL || at == NULL || L->order == NULL) {
-        ld_err_oom(L);
+        scene_err_oom(L);
         rc = -1;
         goto done;
     }
@@ -149,7 +149,7 @@ static int resolve_built(void *ctx, const char *name, size_t len, int comp,
                          rf_expr_ref_t *out, char *e, size_t elen)
 {
     const build_ctx_t *b = ctx;
-    long vi = ld_lookup_value(b->L, name, len);
+    long vi = scene_lookup_value(b->L, name, len);
     if (vi < 0) {
         snprintf(e, elen, "internal error: '%.*s' vanished", (int)(len > 200 ? 200 : len), name);
         return -1;
@@ -183,11 +183,11 @@ static int build_expr(loader_t *L, const vsrc_t *s, rf_value_t *vals, rf_value_t
     char ptr[sizeof L->ptr + 32];
     snprintf(ptr, sizeof ptr, "%s/expr", s->ptr);
     if (rf_expr_compile(s->src, strlen(s->src), 0, T_MAX, resolve_built, &bc,
-                        ld_arena_alloc_fn, L->arena, &e, &ee) != 0) {
+                        scene_arena_alloc_fn, L->arena, &e, &ee) != 0) {
         if (ee.oom)
-            ld_err_oom(L);
+            scene_err_oom(L);
         else
-            ld_err_at(L, ptr, "internal error: col %d: %s", ee.col, ee.msg);
+            scene_err_at(L, ptr, "internal error: col %d: %s", ee.col, ee.msg);
         return -1;
     }
     v->expr = e;
@@ -255,14 +255,14 @@ static int apply_from(loader_t *L, const vsrc_t *s, const rf_value_t *vals)
     nbuf_t b1, b2, b3, b4;
     rf_track_eval_state(&src->track, sp->start, &x, &vel);
     if (!isfinite(x) || !isfinite(vel)) {
-        ld_err_at(L, s->from_ptr, "'%s' is not finite at t = %s, where this %s starts",
-               L->vals[s->from_vi].name, ld_num(&b1, sp->start), s->from_kind);
+        scene_err_at(L, s->from_ptr, "'%s' is not finite at t = %s, where this %s starts",
+               L->vals[s->from_vi].name, scene_num(&b1, sp->start), s->from_kind);
         return -1;
     }
     if (sp->curve == RF_CURVE_PHYSICS && !(x >= sp->min && x <= sp->max)) {
-        ld_err_at(L, s->from_ptr, "'%s' is %s at t = %s, where this physics starts: outside "
-               "[min, max] = [%s, %s]", L->vals[s->from_vi].name, ld_num(&b1, x),
-               ld_num(&b2, sp->start), ld_num(&b3, sp->min), ld_num(&b4, sp->max));
+        scene_err_at(L, s->from_ptr, "'%s' is %s at t = %s, where this physics starts: outside "
+               "[min, max] = [%s, %s]", L->vals[s->from_vi].name, scene_num(&b1, x),
+               scene_num(&b2, sp->start), scene_num(&b3, sp->min), scene_num(&b4, sp->max));
         return -1;
     }
     sp->from = x;
@@ -274,13 +274,13 @@ static int apply_from(loader_t *L, const vsrc_t *s, const rf_value_t *vals)
     return 0;
 }
 
-int ld_build_values(loader_t *L)
+int scene_build_values(loader_t *L)
 {
     rf_scene_t *sc = L->sc;
     rf_values_t *vs = &sc->values;
     size_t n = L->nvals;
-    rf_value_t *vals = ld_aalloc(L, n, sizeof *vals);
-    uint32_t *order = ld_aalloc(L, n, sizeof *order);
+    rf_value_t *vals = scene_aalloc(L, n, sizeof *vals);
+    uint32_t *order = scene_aalloc(L, n, sizeof *order);
     if (vals == NULL || order == NULL || L->order == NULL)
         return -1;
     /* slots in file order: one per output */
@@ -297,7 +297,7 @@ int ld_build_values(loader_t *L)
     if (finals == NULL || owner == NULL) {
         free(finals);
         free(owner);
-        ld_err_oom(L);
+        scene_err_oom(L);
         return -1;
     }
     for (size_t i = 0; i < n; i++)
@@ -334,7 +334,7 @@ int ld_build_values(loader_t *L)
                 break;
             }
             size_t bytes = rf_track_storage_size((uint32_t)s->nspecs);
-            void *storage = bytes ? ld_aalloc(L, 1, bytes) : NULL;
+            void *storage = bytes ? scene_aalloc(L, 1, bytes) : NULL;
             if (storage == NULL) {
                 rc = -1;
                 break;
@@ -360,7 +360,7 @@ int ld_build_values(loader_t *L)
     free(owner);
     if (rc != 0) {
         /* every path that leaves a value undescribed reports an error */
-        if (ld_nerrors(L) == 0)
+        if (scene_nerrors(L) == 0)
             rf_diag_file(L->d, "internal error: a value has no description");
         return -1;
     }
@@ -375,7 +375,7 @@ int ld_build_values(loader_t *L)
 
 /* "auto": the largest finite settle time of the values layers use, or of
  * all values when layers use none. */
-void ld_resolve_auto(loader_t *L)
+void scene_resolve_auto(loader_t *L)
 {
     const rf_values_t *vs = &L->sc->values;
     int any_used = 0;
@@ -392,13 +392,13 @@ void ld_resolve_auto(loader_t *L)
     }
     L->sc->duration_auto = 1;
     if (!(best > 0)) {
-        size_t m0 = ld_push(L, "timeline");
-        size_t m = ld_push(L, "duration");
-        ld_err(L, "\"auto\" needs a value that settles: set a duration in seconds");
-        ld_pop(L, m);
-        ld_pop(L, m0);
+        size_t m0 = scene_push(L, "timeline");
+        size_t m = scene_push(L, "duration");
+        scene_err(L, "\"auto\" needs a value that settles: set a duration in seconds");
+        scene_pop(L, m);
+        scene_pop(L, m0);
         return;
     }
-    ld_set_frames(L, best);
+    scene_set_frames(L, best);
 }
 

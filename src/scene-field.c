@@ -13,22 +13,22 @@
 #include "jsonsyn.h"
 #include "scene-int.h"
 
-int ld_nerrors(const loader_t *L)
+int scene_nerrors(const loader_t *L)
 {
     return L->d->count + L->d->dropped;
 }
 
-size_t ld_push(loader_t *L, const char *seg)
+size_t scene_push(loader_t *L, const char *seg)
 {
     return rf_pointer_push(L->ptr, sizeof L->ptr, seg);
 }
 
-size_t ld_pushi(loader_t *L, size_t i)
+size_t scene_pushi(loader_t *L, size_t i)
 {
     return rf_pointer_push_index(L->ptr, sizeof L->ptr, i);
 }
 
-void ld_pop(loader_t *L, size_t mark)
+void scene_pop(loader_t *L, size_t mark)
 {
     L->ptr[mark] = '\0';
 }
@@ -43,7 +43,7 @@ static void err_v(loader_t *L, const char *ptr, const char *fmt, va_list ap)
 }
 
 /* An error at the current pointer. */
-void ld_err(loader_t *L, const char *fmt, ...)
+void scene_err(loader_t *L, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -52,20 +52,20 @@ void ld_err(loader_t *L, const char *fmt, ...)
 }
 
 /* An error at member key of the current object. */
-void ld_err_key(loader_t *L, const char *key, const char *fmt, ...)
+void scene_err_key(loader_t *L, const char *key, const char *fmt, ...)
 {
     char buf[RF_DIAG_LINE];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap); /* before the push: key may be in an argument */
     va_end(ap);
-    size_t m = ld_push(L, key);
+    size_t m = scene_push(L, key);
     rf_diag_at(L->d, L->ptr, "%s", buf);
-    ld_pop(L, m);
+    scene_pop(L, m);
 }
 
 /* An error at a pointer recorded earlier (the resolve and build stages). */
-void ld_err_at(loader_t *L, const char *ptr, const char *fmt, ...)
+void scene_err_at(loader_t *L, const char *ptr, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -79,7 +79,7 @@ void ld_err_at(loader_t *L, const char *ptr, const char *fmt, ...)
  * them. rf_diag_at() keeps a message on one line, so the two lines are
  * appended to the stored message; they are left out when the message would
  * not fit in RF_DIAG_LINE. */
-void ld_err_caret(loader_t *L, const char *ptr, const char *text, size_t len, int col,
+void scene_err_caret(loader_t *L, const char *ptr, const char *text, size_t len, int col,
                   const char *msg)
 {
     int before = L->d->count;
@@ -89,7 +89,7 @@ void ld_err_caret(loader_t *L, const char *ptr, const char *text, size_t len, in
     rf_loc_attach_col(L->d->msg[L->d->count - 1], RF_DIAG_LINE, text, len, col);
 }
 
-void ld_err_oom(loader_t *L)
+void scene_err_oom(loader_t *L)
 {
     if (!L->oom) {
         L->oom = 1;
@@ -98,16 +98,16 @@ void ld_err_oom(loader_t *L)
     }
 }
 
-void *ld_aalloc(loader_t *L, size_t count, size_t size)
+void *scene_aalloc(loader_t *L, size_t count, size_t size)
 {
     void *p = rf_arena_calloc(L->arena, count == 0 ? 1 : count, size);
     if (p == NULL)
-        ld_err_oom(L);
+        scene_err_oom(L);
     return p;
 }
 
 /* rf_arena_alloc for modules that take an allocator (easing, expr, path). */
-void *ld_arena_alloc_fn(void *ctx, size_t size)
+void *scene_arena_alloc_fn(void *ctx, size_t size)
 {
     return rf_arena_alloc(ctx, size);
 }
@@ -116,14 +116,14 @@ void *ld_arena_alloc_fn(void *ctx, size_t size)
 /* Message helpers                                                      */
 
 
-const char *ld_num(nbuf_t *b, double x)
+const char *scene_num(nbuf_t *b, double x)
 {
     return rf_num_short(b->s, x);
 }
 
 /* A key or string as it may appear inside quotes in a message: control
  * characters escaped, long text cut (on a UTF-8 boundary) with "...". */
-const char *ld_q(qbuf_t *b, const char *s)
+const char *scene_q(qbuf_t *b, const char *s)
 {
     size_t o = 0, cap = sizeof b->s;
     for (const unsigned char *p = (const unsigned char *)s; *p != '\0'; p++) {
@@ -151,7 +151,7 @@ const char *ld_q(qbuf_t *b, const char *s)
     return b->s;
 }
 
-const char *ld_json_type(const cJSON *it)
+const char *scene_json_type(const cJSON *it)
 {
     static const struct { int type; const char *name; } names[] = {
         { cJSON_Number, "a number" }, { cJSON_String, "a string" }, { cJSON_Object, "an object" },
@@ -164,7 +164,7 @@ const char *ld_json_type(const cJSON *it)
 }
 
 /* "a, b, c" into buf. */
-const char *ld_join(char *buf, size_t cap, const char *const *names, size_t n)
+const char *scene_join(char *buf, size_t cap, const char *const *names, size_t n)
 {
     size_t o = 0;
     buf[0] = '\0';
@@ -184,7 +184,7 @@ static const char *join_alts(char *buf, size_t cap, const char *const *names, si
     return buf;
 }
 
-int ld_find_name(const char *const *names, size_t n, const char *s)
+int scene_find_name(const char *const *names, size_t n, const char *s)
 {
     for (size_t i = 0; i < n; i++)
         if (strcmp(names[i], s) == 0)
@@ -195,7 +195,7 @@ int ld_find_name(const char *const *names, size_t n, const char *s)
 /* A did-you-mean, skipped once the message would be dropped anyway: a
  * file with 50,000 bad references must not cost 50,000 searches over
  * 50,000 names. */
-const char *ld_suggest(const loader_t *L, const char *word, const char *const *names, size_t n)
+const char *scene_suggest(const loader_t *L, const char *word, const char *const *names, size_t n)
 {
     if (rf_diag_full(L->d))
         return NULL;
@@ -203,53 +203,53 @@ const char *ld_suggest(const loader_t *L, const char *word, const char *const *n
 }
 
 /* The unknown-key message, with a suggestion or else the known keys. */
-void ld_err_unknown_key(loader_t *L, const char *key, const char *what, const char *const *names,
+void scene_err_unknown_key(loader_t *L, const char *key, const char *what, const char *const *names,
                         size_t n)
 {
     qbuf_t a;
-    const char *dym = ld_suggest(L, key, names, n);
+    const char *dym = scene_suggest(L, key, names, n);
     if (dym != NULL) {
-        ld_err_key(L, key, "unknown %s '%s' (did you mean '%s'?)", what, ld_q(&a, key), dym);
+        scene_err_key(L, key, "unknown %s '%s' (did you mean '%s'?)", what, scene_q(&a, key), dym);
     } else {
         char list[600];
-        ld_err_key(L, key, "unknown %s '%s' (known: %s)", what, ld_q(&a, key),
-                ld_join(list, sizeof list, names, n));
+        scene_err_key(L, key, "unknown %s '%s' (known: %s)", what, scene_q(&a, key),
+                scene_join(list, sizeof list, names, n));
     }
 }
 
 /* Maps the members of obj onto names[0..n): found[k] is the member named
  * names[k] (the first, when repeated) or NULL. Unknown and repeated keys
  * are reported at their pointer. */
-void ld_scan_keys(loader_t *L, const cJSON *obj, const char *const *names, size_t n,
+void scene_scan_keys(loader_t *L, const cJSON *obj, const char *const *names, size_t n,
                   const cJSON **found)
 {
     for (size_t k = 0; k < n; k++)
         found[k] = NULL;
     for (const cJSON *c = obj->child; c != NULL; c = c->next) {
-        int k = ld_find_name(names, n, c->string);
+        int k = scene_find_name(names, n, c->string);
         qbuf_t a;
         if (k < 0)
-            ld_err_unknown_key(L, c->string, "key", names, n);
+            scene_err_unknown_key(L, c->string, "key", names, n);
         else if (found[k] != NULL)
-            ld_err_key(L, c->string, "duplicate key '%s'", ld_q(&a, c->string));
+            scene_err_key(L, c->string, "duplicate key '%s'", scene_q(&a, c->string));
         else
             found[k] = c;
     }
 }
 
-const cJSON *ld_get(const char *const *names, size_t n, const cJSON **found, const char *name)
+const cJSON *scene_get(const char *const *names, size_t n, const cJSON **found, const char *name)
 {
-    int k = ld_find_name(names, n, name);
+    int k = scene_find_name(names, n, name);
     return k < 0 ? NULL : found[k];
 }
 
 /* An object whose keys the file names (values, paths): NULL after an
- * error, else the flags of its repeated keys (ld_dup_flags; free them). */
-unsigned char *ld_want_named(loader_t *L, const cJSON *obj, const char *what, size_t *pn)
+ * error, else the flags of its repeated keys (scene_dup_flags; free them). */
+unsigned char *scene_want_named(loader_t *L, const cJSON *obj, const char *what, size_t *pn)
 {
-    if (!ld_want_object(L, obj, what))
+    if (!scene_want_object(L, obj, what))
         return NULL;
-    return ld_dup_flags(L, obj, pn);
+    return scene_dup_flags(L, obj, pn);
 }
 
 /* For objects with free-form keys (values, paths): flags[i] = 1 when child i
@@ -265,7 +265,7 @@ static int keyref_cmp(const void *a, const void *b)
     return x->i < y->i ? -1 : x->i > y->i;
 }
 
-unsigned char *ld_dup_flags(loader_t *L, const cJSON *obj, size_t *pn)
+unsigned char *scene_dup_flags(loader_t *L, const cJSON *obj, size_t *pn)
 {
     size_t n = 0;
     for (const cJSON *c = obj->child; c != NULL; c = c->next)
@@ -276,7 +276,7 @@ unsigned char *ld_dup_flags(loader_t *L, const cJSON *obj, size_t *pn)
     if (flags == NULL || refs == NULL) {
         free(flags);
         free(refs);
-        ld_err_oom(L);
+        scene_err_oom(L);
         return NULL;
     }
     size_t i = 0;
@@ -294,14 +294,14 @@ unsigned char *ld_dup_flags(loader_t *L, const cJSON *obj, size_t *pn)
 
 /* Counts one item against RF_MAX_ITEMS; nonzero once past the limit (the
  * first time with an error at the current pointer). */
-int ld_count_items(loader_t *L, size_t n)
+int scene_count_items(loader_t *L, size_t n)
 {
     if (L->items_over)
         return 1;
     L->items += n;
     if (L->items > RF_MAX_ITEMS) {
         L->items_over = 1;
-        ld_err(L, "too many items: a scene has at most %u values, layers, path segments "
+        scene_err(L, "too many items: a scene has at most %u values, layers, path segments "
             "and sequence entries in all", (unsigned)RF_MAX_ITEMS);
         return 1;
     }
@@ -312,21 +312,21 @@ int ld_count_items(loader_t *L, size_t n)
 /* Typed fields                                                         */
 
 /* 1 when it is an object; else "must be WHAT, got TYPE" and 0. */
-int ld_want_object(loader_t *L, const cJSON *it, const char *what)
+int scene_want_object(loader_t *L, const cJSON *it, const char *what)
 {
     if (cJSON_IsObject(it))
         return 1;
-    ld_err(L, "must be %s, got %s", what, ld_json_type(it));
+    scene_err(L, "must be %s, got %s", what, scene_json_type(it));
     return 0;
 }
 
 /* A finite number; non-finite ones were reported by the finiteness pass. */
-int ld_want_number(loader_t *L, const cJSON *it, const char *key, double *out)
+int scene_want_number(loader_t *L, const cJSON *it, const char *key, double *out)
 {
     if (it == NULL)
         return F_ABSENT;
     if (!cJSON_IsNumber(it)) {
-        ld_err_key(L, key, "must be a number, got %s", ld_json_type(it));
+        scene_err_key(L, key, "must be a number, got %s", scene_json_type(it));
         return F_BAD;
     }
     if (!isfinite(it->valuedouble))
@@ -335,20 +335,20 @@ int ld_want_number(loader_t *L, const cJSON *it, const char *key, double *out)
     return F_OK;
 }
 
-/* ld_want_number, and a missing member is an error when required. */
+/* scene_want_number, and a missing member is an error when required. */
 static int required_number(loader_t *L, const cJSON *it, const char *key, int required,
                            double *out)
 {
-    int r = ld_want_number(L, it, key, out);
+    int r = scene_want_number(L, it, key, out);
     if (r == F_ABSENT && required) {
-        ld_err(L, "missing required key '%s'", key);
+        scene_err(L, "missing required key '%s'", key);
         return F_BAD;
     }
     return r;
 }
 
 /* A number member with a range; *out is left alone unless it is valid. */
-int ld_num_field(loader_t *L, const cJSON *it, const char *key, int required, int range,
+int scene_num_field(loader_t *L, const cJSON *it, const char *key, int required, int range,
                  double *out)
 {
     double v = 0;
@@ -357,11 +357,11 @@ int ld_num_field(loader_t *L, const cJSON *it, const char *key, int required, in
     if (r != F_OK)
         return r;
     if (range == R_GT0 && !(v > 0)) {
-        ld_err_key(L, key, "must be > 0, got %s", ld_num(&b, v));
+        scene_err_key(L, key, "must be > 0, got %s", scene_num(&b, v));
         return F_BAD;
     }
     if (range == R_GE0 && !(v >= 0)) {
-        ld_err_key(L, key, "must be >= 0, got %s", ld_num(&b, v));
+        scene_err_key(L, key, "must be >= 0, got %s", scene_num(&b, v));
         return F_BAD;
     }
     *out = v;
@@ -369,7 +369,7 @@ int ld_num_field(loader_t *L, const cJSON *it, const char *key, int required, in
 }
 
 /* An integer member in [lo, hi]. */
-int ld_int_field(loader_t *L, const cJSON *it, const char *key, int required, double lo,
+int scene_int_field(loader_t *L, const cJSON *it, const char *key, int required, double lo,
                  double hi, double *out)
 {
     double v = 0;
@@ -378,22 +378,22 @@ int ld_int_field(loader_t *L, const cJSON *it, const char *key, int required, do
     if (r != F_OK)
         return r;
     if (v != floor(v)) {
-        ld_err_key(L, key, "must be an integer, got %s", ld_num(&b, v));
+        scene_err_key(L, key, "must be an integer, got %s", scene_num(&b, v));
         return F_BAD;
     }
     if (v < lo || v > hi) {
         if (lo == 1 && hi == 4294967295.0 && v < lo)
-            ld_err_key(L, key, "must be a positive integer, got %s", ld_num(&b, v));
+            scene_err_key(L, key, "must be a positive integer, got %s", scene_num(&b, v));
         else
-            ld_err_key(L, key, "must be an integer in %s..%s, got %s", ld_num(&b1, lo),
-                    ld_num(&b2, hi), ld_num(&b, v));
+            scene_err_key(L, key, "must be an integer in %s..%s, got %s", scene_num(&b1, lo),
+                    scene_num(&b2, hi), scene_num(&b, v));
         return F_BAD;
     }
     *out = v;
     return F_OK;
 }
 
-int ld_enum_field(loader_t *L, const cJSON *it, const char *key, const char *const *names,
+int scene_enum_field(loader_t *L, const cJSON *it, const char *key, const char *const *names,
                   size_t n, int *out)
 {
     char alts[200];
@@ -401,29 +401,29 @@ int ld_enum_field(loader_t *L, const cJSON *it, const char *key, const char *con
     if (it == NULL)
         return F_ABSENT;
     if (!cJSON_IsString(it)) {
-        ld_err_key(L, key, "must be %s, got %s", join_alts(alts, sizeof alts, names, n),
-                ld_json_type(it));
+        scene_err_key(L, key, "must be %s, got %s", join_alts(alts, sizeof alts, names, n),
+                scene_json_type(it));
         return F_BAD;
     }
-    int k = ld_find_name(names, n, it->valuestring);
+    int k = scene_find_name(names, n, it->valuestring);
     if (k >= 0) {
         *out = k;
         return F_OK;
     }
-    const char *dym = ld_suggest(L, it->valuestring, names, n);
+    const char *dym = scene_suggest(L, it->valuestring, names, n);
     if (dym != NULL)
-        ld_err_key(L, key, "must be %s, got \"%s\" (did you mean \"%s\"?)",
-                join_alts(alts, sizeof alts, names, n), ld_q(&a, it->valuestring), dym);
+        scene_err_key(L, key, "must be %s, got \"%s\" (did you mean \"%s\"?)",
+                join_alts(alts, sizeof alts, names, n), scene_q(&a, it->valuestring), dym);
     else
-        ld_err_key(L, key, "must be %s, got \"%s\"", join_alts(alts, sizeof alts, names, n),
-                ld_q(&a, it->valuestring));
+        scene_err_key(L, key, "must be %s, got \"%s\"", join_alts(alts, sizeof alts, names, n),
+                scene_q(&a, it->valuestring));
     return F_BAD;
 }
 
 /* An easing: a string for rf_easing_parse(), or [x1, y1, x2, y2]. The
  * `bezier` kind (cubic_only) clamps every component; elsewhere a CSS
  * cubic-bezier needs x1 and x2 in [0, 1]. */
-int ld_easing_field(loader_t *L, const cJSON *it, const char *key, int cubic_only,
+int scene_easing_field(loader_t *L, const cJSON *it, const char *key, int cubic_only,
                     rf_easing_t *out)
 {
     const char *what = cubic_only ? "a curve name" : "an easing name";
@@ -431,41 +431,41 @@ int ld_easing_field(loader_t *L, const cJSON *it, const char *key, int cubic_onl
         return F_ABSENT;
     if (cJSON_IsString(it)) {
         char why[256];
-        if (rf_easing_parse(out, it->valuestring, cubic_only, ld_arena_alloc_fn, L->arena,
+        if (rf_easing_parse(out, it->valuestring, cubic_only, scene_arena_alloc_fn, L->arena,
                             why, sizeof why) != 0) {
-            ld_err_key(L, key, "%s", why);
+            scene_err_key(L, key, "%s", why);
             return F_BAD;
         }
         return F_OK;
     }
     if (!cJSON_IsArray(it)) {
-        ld_err_key(L, key, "must be %s or an array [x1, y1, x2, y2], got %s", what,
-                ld_json_type(it));
+        scene_err_key(L, key, "must be %s or an array [x1, y1, x2, y2], got %s", what,
+                scene_json_type(it));
         return F_BAD;
     }
     int n = cJSON_GetArraySize(it);
     if (n != 4) {
-        ld_err_key(L, key, "a cubic-bezier needs 4 numbers [x1, y1, x2, y2], got %d", n);
+        scene_err_key(L, key, "a cubic-bezier needs 4 numbers [x1, y1, x2, y2], got %d", n);
         return F_BAD;
     }
     double p[4] = { 0, 0, 0, 0 };
     int bad = 0, i = 0;
-    size_t m = ld_push(L, key);
+    size_t m = scene_push(L, key);
     for (const cJSON *c = it->child; c != NULL; c = c->next, i++) {
         char idx[16];
         snprintf(idx, sizeof idx, "%d", i);
-        if (ld_want_number(L, c, idx, &p[i]) != F_OK) {
+        if (scene_want_number(L, c, idx, &p[i]) != F_OK) {
             bad = 1;
             continue;
         }
         if (!cubic_only && (i == 0 || i == 2) && !(p[i] >= 0 && p[i] <= 1)) {
             nbuf_t b;
-            ld_err_key(L, idx, "cubic-bezier %s must be in [0, 1], got %s",
-                    i == 0 ? "x1" : "x2", ld_num(&b, p[i]));
+            scene_err_key(L, idx, "cubic-bezier %s must be in [0, 1], got %s",
+                    i == 0 ? "x1" : "x2", scene_num(&b, p[i]));
             bad = 1;
         }
     }
-    ld_pop(L, m);
+    scene_pop(L, m);
     if (bad)
         return F_BAD;
     rf_easing_init_cubic(out, p[0], p[1], p[2], p[3], cubic_only);
@@ -506,14 +506,14 @@ static int parse_color(const char *s, uint32_t *out)
     return 0;
 }
 
-int ld_color_string(loader_t *L, const cJSON *it, const char *key, uint32_t *out)
+int scene_color_string(loader_t *L, const cJSON *it, const char *key, uint32_t *out)
 {
     qbuf_t a;
     if (parse_color(it->valuestring, out) == 0)
         return F_OK;
-    ld_err_key(L, key, "invalid color \"%s\": expected \"#rgb\", \"#rgba\", \"#rrggbb\" or "
+    scene_err_key(L, key, "invalid color \"%s\": expected \"#rgb\", \"#rgba\", \"#rrggbb\" or "
             "\"#rrggbbaa\"",
-            ld_q(&a, it->valuestring));
+            scene_q(&a, it->valuestring));
     return F_BAD;
 }
 
@@ -522,17 +522,17 @@ int ld_color_string(loader_t *L, const cJSON *it, const char *key, uint32_t *out
 
 /* cJSON turns an overflowing literal such as 1e999 into an infinity; the
  * contract says every number is finite, wherever it is. */
-void ld_check_finite(loader_t *L, const cJSON *it)
+void scene_check_finite(loader_t *L, const cJSON *it)
 {
     if (cJSON_IsNumber(it) && !isfinite(it->valuedouble)) {
-        ld_err(L, "number out of range: every number must be finite");
+        scene_err(L, "number out of range: every number must be finite");
         return;
     }
     size_t i = 0;
     for (const cJSON *c = it->child; c != NULL; c = c->next, i++) {
-        size_t m = cJSON_IsObject(it) ? ld_push(L, c->string) : ld_pushi(L, i);
-        ld_check_finite(L, c);
-        ld_pop(L, m);
+        size_t m = cJSON_IsObject(it) ? scene_push(L, c->string) : scene_pushi(L, i);
+        scene_check_finite(L, c);
+        scene_pop(L, m);
     }
 }
 

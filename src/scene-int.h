@@ -13,7 +13,7 @@
  *   scene-timeline.c  `canvas`, `timeline`, `checks`
  *   scene-build.c     the value graph: order, cycles, building, auto
  *   scene.c           the top level and the entry points (scene.h)
- * Internal functions shared between them are named ld_*.
+ * Internal functions shared between them are named scene_* (static helpers have no prefix).
  */
 #ifndef RF_SCENE_INT_H
 #define RF_SCENE_INT_H
@@ -122,78 +122,78 @@ enum { F_BAD = -1, F_ABSENT = 0, F_OK = 1 };
 enum { R_ANY, R_GT0, R_GE0 };
 
 /* scene-field.c */
-int ld_nerrors(const loader_t *L);
-size_t ld_push(loader_t *L, const char *seg);
-size_t ld_pushi(loader_t *L, size_t i);
-void ld_pop(loader_t *L, size_t mark);
-void ld_err(loader_t *L, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void ld_err_key(loader_t *L, const char *key, const char *fmt, ...)
+int scene_nerrors(const loader_t *L);
+size_t scene_push(loader_t *L, const char *seg);
+size_t scene_pushi(loader_t *L, size_t i);
+void scene_pop(loader_t *L, size_t mark);
+void scene_err(loader_t *L, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void scene_err_key(loader_t *L, const char *key, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-void ld_err_at(loader_t *L, const char *ptr, const char *fmt, ...)
+void scene_err_at(loader_t *L, const char *ptr, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-void ld_err_caret(loader_t *L, const char *ptr, const char *text, size_t len, int col,
+void scene_err_caret(loader_t *L, const char *ptr, const char *text, size_t len, int col,
                   const char *msg);
-void ld_err_oom(loader_t *L);
-void *ld_aalloc(loader_t *L, size_t count, size_t size);
-void *ld_arena_alloc_fn(void *ctx, size_t size);
-const char *ld_num(nbuf_t *b, double x);
-const char *ld_q(qbuf_t *b, const char *s);
-const char *ld_json_type(const cJSON *it);
-const char *ld_join(char *buf, size_t cap, const char *const *names, size_t n);
-int ld_find_name(const char *const *names, size_t n, const char *s);
-const char *ld_suggest(const loader_t *L, const char *word, const char *const *names, size_t n);
-void ld_err_unknown_key(loader_t *L, const char *key, const char *what, const char *const *names,
+void scene_err_oom(loader_t *L);
+void *scene_aalloc(loader_t *L, size_t count, size_t size);
+void *scene_arena_alloc_fn(void *ctx, size_t size);
+const char *scene_num(nbuf_t *b, double x);
+const char *scene_q(qbuf_t *b, const char *s);
+const char *scene_json_type(const cJSON *it);
+const char *scene_join(char *buf, size_t cap, const char *const *names, size_t n);
+int scene_find_name(const char *const *names, size_t n, const char *s);
+const char *scene_suggest(const loader_t *L, const char *word, const char *const *names, size_t n);
+void scene_err_unknown_key(loader_t *L, const char *key, const char *what, const char *const *names,
                         size_t n);
-void ld_scan_keys(loader_t *L, const cJSON *obj, const char *const *names, size_t n,
+void scene_scan_keys(loader_t *L, const cJSON *obj, const char *const *names, size_t n,
                   const cJSON **found);
-const cJSON *ld_get(const char *const *names, size_t n, const cJSON **found, const char *name);
-unsigned char *ld_want_named(loader_t *L, const cJSON *obj, const char *what, size_t *pn);
-unsigned char *ld_dup_flags(loader_t *L, const cJSON *obj, size_t *pn);
-int ld_count_items(loader_t *L, size_t n);
-int ld_want_object(loader_t *L, const cJSON *it, const char *what);
-int ld_want_number(loader_t *L, const cJSON *it, const char *key, double *out);
-int ld_num_field(loader_t *L, const cJSON *it, const char *key, int required, int range,
+const cJSON *scene_get(const char *const *names, size_t n, const cJSON **found, const char *name);
+unsigned char *scene_want_named(loader_t *L, const cJSON *obj, const char *what, size_t *pn);
+unsigned char *scene_dup_flags(loader_t *L, const cJSON *obj, size_t *pn);
+int scene_count_items(loader_t *L, size_t n);
+int scene_want_object(loader_t *L, const cJSON *it, const char *what);
+int scene_want_number(loader_t *L, const cJSON *it, const char *key, double *out);
+int scene_num_field(loader_t *L, const cJSON *it, const char *key, int required, int range,
                  double *out);
-int ld_int_field(loader_t *L, const cJSON *it, const char *key, int required, double lo,
+int scene_int_field(loader_t *L, const cJSON *it, const char *key, int required, double lo,
                  double hi, double *out);
-int ld_enum_field(loader_t *L, const cJSON *it, const char *key, const char *const *names,
+int scene_enum_field(loader_t *L, const cJSON *it, const char *key, const char *const *names,
                   size_t n, int *out);
-int ld_easing_field(loader_t *L, const cJSON *it, const char *key, int cubic_only,
+int scene_easing_field(loader_t *L, const cJSON *it, const char *key, int cubic_only,
                     rf_easing_t *out);
-int ld_color_string(loader_t *L, const cJSON *it, const char *key, uint32_t *out);
-void ld_check_finite(loader_t *L, const cJSON *it);
+int scene_color_string(loader_t *L, const cJSON *it, const char *key, uint32_t *out);
+void scene_check_finite(loader_t *L, const cJSON *it);
 
 /* scene-value.c */
-int ld_valid_name(const char *s);
-int ld_valid_name_n(const char *s, size_t len);
-const rf_path_t *ld_parse_path_data(loader_t *L, const char *s);
-size_t ld_add_value(loader_t *L, const char *name, const cJSON *it);
-void ld_parse_values(loader_t *L, const cJSON *obj);
-void ld_index_values(loader_t *L);
-long ld_lookup_value(const loader_t *L, const char *name, size_t len);
+int scene_valid_name(const char *s);
+int scene_valid_name_n(const char *s, size_t len);
+const rf_path_t *scene_parse_path_data(loader_t *L, const char *s);
+size_t scene_add_value(loader_t *L, const char *name, const cJSON *it);
+void scene_parse_values(loader_t *L, const cJSON *obj);
+void scene_index_values(loader_t *L);
+long scene_lookup_value(const loader_t *L, const char *name, size_t len);
 
 /* scene-ref.c */
-void ld_parse_paths(loader_t *L, const cJSON *obj);
-int ld_lookup_path(const loader_t *L, const char *name, const rf_path_t **out);
-const char *ld_a_kind(rf_value_kind_t kind);
-int ld_resolve_input(loader_t *L, const char *s, long *pvi, int *pcomp, char *msg, size_t cap);
-void ld_resolve_pending(loader_t *L);
-void ld_add_deferred(loader_t *L);
+void scene_parse_paths(loader_t *L, const cJSON *obj);
+int scene_lookup_path(const loader_t *L, const char *name, const rf_path_t **out);
+const char *scene_a_kind(rf_value_kind_t kind);
+int scene_resolve_input(loader_t *L, const char *s, long *pvi, int *pcomp, char *msg, size_t cap);
+void scene_resolve_pending(loader_t *L);
+void scene_add_deferred(loader_t *L);
 
 /* scene-layer.c */
-void ld_parse_layers(loader_t *L, const cJSON *arr);
-void ld_fix_layers(const rf_value_t *vals, rf_layer_t *ls, uint32_t n);
+void scene_parse_layers(loader_t *L, const cJSON *arr);
+void scene_fix_layers(const rf_value_t *vals, rf_layer_t *ls, uint32_t n);
 
 /* scene-timeline.c */
-void ld_parse_canvas(loader_t *L, const cJSON *obj);
-void ld_parse_timeline(loader_t *L, const cJSON *obj);
-void ld_parse_checks(loader_t *L, const cJSON *obj);
-void ld_resolve_checks(loader_t *L);
-int ld_set_frames(loader_t *L, double duration);
+void scene_parse_canvas(loader_t *L, const cJSON *obj);
+void scene_parse_timeline(loader_t *L, const cJSON *obj);
+void scene_parse_checks(loader_t *L, const cJSON *obj);
+void scene_resolve_checks(loader_t *L);
+int scene_set_frames(loader_t *L, double duration);
 
 /* scene-build.c */
-int ld_sort_values(loader_t *L);
-int ld_build_values(loader_t *L);
-void ld_resolve_auto(loader_t *L);
+int scene_sort_values(loader_t *L);
+int scene_build_values(loader_t *L);
+void scene_resolve_auto(loader_t *L);
 
 #endif

@@ -36,8 +36,8 @@ static void value_ref(loader_t *L, const char *key, const char *s, rf_prop_t *ou
     char msg[RF_DIAG_LINE];
     long vi;
     int comp;
-    if (ld_resolve_input(L, s, &vi, &comp, msg, sizeof msg) != 0) {
-        ld_err_key(L, key, "%s", msg);
+    if (scene_resolve_input(L, s, &vi, &comp, msg, sizeof msg) != 0) {
+        scene_err_key(L, key, "%s", msg);
         return;
     }
     L->vals[vi].used = 1;
@@ -59,7 +59,7 @@ static void walk_numeric(loader_t *L, const cJSON *it, const char *key, int rang
         if (!isfinite(v))
             return;            /* reported by check_finite */
         if (range == P_NONNEG && v < 0)
-            ld_err_key(L, key, "must be >= 0, got %s", ld_num(&b, v));
+            scene_err_key(L, key, "must be >= 0, got %s", scene_num(&b, v));
         else
             *out = konst(v);
         return;
@@ -69,17 +69,17 @@ static void walk_numeric(loader_t *L, const cJSON *it, const char *key, int rang
         return;
     }
     if (cJSON_IsObject(it)) {
-        size_t m = ld_push(L, key);
-        size_t vi = ld_add_value(L, "", it);
+        size_t m = scene_push(L, key);
+        size_t vi = scene_add_value(L, "", it);
         if (vi != SIZE_MAX) {
             L->vals[vi].used = 1;
             out->slot = PENDING(vi, 0);
         }
-        ld_resolve_pending(L);
-        ld_pop(L, m);
+        scene_resolve_pending(L);
+        scene_pop(L, m);
         return;
     }
-    ld_err_key(L, key, "must be a number, a value name or a value object, got %s", ld_json_type(it));
+    scene_err_key(L, key, "must be a number, a value name or a value object, got %s", scene_json_type(it));
 }
 
 /* [a, b] of numeric properties (anchor, scale, trim, gradient points). */
@@ -88,16 +88,16 @@ static void walk_pair(loader_t *L, const cJSON *it, const char *key, const char 
 {
     if (!cJSON_IsArray(it) || cJSON_GetArraySize(it) != 2) {
         if (cJSON_IsArray(it))
-            ld_err_key(L, key, "must be an array %s, got %d element%s", shape,
+            scene_err_key(L, key, "must be an array %s, got %d element%s", shape,
                     cJSON_GetArraySize(it), cJSON_GetArraySize(it) == 1 ? "" : "s");
         else
-            ld_err_key(L, key, "must be an array %s, got %s", shape, ld_json_type(it));
+            scene_err_key(L, key, "must be an array %s, got %s", shape, scene_json_type(it));
         return;
     }
-    size_t m = ld_push(L, key);
+    size_t m = scene_push(L, key);
     walk_numeric(L, it->child, "0", P_ANY, a);
     walk_numeric(L, it->child->next, "1", P_ANY, b);
-    ld_pop(L, m);
+    scene_pop(L, m);
 }
 
 /* 0xRRGGBBAA -> straight channels in [0, 1]. */
@@ -117,15 +117,15 @@ static void plain_color(loader_t *L, const cJSON *it, const char *key, const cha
     uint32_t c;
     if (cJSON_IsString(it)) {
         if (strcmp(it->valuestring, "none") == 0)
-            ld_err_key(L, key, "must be a color: \"none\" stands only for a whole fill or "
+            scene_err_key(L, key, "must be a color: \"none\" stands only for a whole fill or "
                     "stroke");
-        else if (ld_color_string(L, it, key, &c) == F_OK)
+        else if (scene_color_string(L, it, key, &c) == F_OK)
             to_color(c, out);
     } else if (cJSON_IsObject(it)) {
-        ld_err_key(L, key, "must be a color string: %s takes plain colors, not a mix or a "
+        scene_err_key(L, key, "must be a color string: %s takes plain colors, not a mix or a "
                 "gradient", what);
     } else {
-        ld_err_key(L, key, "must be a color string, got %s", ld_json_type(it));
+        scene_err_key(L, key, "must be a color string, got %s", scene_json_type(it));
     }
 }
 
@@ -135,43 +135,43 @@ static void plain_color(loader_t *L, const cJSON *it, const char *key, const cha
 static void walk_stops(loader_t *L, const cJSON *it, rf_paint_t *p)
 {
     if (!cJSON_IsArray(it)) {
-        ld_err_key(L, "stops", "must be an array of stops [offset, color], got %s",
-                ld_json_type(it));
+        scene_err_key(L, "stops", "must be an array of stops [offset, color], got %s",
+                scene_json_type(it));
         return;
     }
     int n = cJSON_GetArraySize(it);
     if (n < 1) {
-        ld_err_key(L, "stops", "must have at least one stop [offset, color]");
+        scene_err_key(L, "stops", "must have at least one stop [offset, color]");
         return;
     }
-    rf_gradient_stop_t *st = ld_aalloc(L, (size_t)n, sizeof *st);
+    rf_gradient_stop_t *st = scene_aalloc(L, (size_t)n, sizeof *st);
     if (st == NULL)
         return;
     p->stops = st;
     p->nstops = (uint32_t)n;
-    size_t m = ld_push(L, "stops");
+    size_t m = scene_push(L, "stops");
     size_t i = 0;
     double prev = 0;
     int have_prev = 0;
     for (const cJSON *s = it->child; s != NULL; s = s->next, i++) {
-        size_t mi = ld_pushi(L, i);
+        size_t mi = scene_pushi(L, i);
         if (!cJSON_IsArray(s) || cJSON_GetArraySize(s) != 2) {
             if (cJSON_IsArray(s))
-                ld_err(L, "a stop must be [offset, color], got %d element%s",
+                scene_err(L, "a stop must be [offset, color], got %d element%s",
                     cJSON_GetArraySize(s), cJSON_GetArraySize(s) == 1 ? "" : "s");
             else
-                ld_err(L, "a stop must be [offset, color], got %s", ld_json_type(s));
-            ld_pop(L, mi);
+                scene_err(L, "a stop must be [offset, color], got %s", scene_json_type(s));
+            scene_pop(L, mi);
             continue;
         }
         double off = 0;
         nbuf_t b, b2;
-        if (ld_want_number(L, s->child, "0", &off) == F_OK) {
+        if (scene_want_number(L, s->child, "0", &off) == F_OK) {
             if (!(off >= 0 && off <= 1)) {
-                ld_err_key(L, "0", "a stop offset must be in [0, 1], got %s", ld_num(&b, off));
+                scene_err_key(L, "0", "a stop offset must be in [0, 1], got %s", scene_num(&b, off));
             } else if (have_prev && off < prev) {
-                ld_err_key(L, "0", "stop offsets must not decrease: %s after %s", ld_num(&b, off),
-                        ld_num(&b2, prev));
+                scene_err_key(L, "0", "stop offsets must not decrease: %s after %s", scene_num(&b, off),
+                        scene_num(&b2, prev));
             } else {
                 st[i].offset = off;
                 prev = off;
@@ -179,9 +179,9 @@ static void walk_stops(loader_t *L, const cJSON *it, rf_paint_t *p)
             }
         }
         plain_color(L, s->child->next, "1", "a gradient stop", &st[i].color);
-        ld_pop(L, mi);
+        scene_pop(L, mi);
     }
-    ld_pop(L, m);
+    scene_pop(L, m);
 }
 
 static const char *const color_kinds[] = { "mix", "linear", "radial" };
@@ -196,19 +196,19 @@ static void walk_mix(loader_t *L, const cJSON *mix, const cJSON *by, rf_paint_t 
     if (!cJSON_IsArray(mix) || cJSON_GetArraySize(mix) != 2) {
         int n = cJSON_GetArraySize(mix);
         if (cJSON_IsArray(mix))
-            ld_err_key(L, "mix", "must be an array of 2 colors [\"#rrggbb\", \"#rrggbb\"], got "
+            scene_err_key(L, "mix", "must be an array of 2 colors [\"#rrggbb\", \"#rrggbb\"], got "
                     "%d element%s", n, n == 1 ? "" : "s");
         else
-            ld_err_key(L, "mix", "must be an array of 2 colors [\"#rrggbb\", \"#rrggbb\"], got %s",
-                    ld_json_type(mix));
+            scene_err_key(L, "mix", "must be an array of 2 colors [\"#rrggbb\", \"#rrggbb\"], got %s",
+                    scene_json_type(mix));
     } else {
-        size_t m = ld_push(L, "mix");
+        size_t m = scene_push(L, "mix");
         plain_color(L, mix->child, "0", "a mix", &p->color);
         plain_color(L, mix->child->next, "1", "a mix", &p->color2);
-        ld_pop(L, m);
+        scene_pop(L, m);
     }
     if (by == NULL)
-        ld_err(L, "missing required key 'by' (the mix amount: 0 is the first color, 1 the "
+        scene_err(L, "missing required key 'by' (the mix amount: 0 is the first color, 1 the "
             "second)");
     else
         walk_numeric(L, by, "by", P_ANY, &p->by);
@@ -219,20 +219,20 @@ static void walk_gradient(loader_t *L, const cJSON *body, int kind, rf_paint_t *
 {
     int lin = kind == C_LINEAR;
     p->kind = lin ? RF_PAINT_LINEAR : RF_PAINT_RADIAL;
-    size_t m = ld_push(L, body->string);
+    size_t m = scene_push(L, body->string);
     if (!cJSON_IsObject(body)) {
-        ld_err(L, "must be an object {%s}, got %s",
+        scene_err(L, "must be an object {%s}, got %s",
             lin ? "\"from\": [x, y], \"to\": [x, y], \"stops\": [...]"
-                : "\"center\": [x, y], \"radius\": r, \"stops\": [...]", ld_json_type(body));
-        ld_pop(L, m);
+                : "\"center\": [x, y], \"radius\": r, \"stops\": [...]", scene_json_type(body));
+        scene_pop(L, m);
         return;
     }
     const cJSON *f[3];
     const char *const *keys = lin ? linear_keys : radial_keys;
-    ld_scan_keys(L, body, keys, 3, f);
+    scene_scan_keys(L, body, keys, 3, f);
     for (int k = 0; k < 3; k++)
         if (f[k] == NULL)
-            ld_err(L, "missing required key '%s'", keys[k]);
+            scene_err(L, "missing required key '%s'", keys[k]);
     if (f[0] != NULL)
         walk_pair(L, f[0], keys[0], "[x, y]", &p->p0[0], &p->p0[1]);
     if (f[1] != NULL && lin)
@@ -241,7 +241,7 @@ static void walk_gradient(loader_t *L, const cJSON *body, int kind, rf_paint_t *
         walk_numeric(L, f[1], "radius", P_NONNEG, &p->radius);
     if (f[2] != NULL)
         walk_stops(L, f[2], p);
-    ld_pop(L, m);
+    scene_pop(L, m);
 }
 
 /* fill/stroke: "#..." or "none", or one mix or gradient object. */
@@ -249,22 +249,22 @@ static void walk_color(loader_t *L, const cJSON *it, const char *key, rf_paint_t
 {
     uint32_t col;
     if (cJSON_IsString(it)) {
-        if (strcmp(it->valuestring, "none") != 0 && ld_color_string(L, it, key, &col) == F_OK) {
+        if (strcmp(it->valuestring, "none") != 0 && scene_color_string(L, it, key, &col) == F_OK) {
             p->kind = RF_PAINT_SOLID;
             to_color(col, &p->color);
         }
         return;
     }
     if (!cJSON_IsObject(it)) {
-        ld_err_key(L, key, "must be a color \"#rrggbb\" or a {\"mix\"}, {\"linear\"} or "
-                "{\"radial\"} object, got %s", ld_json_type(it));
+        scene_err_key(L, key, "must be a color \"#rrggbb\" or a {\"mix\"}, {\"linear\"} or "
+                "{\"radial\"} object, got %s", scene_json_type(it));
         return;
     }
-    size_t m = ld_push(L, key);
+    size_t m = scene_push(L, key);
     const cJSON *body = NULL, *by = NULL;
     int kind = -1;
     for (const cJSON *c = it->child; c != NULL && body == NULL; c = c->next)
-        if ((kind = ld_find_name(color_kinds, NELEM(color_kinds), c->string)) >= 0)
+        if ((kind = scene_find_name(color_kinds, NELEM(color_kinds), c->string)) >= 0)
             body = c;
     /* everything but the one kind, in file order */
     int unknown = 0;
@@ -272,42 +272,42 @@ static void walk_color(loader_t *L, const cJSON *it, const char *key, rf_paint_t
         qbuf_t a;
         if (c == body)
             continue;
-        if (ld_find_name(color_kinds, NELEM(color_kinds), c->string) >= 0) {
+        if (scene_find_name(color_kinds, NELEM(color_kinds), c->string) >= 0) {
             if (strcmp(c->string, body->string) == 0)
-                ld_err_key(L, c->string, "duplicate key '%s'", c->string);
+                scene_err_key(L, c->string, "duplicate key '%s'", c->string);
             else
-                ld_err_key(L, c->string, "a color has exactly one kind, got '%s' and '%s'",
+                scene_err_key(L, c->string, "a color has exactly one kind, got '%s' and '%s'",
                         body->string, c->string);
         } else if (strcmp(c->string, "by") == 0 && kind == C_MIX) {
             if (by != NULL)
-                ld_err_key(L, c->string, "duplicate key 'by'");
+                scene_err_key(L, c->string, "duplicate key 'by'");
             else
                 by = c;
         } else if (body == NULL) {
             if (strcmp(c->string, "by") != 0) {
-                ld_err_unknown_key(L, c->string, "color kind", color_kinds, NELEM(color_kinds));
+                scene_err_unknown_key(L, c->string, "color kind", color_kinds, NELEM(color_kinds));
                 unknown++;
             }
         } else if (kind != C_MIX &&
-                   ld_find_name(kind == C_LINEAR ? linear_keys : radial_keys, 3, c->string) >= 0) {
-            ld_err_key(L, c->string, "'%s' belongs inside '%s'", c->string, body->string);
+                   scene_find_name(kind == C_LINEAR ? linear_keys : radial_keys, 3, c->string) >= 0) {
+            scene_err_key(L, c->string, "'%s' belongs inside '%s'", c->string, body->string);
         } else if (kind == C_MIX) {
             static const char *const mix_keys[] = { "mix", "by" };
-            ld_err_unknown_key(L, c->string, "key", mix_keys, NELEM(mix_keys));
+            scene_err_unknown_key(L, c->string, "key", mix_keys, NELEM(mix_keys));
         } else {
-            ld_err_key(L, c->string, "unknown key '%s' (a %s gradient has only '%s')",
-                    ld_q(&a, c->string), body->string, body->string);
+            scene_err_key(L, c->string, "unknown key '%s' (a %s gradient has only '%s')",
+                    scene_q(&a, c->string), body->string, body->string);
         }
     }
     if (body == NULL) {
         if (unknown == 0)
-            ld_err(L, "a color object needs one of 'mix', 'linear' or 'radial'");
+            scene_err(L, "a color object needs one of 'mix', 'linear' or 'radial'");
     } else if (kind == C_MIX) {
         walk_mix(L, body, by, p);
     } else {
         walk_gradient(L, body, kind, p);
     }
-    ld_pop(L, m);
+    scene_pop(L, m);
 }
 
 /* follow: the name of a sample_path value; its first slot. */
@@ -316,26 +316,26 @@ static void walk_follow(loader_t *L, const cJSON *c, uint32_t *slot)
     const char *k = c->string;
     qbuf_t a;
     if (!cJSON_IsString(c)) {
-        ld_err_key(L, k, "must be the name of a sample_path value, got %s", ld_json_type(c));
+        scene_err_key(L, k, "must be the name of a sample_path value, got %s", scene_json_type(c));
         return;
     }
     const char *s = c->valuestring;
     const char *dot = strchr(s, '.');
-    long vi = ld_valid_name(s) ? ld_lookup_value(L, s, strlen(s)) : -1;
-    long base = dot != NULL ? ld_lookup_value(L, s, (size_t)(dot - s)) : -1;
+    long vi = scene_valid_name(s) ? scene_lookup_value(L, s, strlen(s)) : -1;
+    long base = dot != NULL ? scene_lookup_value(L, s, (size_t)(dot - s)) : -1;
     if (base >= 0 && L->vals[base].kind == RF_VALUE_SAMPLE_PATH) {
-        ld_err_key(L, k, "'follow' takes the sample_path value's name: \"%.*s\", not "
+        scene_err_key(L, k, "'follow' takes the sample_path value's name: \"%.*s\", not "
                 "\"%s\" (it adds .x and .y, and .angle with orient)",
-                (int)(dot - s), s, ld_q(&a, s));
+                (int)(dot - s), s, scene_q(&a, s));
     } else if (vi < 0) {
-        const char *dym = ld_suggest(L, s, L->names, L->nnamed);
+        const char *dym = scene_suggest(L, s, L->names, L->nnamed);
         if (dym != NULL)
-            ld_err_key(L, k, "unknown value '%s' (did you mean '%s'?)", ld_q(&a, s), dym);
+            scene_err_key(L, k, "unknown value '%s' (did you mean '%s'?)", scene_q(&a, s), dym);
         else
-            ld_err_key(L, k, "unknown value '%s'", ld_q(&a, s));
+            scene_err_key(L, k, "unknown value '%s'", scene_q(&a, s));
     } else if (L->vals[vi].kind != RF_VALUE_SAMPLE_PATH) {
-        ld_err_key(L, k, "'%s' is %s %s value: 'follow' needs a sample_path value", s,
-                ld_a_kind(L->vals[vi].kind), rf_value_kind_name(L->vals[vi].kind));
+        scene_err_key(L, k, "'%s' is %s %s value: 'follow' needs a sample_path value", s,
+                scene_a_kind(L->vals[vi].kind), rf_value_kind_name(L->vals[vi].kind));
     } else {
         L->vals[vi].used = 1;
         *slot = PENDING(vi, 0);
@@ -347,49 +347,49 @@ static void walk_path_ref(loader_t *L, const cJSON *c, const rf_path_t **out)
 {
     const char *k = c->string;
     if (!cJSON_IsString(c)) {
-        ld_err_key(L, k, "must be a path name or SVG path data, got %s", ld_json_type(c));
+        scene_err_key(L, k, "must be a path name or SVG path data, got %s", scene_json_type(c));
         return;
     }
     /* the rule of sample_path: a name refers to `paths`, else data */
     const char *s = c->valuestring;
     const rf_path_t *path;
-    if (ld_lookup_path(L, s, &path)) {
+    if (scene_lookup_path(L, s, &path)) {
         *out = path;   /* NULL when its data was bad: reported */
         return;
     }
-    if (ld_valid_name(s)) {
-        const char *dym = ld_suggest(L, s, L->path_names, L->npaths);
+    if (scene_valid_name(s)) {
+        const char *dym = scene_suggest(L, s, L->path_names, L->npaths);
         if (dym != NULL)
-            ld_err_key(L, k, "unknown path '%s' (did you mean '%s'?)", s, dym);
+            scene_err_key(L, k, "unknown path '%s' (did you mean '%s'?)", s, dym);
         else
-            ld_err_key(L, k, "unknown path '%s'", s);
+            scene_err_key(L, k, "unknown path '%s'", s);
         return;
     }
-    size_t m = ld_push(L, k);
-    *out = ld_parse_path_data(L, s);
-    ld_pop(L, m);
+    size_t m = scene_push(L, k);
+    *out = scene_parse_path_data(L, s);
+    scene_pop(L, m);
 }
 
 static void walk_children(loader_t *L, const cJSON *c, const rf_layer_t **out, uint32_t *nout)
 {
     if (!cJSON_IsArray(c)) {
-        ld_err_key(L, c->string, "must be an array of layers, got %s", ld_json_type(c));
+        scene_err_key(L, c->string, "must be an array of layers, got %s", scene_json_type(c));
         return;
     }
     int n = cJSON_GetArraySize(c);
-    rf_layer_t *ch = ld_aalloc(L, (size_t)n, sizeof *ch);
+    rf_layer_t *ch = scene_aalloc(L, (size_t)n, sizeof *ch);
     if (ch == NULL)
         return;
     *out = ch;
-    size_t m = ld_push(L, c->string);
+    size_t m = scene_push(L, c->string);
     size_t i = 0;
     for (const cJSON *jc = c->child; jc != NULL && !L->items_over; jc = jc->next, i++) {
-        size_t mi = ld_pushi(L, i);
+        size_t mi = scene_pushi(L, i);
         walk_layer(L, jc, &ch[i]);
-        ld_pop(L, mi);
+        scene_pop(L, mi);
     }
     *nout = (uint32_t)i;
-    ld_pop(L, m);
+    scene_pop(L, m);
 }
 
 static void *key_field(rf_layer_t *o, uint16_t at)
@@ -409,11 +409,11 @@ static void walk_layer_prop(loader_t *L, const cJSON *c, const rf_layer_key_t *k
          * paint of "none" says nothing is drawn and is fine anywhere */
         int none = cJSON_IsString(c) && strcmp(c->valuestring, "none") == 0;
         if ((cls->flags & RF_CLASS_NO_FILL) && key->at == RF_KEY_AT(fill) && !none) {
-            ld_err_key(L, k, "a %s has no fill (use stroke)", cls->name);
+            scene_err_key(L, k, "a %s has no fill (use stroke)", cls->name);
             return;
         }
         if ((cls->flags & RF_CLASS_CHILDREN) && !none) {
-            ld_err_key(L, k, "'%s' does nothing on a %s: a %s draws only its children "
+            scene_err_key(L, k, "'%s' does nothing on a %s: a %s draws only its children "
                     "(give it to them)", k, cls->name, cls->name);
             return;
         }
@@ -422,9 +422,9 @@ static void walk_layer_prop(loader_t *L, const cJSON *c, const rf_layer_key_t *k
     case RF_KEY_STRING: {
         const char **str = key_field(out, key->at);
         if (!cJSON_IsString(c))
-            ld_err_key(L, k, "must be a string, got %s", ld_json_type(c));
+            scene_err_key(L, k, "must be a string, got %s", scene_json_type(c));
         else if ((*str = rf_arena_strdup(L->arena, c->valuestring)) == NULL)
-            ld_err_oom(L);
+            scene_err_oom(L);
         break;
     }
     case RF_KEY_SCALE:
@@ -444,7 +444,7 @@ static void walk_layer_prop(loader_t *L, const cJSON *c, const rf_layer_key_t *k
         break;
     case RF_KEY_BOOL:
         if (!cJSON_IsBool(c))
-            ld_err_key(L, k, "must be true or false, got %s", ld_json_type(c));
+            scene_err_key(L, k, "must be true or false, got %s", scene_json_type(c));
         else
             *(uint8_t *)key_field(out, key->at) = cJSON_IsTrue(c) ? 1 : 0;
         break;
@@ -466,10 +466,10 @@ static void walk_layer_prop(loader_t *L, const cJSON *c, const rf_layer_key_t *k
 static void walk_layer(loader_t *L, const cJSON *layer, rf_layer_t *out)
 {
     rf_layer_defaults(out, -1);
-    if (ld_count_items(L, 1))
+    if (scene_count_items(L, 1))
         return;
     if (!cJSON_IsObject(layer)) {
-        ld_err(L, "a layer must be an object, got %s", ld_json_type(layer));
+        scene_err(L, "a layer must be an object, got %s", scene_json_type(layer));
         return;
     }
     qbuf_t a;
@@ -482,20 +482,20 @@ static void walk_layer(loader_t *L, const cJSON *layer, rf_layer_t *out)
         if (strcmp(c->string, "type") == 0 && ty == NULL)
             ty = c;
     if (ty == NULL) {
-        ld_err(L, "missing required key 'type'");
+        scene_err(L, "missing required key 'type'");
     } else if (!cJSON_IsString(ty)) {
-        ld_err_key(L, "type", "must be a layer type string, got %s", ld_json_type(ty));
+        scene_err_key(L, "type", "must be a layer type string, got %s", scene_json_type(ty));
     } else {
         type = rf_layer_type_find(ty->valuestring);
         if (type < 0) {
             char list[100];
-            const char *dym = ld_suggest(L, ty->valuestring, type_names, RF_LAYER_NTYPES);
+            const char *dym = scene_suggest(L, ty->valuestring, type_names, RF_LAYER_NTYPES);
             if (dym != NULL)
-                ld_err_key(L, "type", "unknown layer type '%s' (did you mean '%s'?)",
-                        ld_q(&a, ty->valuestring), dym);
+                scene_err_key(L, "type", "unknown layer type '%s' (did you mean '%s'?)",
+                        scene_q(&a, ty->valuestring), dym);
             else
-                ld_err_key(L, "type", "unknown layer type '%s' (known: %s)", ld_q(&a, ty->valuestring),
-                        ld_join(list, sizeof list, type_names, RF_LAYER_NTYPES));
+                scene_err_key(L, "type", "unknown layer type '%s' (known: %s)", scene_q(&a, ty->valuestring),
+                        scene_join(list, sizeof list, type_names, RF_LAYER_NTYPES));
         }
     }
     rf_layer_defaults(out, type);
@@ -515,7 +515,7 @@ static void walk_layer(loader_t *L, const cJSON *layer, rf_layer_t *out)
     for (const cJSON *c = layer->child; c != NULL; c = c->next) {
         if (c == ty)
             continue;
-        int k = ld_find_name(allowed, na, c->string);
+        int k = scene_find_name(allowed, na, c->string);
         if (k < 0) {
             if (type < 0)
                 continue;  /* unknown type: its own keys cannot be judged */
@@ -525,14 +525,14 @@ static void walk_layer(loader_t *L, const cJSON *layer, rf_layer_t *out)
                     if (strcmp(rf_layer_classes[t]->keys[i].name, c->string) == 0)
                         other = t;
             if (other >= 0)
-                ld_err_key(L, c->string, "'%s' is not a property of %s layers (it belongs to %s "
+                scene_err_key(L, c->string, "'%s' is not a property of %s layers (it belongs to %s "
                         "layers)", c->string, cls->name, rf_layer_classes[other]->name);
             else
-                ld_err_unknown_key(L, c->string, "key", allowed, na);
+                scene_err_unknown_key(L, c->string, "key", allowed, na);
             continue;
         }
         if (seen[k] != NULL || rows[k]->kind == RF_KEY_TYPE) {
-            ld_err_key(L, c->string, "duplicate key '%s'", ld_q(&a, c->string));
+            scene_err_key(L, c->string, "duplicate key '%s'", scene_q(&a, c->string));
             continue;
         }
         seen[k] = c;
@@ -556,30 +556,30 @@ static void walk_layer(loader_t *L, const cJSON *layer, rf_layer_t *out)
         nreq++;
     }
     if (nmiss > 0)
-        ld_err(L, "missing required key%s %s (%s)", nmiss > 1 ? "s" : "", list, cls->needs);
+        scene_err(L, "missing required key%s %s (%s)", nmiss > 1 ? "s" : "", list, cls->needs);
     /* orient turns by the follow sample's angle: without follow there is
      * none, and a silent no-op would hide a missing or misspelt follow */
-    const cJSON *jo = seen[ld_find_name(allowed, na, "orient")];
-    if (jo != NULL && cJSON_IsTrue(jo) && seen[ld_find_name(allowed, na, "follow")] == NULL)
-        ld_err_key(L, "orient", "orient needs follow: a sample_path value to take the angle "
+    const cJSON *jo = seen[scene_find_name(allowed, na, "orient")];
+    if (jo != NULL && cJSON_IsTrue(jo) && seen[scene_find_name(allowed, na, "follow")] == NULL)
+        scene_err_key(L, "orient", "orient needs follow: a sample_path value to take the angle "
                 "from");
 }
 
-void ld_parse_layers(loader_t *L, const cJSON *arr)
+void scene_parse_layers(loader_t *L, const cJSON *arr)
 {
     if (!cJSON_IsArray(arr)) {
-        ld_err(L, "must be an array of layers, got %s", ld_json_type(arr));
+        scene_err(L, "must be an array of layers, got %s", scene_json_type(arr));
         return;
     }
     int n = cJSON_GetArraySize(arr);
-    rf_layer_t *ls = ld_aalloc(L, (size_t)n, sizeof *ls);
+    rf_layer_t *ls = scene_aalloc(L, (size_t)n, sizeof *ls);
     if (ls == NULL)
         return;
     size_t i = 0;
     for (const cJSON *c = arr->child; c != NULL && !L->items_over; c = c->next, i++) {
-        size_t m = ld_pushi(L, i);
+        size_t m = scene_pushi(L, i);
         walk_layer(L, c, &ls[i]);
-        ld_pop(L, m);
+        scene_pop(L, m);
     }
     L->layers = ls;
     L->sc->layers = ls;
@@ -596,7 +596,7 @@ static int fix_slot(const rf_layer_key_t *key, uint32_t *slot, void *ctx)
     return 0;
 }
 
-void ld_fix_layers(const rf_value_t *vals, rf_layer_t *ls, uint32_t n)
+void scene_fix_layers(const rf_value_t *vals, rf_layer_t *ls, uint32_t n)
 {
     for (uint32_t i = 0; i < n; i++) {
         uint32_t nch;
@@ -604,7 +604,7 @@ void ld_fix_layers(const rf_value_t *vals, rf_layer_t *ls, uint32_t n)
         /* the children were allocated writable by walk_children; the
          * model only hands them out as const */
         rf_layer_t *ch = (rf_layer_t *)(uintptr_t)rf_layer_children(&ls[i], &nch);
-        ld_fix_layers(vals, ch, nch);
+        scene_fix_layers(vals, ch, nch);
     }
 }
 

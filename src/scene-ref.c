@@ -21,37 +21,37 @@ static int cmp_pathref(const void *a, const void *b)
     return strcmp(((const pathref_t *)a)->name, ((const pathref_t *)b)->name);
 }
 
-void ld_parse_paths(loader_t *L, const cJSON *obj)
+void scene_parse_paths(loader_t *L, const cJSON *obj)
 {
     size_t n;
-    unsigned char *dup = ld_want_named(L, obj, "an object mapping names to SVG path data", &n);
+    unsigned char *dup = scene_want_named(L, obj, "an object mapping names to SVG path data", &n);
     if (dup == NULL)
         return;
     /* kept even when some data is bad: values and layers still look names
      * up in it (and find NULL for the bad ones, already reported) */
     L->path_refs = malloc((n ? n : 1) * sizeof *L->path_refs);
     L->path_names = malloc((n ? n : 1) * sizeof *L->path_names);
-    rf_scene_path_t *scp = ld_aalloc(L, n, sizeof *scp);
+    rf_scene_path_t *scp = scene_aalloc(L, n, sizeof *scp);
     if (L->path_refs == NULL || L->path_names == NULL || scp == NULL) {
         free(dup);
-        ld_err_oom(L);
+        scene_err_oom(L);
         return;
     }
     size_t i = 0, k = 0, good = 0;
     for (const cJSON *c = obj->child; c != NULL; c = c->next, i++) {
-        size_t m = ld_push(L, c->string);
+        size_t m = scene_push(L, c->string);
         qbuf_t a;
         const rf_path_t *path = NULL;
         if (dup[i]) {
-            ld_err(L, "duplicate key '%s'", ld_q(&a, c->string));
-            ld_pop(L, m);
+            scene_err(L, "duplicate key '%s'", scene_q(&a, c->string));
+            scene_pop(L, m);
             continue;
         }
         if (!cJSON_IsString(c))
-            ld_err(L, "must be a string of SVG path data, got %s", ld_json_type(c));
+            scene_err(L, "must be a string of SVG path data, got %s", scene_json_type(c));
         else if (!L->items_over)
-            path = ld_parse_path_data(L, c->valuestring);
-        ld_pop(L, m);
+            path = scene_parse_path_data(L, c->valuestring);
+        scene_pop(L, m);
         L->path_refs[k].name = c->string;
         L->path_refs[k].path = path;
         k++;
@@ -59,7 +59,7 @@ void ld_parse_paths(loader_t *L, const cJSON *obj)
             scp[good].name = rf_arena_strdup(L->arena, c->string);
             scp[good].path = path;
             if (scp[good].name == NULL)
-                ld_err_oom(L);
+                scene_err_oom(L);
             good++;
         }
     }
@@ -73,7 +73,7 @@ void ld_parse_paths(loader_t *L, const cJSON *obj)
 }
 
 /* The `paths` entry called name: 1 and *out (NULL for invalid data), or 0. */
-int ld_lookup_path(const loader_t *L, const char *name, const rf_path_t **out)
+int scene_lookup_path(const loader_t *L, const char *name, const rf_path_t **out)
 {
     if (L->path_refs == NULL)
         return 0;
@@ -91,7 +91,7 @@ int ld_lookup_path(const loader_t *L, const char *name, const rf_path_t **out)
 
 
 /* "a spring value", "an expr value". */
-const char *ld_a_kind(rf_value_kind_t kind)
+const char *scene_a_kind(rf_value_kind_t kind)
 {
     const char *k = rf_value_kind_name(kind);
     return strchr("aeiou", k[0]) != NULL ? "an" : "a";
@@ -100,13 +100,13 @@ const char *ld_a_kind(rf_value_kind_t kind)
 /* A value input written as a string, "NAME" or "NAME.x|y|angle" (layer
  * properties, a sample's progress): 0 with the value and component, or -1
  * with a message. */
-int ld_resolve_input(loader_t *L, const char *s, long *pvi, int *pcomp, char *msg, size_t cap)
+int scene_resolve_input(loader_t *L, const char *s, long *pvi, int *pcomp, char *msg, size_t cap)
 {
     qbuf_t a;
     const char *dot = strchr(s, '.');
     size_t len = dot != NULL ? (size_t)(dot - s) : strlen(s);
     char name[256];             /* for messages: cut with "..." */
-    int ok = ld_valid_name_n(s, len);
+    int ok = scene_valid_name_n(s, len);
     if (ok) {
         size_t n = len < sizeof name ? len : sizeof name - 4;
         memcpy(name, s, n);
@@ -115,13 +115,13 @@ int ld_resolve_input(loader_t *L, const char *s, long *pvi, int *pcomp, char *ms
     if (!ok) {
         /* "x + 1" here is most likely meant as an expression */
         snprintf(msg, cap, "must be a number, a value name or a value object, got \"%s\"%s",
-                 ld_q(&a, s), strpbrk(s, "+-*/%()<>=?! ") != NULL
+                 scene_q(&a, s), strpbrk(s, "+-*/%()<>=?! ") != NULL
                  ? " (an expression is a value object: {\"expr\": \"...\"})" : "");
         return -1;
     }
-    long vi = ld_lookup_value(L, s, len);
+    long vi = scene_lookup_value(L, s, len);
     if (vi < 0) {
-        const char *dym = len < sizeof name ? ld_suggest(L, name, L->names, L->nnamed) : NULL;
+        const char *dym = len < sizeof name ? scene_suggest(L, name, L->names, L->nnamed) : NULL;
         if (dym != NULL)
             snprintf(msg, cap, "unknown value '%s' (did you mean '%s'?)", name, dym);
         else
@@ -137,12 +137,12 @@ int ld_resolve_input(loader_t *L, const char *s, long *pvi, int *pcomp, char *ms
                 comp = RF_EXPR_X + c;
         if (comp == RF_EXPR_PLAIN) {
             snprintf(msg, cap, "unknown output '.%s' of '%s': a path sample has .x, .y and "
-                     ".angle", ld_q(&a, field), name);
+                     ".angle", scene_q(&a, field), name);
             return -1;
         }
         if (!sample) {
             snprintf(msg, cap, "'%s' is %s %s value: only a sample_path value has .x, .y and "
-                     ".angle", name, ld_a_kind(L->vals[vi].kind),
+                     ".angle", name, scene_a_kind(L->vals[vi].kind),
                      rf_value_kind_name(L->vals[vi].kind));
             return -1;
         }
@@ -162,7 +162,7 @@ static int resolve_first(void *ctx, const char *name, size_t len, int comp,
                          rf_expr_ref_t *out, char *e, size_t elen)
 {
     loader_t *L = ctx;
-    long vi = ld_lookup_value(L, name, len);
+    long vi = scene_lookup_value(L, name, len);
     int shown = len > 200 ? 200 : (int)len;
     if (vi < 0) {
         char nm[256];
@@ -170,7 +170,7 @@ static int resolve_first(void *ctx, const char *name, size_t len, int comp,
         if (len < sizeof nm) {
             memcpy(nm, name, len);
             nm[len] = '\0';
-            dym = ld_suggest(L, nm, L->names, L->nnamed);
+            dym = scene_suggest(L, nm, L->names, L->nnamed);
         }
         if (dym != NULL)
             snprintf(e, elen, "unknown value '%.*s' (did you mean '%s'?)", shown, name, dym);
@@ -186,7 +186,7 @@ static int resolve_first(void *ctx, const char *name, size_t len, int comp,
     }
     if (comp != RF_EXPR_PLAIN && !sample) {
         snprintf(e, elen, "'%.*s' is %s %s value: only a sample_path value has .x, .y and "
-                 ".angle", shown, name, ld_a_kind(L->vals[vi].kind),
+                 ".angle", shown, name, scene_a_kind(L->vals[vi].kind),
                  rf_value_kind_name(L->vals[vi].kind));
         return -1;
     }
@@ -201,10 +201,10 @@ static void set_deps(loader_t *L, size_t k, const uint32_t *deps, uint32_t n, in
                      const char *ptr)
 {
     vsrc_t *v = &L->vals[k];
-    v->deps = ld_aalloc(L, n, sizeof *v->deps);
+    v->deps = scene_aalloc(L, n, sizeof *v->deps);
     v->edge_ptr = rf_arena_strdup(L->arena, ptr);
     if (v->deps == NULL || v->edge_ptr == NULL) {
-        ld_err_oom(L);
+        scene_err_oom(L);
         v->ndeps = 0;
         return;
     }
@@ -220,20 +220,20 @@ static void resolve_expr(loader_t *L, size_t k)
     char ptr[sizeof L->ptr + 32];
     snprintf(ptr, sizeof ptr, "%s/expr", v->ptr);
     if (L->scratch == NULL && (L->scratch = rf_arena_create()) == NULL) {
-        ld_err_oom(L);
+        scene_err_oom(L);
         return;
     }
     size_t len = strlen(v->src);
     rf_expr_t *e = NULL;
     rf_expr_error_t ee;
-    if (rf_expr_compile(v->src, len, 0, T_MAX, resolve_first, L, ld_arena_alloc_fn,
+    if (rf_expr_compile(v->src, len, 0, T_MAX, resolve_first, L, scene_arena_alloc_fn,
                         L->scratch, &e, &ee) != 0) {
         if (ee.oom) {
-            ld_err_oom(L);
+            scene_err_oom(L);
         } else {
             char m[RF_EXPR_ERR_MSG + 32];
             snprintf(m, sizeof m, "col %d: %s", ee.col, ee.msg);
-            ld_err_caret(L, ptr, v->src, len, ee.col, m);
+            scene_err_caret(L, ptr, v->src, len, ee.col, m);
         }
         return;
     }
@@ -249,20 +249,20 @@ static void resolve_sample(loader_t *L, size_t k)
     char msg[RF_DIAG_LINE];
     if (v->path_ref != NULL) {
         snprintf(ptr, sizeof ptr, "%s/sample_path/path", v->ptr);
-        if (!ld_lookup_path(L, v->path_ref, &v->path)) {
-            const char *dym = ld_suggest(L, v->path_ref, L->path_names, L->npaths);
+        if (!scene_lookup_path(L, v->path_ref, &v->path)) {
+            const char *dym = scene_suggest(L, v->path_ref, L->path_names, L->npaths);
             if (dym != NULL)
-                ld_err_at(L, ptr, "unknown path '%s' (did you mean '%s'?)", v->path_ref, dym);
+                scene_err_at(L, ptr, "unknown path '%s' (did you mean '%s'?)", v->path_ref, dym);
             else
-                ld_err_at(L, ptr, "unknown path '%s'", v->path_ref);
+                scene_err_at(L, ptr, "unknown path '%s'", v->path_ref);
         }
     }
     snprintf(ptr, sizeof ptr, "%s/sample_path/progress", v->ptr);
     if (v->progress_ref != NULL) {
         long vi;
         int comp;
-        if (ld_resolve_input(L, v->progress_ref, &vi, &comp, msg, sizeof msg) != 0) {
-            ld_err_at(L, ptr, "%s", msg);
+        if (scene_resolve_input(L, v->progress_ref, &vi, &comp, msg, sizeof msg) != 0) {
+            scene_err_at(L, ptr, "%s", msg);
         } else {
             v->progress_vi = vi;
             v->progress_comp = comp;
@@ -284,25 +284,25 @@ static void resolve_from(loader_t *L, size_t k)
     qbuf_t a;
     const char *dot = strchr(s, '.');
     size_t len = dot != NULL ? (size_t)(dot - s) : strlen(s);
-    long vi = ld_lookup_value(L, s, len);
+    long vi = scene_lookup_value(L, s, len);
     if (vi < 0 || (dot != NULL && L->vals[vi].kind != RF_VALUE_SAMPLE_PATH)) {
         char name[256];
         const char *dym = NULL;
-        if (!ld_valid_name(s)) {
-            ld_err_at(L, ptr, "must be a number or a value name, got \"%s\"", ld_q(&a, s));
+        if (!scene_valid_name(s)) {
+            scene_err_at(L, ptr, "must be a number or a value name, got \"%s\"", scene_q(&a, s));
             return;
         }
         snprintf(name, sizeof name, "%s", s);
-        dym = ld_suggest(L, name, L->names, L->nnamed);
+        dym = scene_suggest(L, name, L->names, L->nnamed);
         if (dym != NULL)
-            ld_err_at(L, ptr, "unknown value '%s' (did you mean '%s'?)", ld_q(&a, s), dym);
+            scene_err_at(L, ptr, "unknown value '%s' (did you mean '%s'?)", scene_q(&a, s), dym);
         else
-            ld_err_at(L, ptr, "unknown value '%s'", ld_q(&a, s));
+            scene_err_at(L, ptr, "unknown value '%s'", scene_q(&a, s));
         return;
     }
     rf_value_kind_t kind = L->vals[vi].kind;
     if (kind == RF_VALUE_EXPR || kind == RF_VALUE_SAMPLE_PATH) {
-        ld_err_at(L, ptr, "'%.*s' is %s: expressions and path samples are downstream only and "
+        scene_err_at(L, ptr, "'%.*s' is %s: expressions and path samples are downstream only and "
                "cannot be the source of a %s", (int)(len > 200 ? 200 : len), s,
                kind == RF_VALUE_EXPR ? "an expression" : "a path sample", v->from_kind);
         return;
@@ -314,7 +314,7 @@ static void resolve_from(loader_t *L, size_t k)
 
 /* Resolves the values added since the last call (named ones after
  * `paths`, inline ones where a layer adds them, so messages stay in order). */
-void ld_resolve_pending(loader_t *L)
+void scene_resolve_pending(loader_t *L)
 {
     while (L->nresolved < L->nvals && !L->oom) {
         size_t k = L->nresolved++;
@@ -330,7 +330,7 @@ void ld_resolve_pending(loader_t *L)
 
 /* The inline progress values of named samples: added after every named
  * value, so that named values stay first. */
-void ld_add_deferred(loader_t *L)
+void scene_add_deferred(loader_t *L)
 {
     for (size_t i = 0; i < L->nnamed && !L->items_over; i++) {
         const cJSON *obj = L->vals[i].progress_obj;
@@ -338,7 +338,7 @@ void ld_add_deferred(loader_t *L)
             continue;
         L->vals[i].progress_obj = NULL;
         snprintf(L->ptr, sizeof L->ptr, "%s/sample_path/progress", L->vals[i].ptr);
-        size_t pi = ld_add_value(L, "", obj);
+        size_t pi = scene_add_value(L, "", obj);
         if (pi != SIZE_MAX)
             L->vals[i].progress_vi = (long)pi;
     }

@@ -79,7 +79,7 @@ static kindinfo_t kind_info(rf_value_kind_t kind)
     return kind_infos[kind];
 }
 
-int ld_valid_name(const char *s)
+int scene_valid_name(const char *s)
 {
     if (!((s[0] >= 'A' && s[0] <= 'Z') || (s[0] >= 'a' && s[0] <= 'z') || s[0] == '_'))
         return 0;
@@ -90,8 +90,8 @@ int ld_valid_name(const char *s)
     return 1;
 }
 
-/* ld_valid_name() of the first len bytes of s (a name has no length limit). */
-int ld_valid_name_n(const char *s, size_t len)
+/* scene_valid_name() of the first len bytes of s (a name has no length limit). */
+int scene_valid_name_n(const char *s, size_t len)
 {
     for (size_t i = 0; i < len; i++) {
         char c = s[i];
@@ -106,22 +106,22 @@ int ld_valid_name_n(const char *s, size_t len)
 static void duration_field(loader_t *L, const cJSON *it, int policy_ok, rf_anim_spec_t *sp)
 {
     if (it == NULL) {
-        ld_err(L, "missing required key 'duration'");
+        scene_err(L, "missing required key 'duration'");
         return;
     }
     if (cJSON_IsObject(it) && policy_ok) {
         const cJSON *f[NELEM(policy_keys)];
-        size_t m = ld_push(L, "duration");
-        ld_scan_keys(L, it, policy_keys, NELEM(policy_keys), f);
+        size_t m = scene_push(L, "duration");
+        scene_scan_keys(L, it, policy_keys, NELEM(policy_keys), f);
         double speed = 1, dmin = 0, dmax = INFINITY;
-        ld_num_field(L, f[0], "speed", 1, R_GT0, &speed);
-        int rmin = ld_num_field(L, f[1], "min", 0, R_GE0, &dmin);
-        int rmax = ld_num_field(L, f[2], "max", 0, R_GT0, &dmax);
+        scene_num_field(L, f[0], "speed", 1, R_GT0, &speed);
+        int rmin = scene_num_field(L, f[1], "min", 0, R_GE0, &dmin);
+        int rmax = scene_num_field(L, f[2], "max", 0, R_GT0, &dmax);
         if (rmin != F_BAD && rmax == F_OK && dmax < dmin) {
             nbuf_t a, b;
-            ld_err_key(L, "max", "must be >= min (%s), got %s", ld_num(&a, dmin), ld_num(&b, dmax));
+            scene_err_key(L, "max", "must be >= min (%s), got %s", scene_num(&a, dmin), scene_num(&b, dmax));
         }
-        ld_pop(L, m);
+        scene_pop(L, m);
         sp->duration_policy = 1;
         sp->speed = speed;
         sp->dmin = dmin;
@@ -129,12 +129,12 @@ static void duration_field(loader_t *L, const cJSON *it, int policy_ok, rf_anim_
         return;
     }
     if (!cJSON_IsNumber(it)) {
-        ld_err_key(L, "duration", policy_ok
+        scene_err_key(L, "duration", policy_ok
                 ? "must be a number of seconds or a {\"speed\", \"min\", \"max\"} policy, got %s"
-                : "must be a number of seconds, got %s", ld_json_type(it));
+                : "must be a number of seconds, got %s", scene_json_type(it));
         return;
     }
-    ld_num_field(L, it, "duration", 1, R_GT0, &sp->duration);
+    scene_num_field(L, it, "duration", 1, R_GT0, &sp->duration);
 }
 
 /* A `from` that names a value (seed 000 retargeting, resolved at load). */
@@ -153,7 +153,7 @@ typedef struct fromref {
 static void velocity_field(loader_t *L, const cJSON *it, int inherit, rf_anim_spec_t *sp,
                            fromref_t *fr)
 {
-    int rv = ld_num_field(L, it, "velocity", 0, R_ANY, &sp->velocity);
+    int rv = scene_num_field(L, it, "velocity", 0, R_ANY, &sp->velocity);
     sp->has_velocity = inherit ? rv != F_ABSENT : 1;
     fr->velocity_given = rv != F_ABSENT;
 }
@@ -166,19 +166,19 @@ static void parse_anim(loader_t *L, const cJSON *body, rf_value_kind_t kind,
     fr->velocity_given = 0;
     kindinfo_t ki = kind_info(kind);
     rf_anim_spec_defaults(sp, ki.curve);
-    if (!ld_want_object(L, body, "an object"))
+    if (!scene_want_object(L, body, "an object"))
         return;
     const cJSON *f[8];
-    ld_scan_keys(L, body, ki.keys, ki.nkeys, f);
-#define G(name) ld_get(ki.keys, ki.nkeys, f, name)
+    scene_scan_keys(L, body, ki.keys, ki.nkeys, f);
+#define G(name) scene_get(ki.keys, ki.nkeys, f, name)
     int inherit = entry > 0;
     nbuf_t b1, b2, b3;
 
     const cJSON *start = G("start");
     if (entry >= 0 && start != NULL)
-        ld_err_key(L, "start", "use the entry's 'at' instead of 'start'");
+        scene_err_key(L, "start", "use the entry's 'at' instead of 'start'");
     else
-        ld_num_field(L, start, "start", 0, R_ANY, &sp->start);
+        scene_num_field(L, start, "start", 0, R_ANY, &sp->start);
 
     int rfrom = F_ABSENT;
     if (kind != RF_VALUE_KEYFRAMES) {
@@ -186,74 +186,74 @@ static void parse_anim(loader_t *L, const cJSON *body, rf_value_kind_t kind,
         if (cJSON_IsString(jf)) {
             /* a value name: its state at the start, filled in at build */
             if (entry > 0) {
-                ld_err_key(L, "from", "only a sequence's first entry may start from another "
+                scene_err_key(L, "from", "only a sequence's first entry may start from another "
                         "value: later entries inherit from the entry before");
                 rfrom = F_BAD;
             } else {
-                size_t m = ld_push(L, "from");
+                size_t m = scene_push(L, "from");
                 fr->name = jf->valuestring;
                 fr->ptr = rf_arena_strdup(L->arena, L->ptr);
                 if (fr->ptr == NULL)
-                    ld_err_oom(L);
-                ld_pop(L, m);
+                    scene_err_oom(L);
+                scene_pop(L, m);
                 rfrom = F_OK;
             }
             sp->has_from = 1;
         } else if (jf != NULL && !cJSON_IsNumber(jf)) {
-            ld_err_key(L, "from", "must be a number or a value name, got %s", ld_json_type(jf));
+            scene_err_key(L, "from", "must be a number or a value name, got %s", scene_json_type(jf));
             rfrom = F_BAD;
             sp->has_from = 1;
         } else {
-            rfrom = ld_num_field(L, jf, "from", 0, R_ANY, &sp->from);
+            rfrom = scene_num_field(L, jf, "from", 0, R_ANY, &sp->from);
             sp->has_from = inherit ? rfrom != F_ABSENT : 1;
         }
     }
 
     switch (kind) {
     case RF_VALUE_SPRING: {
-        ld_num_field(L, G("to"), "to", 1, R_ANY, &sp->to);
-        int rk = ld_num_field(L, G("stiffness"), "stiffness", 0, R_GT0, &sp->stiffness);
-        int rd = ld_num_field(L, G("damping"), "damping", 0, R_GE0, &sp->damping);
+        scene_num_field(L, G("to"), "to", 1, R_ANY, &sp->to);
+        int rk = scene_num_field(L, G("stiffness"), "stiffness", 0, R_GT0, &sp->stiffness);
+        int rd = scene_num_field(L, G("damping"), "damping", 0, R_GE0, &sp->damping);
         double z = 0;
-        int rz = ld_num_field(L, G("damping_ratio"), "damping_ratio", 0, R_GE0, &z);
+        int rz = scene_num_field(L, G("damping_ratio"), "damping_ratio", 0, R_GE0, &z);
         if (rd != F_ABSENT && rz != F_ABSENT) {
-            ld_err_key(L, "damping_ratio", "give either 'damping' or 'damping_ratio', not both");
+            scene_err_key(L, "damping_ratio", "give either 'damping' or 'damping_ratio', not both");
         } else if (rz == F_OK && rk != F_BAD) {
             double c = 2 * z * sqrt(sp->stiffness);
             if (!isfinite(c))
-                ld_err_key(L, "damping_ratio", "too large: the damping it gives is not finite");
+                scene_err_key(L, "damping_ratio", "too large: the damping it gives is not finite");
             else
                 sp->damping = c;
         }
         velocity_field(L, G("velocity"), inherit, sp, fr);
-        ld_num_field(L, G("threshold"), "threshold", 0, R_GT0, &sp->threshold);
+        scene_num_field(L, G("threshold"), "threshold", 0, R_GT0, &sp->threshold);
         break;
     }
     case RF_VALUE_BEZIER:
     case RF_VALUE_REPEAT:
     case RF_VALUE_TWEEN: {
-        ld_num_field(L, G("to"), "to", 1, R_ANY, &sp->to);
+        scene_num_field(L, G("to"), "to", 1, R_ANY, &sp->to);
         duration_field(L, G("duration"), 1, sp);
         int mode = RF_REPEAT_NONE;
         if (kind == RF_VALUE_BEZIER) {
-            if (ld_easing_field(L, G("curve"), "curve", 1, &sp->easing) == F_ABSENT) {
+            if (scene_easing_field(L, G("curve"), "curve", 1, &sp->easing) == F_ABSENT) {
                 char why[160];
-                if (rf_easing_parse(&sp->easing, "ease", 1, ld_arena_alloc_fn, L->arena, why,
+                if (rf_easing_parse(&sp->easing, "ease", 1, scene_arena_alloc_fn, L->arena, why,
                                     sizeof why) != 0)
-                    ld_err(L, "internal error: default curve: %s", why);
+                    scene_err(L, "internal error: default curve: %s", why);
             }
         } else if (kind == RF_VALUE_TWEEN) {
-            if (ld_easing_field(L, G("easing"), "easing", 0, &sp->easing) == F_ABSENT)
+            if (scene_easing_field(L, G("easing"), "easing", 0, &sp->easing) == F_ABSENT)
                 rf_easing_init_linear(&sp->easing);
         } else {
             rf_easing_init_linear(&sp->easing);
             mode = RF_REPEAT_LOOP;
         }
         const char *mkey = kind == RF_VALUE_REPEAT ? "mode" : "repeat";
-        ld_enum_field(L, G(mkey), mkey, repeat_modes, NELEM(repeat_modes), &mode);
+        scene_enum_field(L, G(mkey), mkey, repeat_modes, NELEM(repeat_modes), &mode);
         sp->repeat = (rf_repeat_t)mode;
         double it = 0;
-        if (ld_int_field(L, G("iterations"), "iterations", 0, 1, 4294967295.0, &it) == F_OK)
+        if (scene_int_field(L, G("iterations"), "iterations", 0, 1, 4294967295.0, &it) == F_OK)
             sp->iterations = (uint32_t)it;
         else
             sp->iterations = 0;
@@ -261,99 +261,99 @@ static void parse_anim(loader_t *L, const cJSON *body, rf_value_kind_t kind,
     }
     case RF_VALUE_PHYSICS: {
         velocity_field(L, G("velocity"), inherit, sp, fr);
-        ld_num_field(L, G("friction"), "friction", 0, R_GE0, &sp->friction);
-        ld_num_field(L, G("gravity"), "gravity", 0, R_ANY, &sp->gravity);
-        int rmin = ld_num_field(L, G("min"), "min", 0, R_ANY, &sp->min);
-        int rmax = ld_num_field(L, G("max"), "max", 0, R_ANY, &sp->max);
-        ld_num_field(L, G("threshold"), "threshold", 0, R_GT0, &sp->threshold);
+        scene_num_field(L, G("friction"), "friction", 0, R_GE0, &sp->friction);
+        scene_num_field(L, G("gravity"), "gravity", 0, R_ANY, &sp->gravity);
+        int rmin = scene_num_field(L, G("min"), "min", 0, R_ANY, &sp->min);
+        int rmax = scene_num_field(L, G("max"), "max", 0, R_ANY, &sp->max);
+        scene_num_field(L, G("threshold"), "threshold", 0, R_GT0, &sp->threshold);
         if (rmin == F_OK && rmax == F_OK && !(sp->min < sp->max)) {
-            ld_err_key(L, "max", "must be > min (%s), got %s", ld_num(&b1, sp->min),
-                    ld_num(&b2, sp->max));
+            scene_err_key(L, "max", "must be > min (%s), got %s", scene_num(&b1, sp->min),
+                    scene_num(&b2, sp->max));
         } else if (rmin != F_BAD && rmax != F_BAD && rfrom != F_BAD && sp->has_from &&
                    fr->name == NULL && !(sp->from >= sp->min && sp->from <= sp->max)) {
             /* (a value-name from is checked at build, when its number is known) */
             if (rfrom == F_OK)
-                ld_err_key(L, "from", "must lie within [min, max] = [%s, %s], got %s",
-                        ld_num(&b1, sp->min), ld_num(&b2, sp->max), ld_num(&b3, sp->from));
+                scene_err_key(L, "from", "must lie within [min, max] = [%s, %s], got %s",
+                        scene_num(&b1, sp->min), scene_num(&b2, sp->max), scene_num(&b3, sp->from));
             else
-                ld_err(L, "the default from 0 lies outside [min, max] = [%s, %s]: set 'from'",
-                    ld_num(&b1, sp->min), ld_num(&b2, sp->max));
+                scene_err(L, "the default from 0 lies outside [min, max] = [%s, %s]: set 'from'",
+                    scene_num(&b1, sp->min), scene_num(&b2, sp->max));
         }
         break;
     }
     case RF_VALUE_DECAY: {
         velocity_field(L, G("velocity"), inherit, sp, fr);
-        ld_num_field(L, G("friction"), "friction", 0, R_GT0, &sp->friction);
-        ld_num_field(L, G("threshold"), "threshold", 0, R_GT0, &sp->threshold);
+        scene_num_field(L, G("friction"), "friction", 0, R_GT0, &sp->friction);
+        scene_num_field(L, G("threshold"), "threshold", 0, R_GT0, &sp->threshold);
         break;
     }
     case RF_VALUE_KEYFRAMES: {
         duration_field(L, G("duration"), 0, sp);
         int interp = RF_INTERP_LINEAR;
-        ld_enum_field(L, G("interp"), "interp", interp_names, NELEM(interp_names), &interp);
+        scene_enum_field(L, G("interp"), "interp", interp_names, NELEM(interp_names), &interp);
         sp->interp = (rf_interp_t)interp;
         const cJSON *keys = G("keys");
         if (keys == NULL) {
-            ld_err(L, "missing required key 'keys'");
+            scene_err(L, "missing required key 'keys'");
             break;
         }
         if (!cJSON_IsArray(keys)) {
-            ld_err_key(L, "keys", "must be an array of [time, value] or [time, value, easing], "
-                    "got %s", ld_json_type(keys));
+            scene_err_key(L, "keys", "must be an array of [time, value] or [time, value, easing], "
+                    "got %s", scene_json_type(keys));
             break;
         }
         int n = cJSON_GetArraySize(keys);
         if (n < 2) {
-            ld_err_key(L, "keys", "needs at least 2 keys, got %d", n);
+            scene_err_key(L, "keys", "needs at least 2 keys, got %d", n);
             break;
         }
-        rf_key_t *kv = ld_aalloc(L, (size_t)n, sizeof *kv);
+        rf_key_t *kv = scene_aalloc(L, (size_t)n, sizeof *kv);
         if (kv == NULL)
             break;
-        size_t m = ld_push(L, "keys");
+        size_t m = scene_push(L, "keys");
         int i = 0, tok = 0;      /* tok: the previous key's time is valid */
         double prev = 0;
         for (const cJSON *k = keys->child; k != NULL; k = k->next, i++) {
-            size_t mk = ld_pushi(L, (size_t)i);
+            size_t mk = scene_pushi(L, (size_t)i);
             rf_easing_init_linear(&kv[i].easing);
             int ne = cJSON_IsArray(k) ? cJSON_GetArraySize(k) : -1;
             if (ne != 2 && ne != 3) {
                 if (ne < 0)
-                    ld_err(L, "a key must be [time, value] or [time, value, easing], got %s",
-                        ld_json_type(k));
+                    scene_err(L, "a key must be [time, value] or [time, value, easing], got %s",
+                        scene_json_type(k));
                 else
-                    ld_err(L, "a key must be [time, value] or [time, value, easing], got %d "
+                    scene_err(L, "a key must be [time, value] or [time, value, easing], got %d "
                         "element%s", ne, ne == 1 ? "" : "s");
                 tok = 0;
-                ld_pop(L, mk);
+                scene_pop(L, mk);
                 continue;
             }
             const cJSON *kt = k->child, *kval = kt->next;
             double t = 0;
-            int rt = ld_want_number(L, kt, "0", &t);
-            ld_want_number(L, kval, "1", &kv[i].value);
+            int rt = scene_want_number(L, kt, "0", &t);
+            scene_want_number(L, kval, "1", &kv[i].value);
             if (ne == 3)
-                ld_easing_field(L, kval->next, "2", 0, &kv[i].easing);
+                scene_easing_field(L, kval->next, "2", 0, &kv[i].easing);
             if (rt == F_OK) {
                 if (i == 0 && t != 0)
-                    ld_err_key(L, "0", "the first key's time must be 0, got %s", ld_num(&b1, t));
+                    scene_err_key(L, "0", "the first key's time must be 0, got %s", scene_num(&b1, t));
                 else if (i > 0 && tok && !(t > prev))
-                    ld_err_key(L, "0", "key times must strictly increase: got %s after %s",
-                            ld_num(&b1, t), ld_num(&b2, prev));
+                    scene_err_key(L, "0", "key times must strictly increase: got %s after %s",
+                            scene_num(&b1, t), scene_num(&b2, prev));
                 else if (i == n - 1 && t != 1)
-                    ld_err_key(L, "0", "the last key's time must be 1, got %s", ld_num(&b1, t));
+                    scene_err_key(L, "0", "the last key's time must be 1, got %s", scene_num(&b1, t));
                 else if (t < 0 || t > 1)
-                    ld_err_key(L, "0", "key times are normalized: must be in [0, 1], got %s",
-                            ld_num(&b1, t));
+                    scene_err_key(L, "0", "key times are normalized: must be in [0, 1], got %s",
+                            scene_num(&b1, t));
                 kv[i].time = t;
                 prev = t;
                 tok = 1;
             } else {
                 tok = 0;
             }
-            ld_pop(L, mk);
+            scene_pop(L, mk);
         }
-        ld_pop(L, m);
+        scene_pop(L, m);
         sp->keys = kv;
         sp->nkeys = (uint32_t)n;
         /* what the value shows before start; nothing to inherit */
@@ -371,31 +371,31 @@ static void parse_anim(loader_t *L, const cJSON *body, rf_value_kind_t kind,
 /* Parses and measures SVG path data at the current pointer (a `paths`
  * entry, a sample's or a path layer's inline data) and counts its segments
  * against RF_MAX_ITEMS. NULL after an error. */
-const rf_path_t *ld_parse_path_data(loader_t *L, const char *s)
+const rf_path_t *scene_parse_path_data(loader_t *L, const char *s)
 {
     qbuf_t a;
     const char *p = s;
     while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r' || *p == '\f')
         p++;
     if (*p == '\0') {
-        ld_err(L, "path data is empty: it must start with 'M'");
+        scene_err(L, "path data is empty: it must start with 'M'");
         return NULL;
     }
     if (*p != 'M' && *p != 'm') {
-        ld_err(L, "path data must start with 'M' (move to), got \"%s\"", ld_q(&a, p));
+        scene_err(L, "path data must start with 'M' (move to), got \"%s\"", scene_q(&a, p));
         return NULL;
     }
     size_t len = strlen(s);
     rf_path_t *path = NULL;
     rf_path_error_t pe;
-    if (rf_path_parse(s, len, ld_arena_alloc_fn, L->arena, &path, &pe) != 0) {
+    if (rf_path_parse(s, len, scene_arena_alloc_fn, L->arena, &path, &pe) != 0) {
         if (pe.col == 0)
-            ld_err_oom(L);
+            scene_err_oom(L);
         else
-            ld_err_caret(L, L->ptr, s, len, rf_loc_column(s, len, pe.col - 1), pe.msg);
+            scene_err_caret(L, L->ptr, s, len, rf_loc_column(s, len, pe.col - 1), pe.msg);
         return NULL;
     }
-    ld_count_items(L, rf_path_segment_count(path));
+    scene_count_items(L, rf_path_segment_count(path));
     return path;
 }
 
@@ -403,12 +403,12 @@ const rf_path_t *ld_parse_path_data(loader_t *L, const char *s)
 static void parse_expr(loader_t *L, const cJSON *body, size_t vi)
 {
     if (!cJSON_IsString(body)) {
-        ld_err(L, "must be an expression string such as \"2*x + t\", got %s", ld_json_type(body));
+        scene_err(L, "must be an expression string such as \"2*x + t\", got %s", scene_json_type(body));
         return;
     }
     size_t len = strlen(body->valuestring);
     if (len > RF_MAX_EXPR_BYTES) {
-        ld_err(L, "expression is %zu bytes; the limit is %u", len, (unsigned)RF_MAX_EXPR_BYTES);
+        scene_err(L, "expression is %zu bytes; the limit is %u", len, (unsigned)RF_MAX_EXPR_BYTES);
         return;
     }
     L->vals[vi].src = body->valuestring;
@@ -423,40 +423,40 @@ static const char *const sample_keys[] = { "path", "progress" };
  * such a name: it needs numbers after its M, with separators). */
 static void parse_sample_path(loader_t *L, const cJSON *body, size_t vi)
 {
-    if (!ld_want_object(L, body, "an object {\"path\": ..., \"progress\": ...}"))
+    if (!scene_want_object(L, body, "an object {\"path\": ..., \"progress\": ...}"))
         return;
     const cJSON *f[NELEM(sample_keys)];
-    ld_scan_keys(L, body, sample_keys, NELEM(sample_keys), f);
+    scene_scan_keys(L, body, sample_keys, NELEM(sample_keys), f);
     const cJSON *jp = f[0], *jg = f[1];
     if (jp == NULL) {
-        ld_err(L, "missing required key 'path'");
+        scene_err(L, "missing required key 'path'");
     } else if (!cJSON_IsString(jp)) {
-        ld_err_key(L, "path", "must be a path name or SVG path data, got %s", ld_json_type(jp));
-    } else if (ld_valid_name(jp->valuestring)) {
+        scene_err_key(L, "path", "must be a path name or SVG path data, got %s", scene_json_type(jp));
+    } else if (scene_valid_name(jp->valuestring)) {
         L->vals[vi].path_ref = jp->valuestring;
     } else {
-        size_t m = ld_push(L, "path");
-        L->vals[vi].path = ld_parse_path_data(L, jp->valuestring);
-        ld_pop(L, m);
+        size_t m = scene_push(L, "path");
+        L->vals[vi].path = scene_parse_path_data(L, jp->valuestring);
+        scene_pop(L, m);
     }
     if (jg == NULL) {
-        ld_err(L, "missing required key 'progress'");
+        scene_err(L, "missing required key 'progress'");
     } else if (cJSON_IsString(jg)) {
         L->vals[vi].progress_ref = jg->valuestring;
     } else if (cJSON_IsNumber(jg) || cJSON_IsObject(jg)) {
         /* an inline value: added after the named ones (they come first) */
         if (L->indexed) {
-            size_t m = ld_push(L, "progress");
-            size_t pi = ld_add_value(L, "", jg);
-            ld_pop(L, m);
+            size_t m = scene_push(L, "progress");
+            size_t pi = scene_add_value(L, "", jg);
+            scene_pop(L, m);
             if (pi != SIZE_MAX)
                 L->vals[vi].progress_vi = (long)pi;
         } else {
             L->vals[vi].progress_obj = jg;
         }
     } else {
-        ld_err_key(L, "progress", "must be a number, a value name or a value object, got %s",
-                ld_json_type(jg));
+        scene_err_key(L, "progress", "must be a number, a value name or a value object, got %s",
+                scene_json_type(jg));
     }
 }
 
@@ -466,7 +466,7 @@ static size_t new_value(loader_t *L, const char *name)
         size_t cap = L->capvals ? L->capvals * 2 : 64;
         vsrc_t *nv = realloc(L->vals, cap * sizeof *nv);
         if (nv == NULL) {
-            ld_err_oom(L);
+            scene_err_oom(L);
             return SIZE_MAX;
         }
         L->vals = nv;
@@ -496,16 +496,16 @@ static void set_from(loader_t *L, size_t vi, const fromref_t *fr, const char *ki
 static void parse_sequence(loader_t *L, const cJSON *arr, size_t vi)
 {
     if (!cJSON_IsArray(arr)) {
-        ld_err(L, "must be an array of {\"at\": seconds, KIND: {...}} entries, got %s",
-            ld_json_type(arr));
+        scene_err(L, "must be an array of {\"at\": seconds, KIND: {...}} entries, got %s",
+            scene_json_type(arr));
         return;
     }
     int n = cJSON_GetArraySize(arr);
     if (n == 0) {
-        ld_err(L, "must have at least one entry");
+        scene_err(L, "must have at least one entry");
         return;
     }
-    rf_anim_spec_t *specs = ld_aalloc(L, (size_t)n, sizeof *specs);
+    rf_anim_spec_t *specs = scene_aalloc(L, (size_t)n, sizeof *specs);
     if (specs == NULL)
         return;
     /* entry keys: `at` and the kinds (all listed, for better messages) */
@@ -516,35 +516,35 @@ static void parse_sequence(loader_t *L, const cJSON *arr, size_t vi)
     double prev_at = -INFINITY;
     int i = 0;
     for (const cJSON *e = arr->child; e != NULL; e = e->next, i++) {
-        size_t m = ld_pushi(L, (size_t)i);
+        size_t m = scene_pushi(L, (size_t)i);
         rf_anim_spec_defaults(&specs[i], RF_CURVE_CONST);
-        if (ld_count_items(L, 1)) {
-            ld_pop(L, m);
+        if (scene_count_items(L, 1)) {
+            scene_pop(L, m);
             return;
         }
         if (!cJSON_IsObject(e)) {
-            ld_err(L, "a sequence entry must be an object {\"at\": seconds, KIND: {...}}, got %s",
-                ld_json_type(e));
-            ld_pop(L, m);
+            scene_err(L, "a sequence entry must be an object {\"at\": seconds, KIND: {...}}, got %s",
+                scene_json_type(e));
+            scene_pop(L, m);
             continue;
         }
         const cJSON *at = NULL, *body = NULL;
         int kind = -1;
         for (const cJSON *c = e->child; c != NULL; c = c->next) {
-            int k = ld_find_name(ekeys, NELEM(ekeys), c->string);
+            int k = scene_find_name(ekeys, NELEM(ekeys), c->string);
             qbuf_t a;
             if (k < 0) {
-                ld_err_unknown_key(L, c->string, "key", ekeys, NELEM(ekeys));
+                scene_err_unknown_key(L, c->string, "key", ekeys, NELEM(ekeys));
             } else if (k == 0) {
                 if (at != NULL)
-                    ld_err_key(L, "at", "duplicate key 'at'");
+                    scene_err_key(L, "at", "duplicate key 'at'");
                 else
                     at = c;
             } else if (body != NULL) {
                 if (strcmp(body->string, c->string) == 0)
-                    ld_err_key(L, c->string, "duplicate key '%s'", ld_q(&a, c->string));
+                    scene_err_key(L, c->string, "duplicate key '%s'", scene_q(&a, c->string));
                 else
-                    ld_err_key(L, c->string, "an entry has exactly one kind, got '%s' and '%s'",
+                    scene_err_key(L, c->string, "an entry has exactly one kind, got '%s' and '%s'",
                             body->string, c->string);
             } else {
                 body = c;
@@ -552,34 +552,34 @@ static void parse_sequence(loader_t *L, const cJSON *arr, size_t vi)
             }
         }
         double t = 0;
-        int rat = ld_num_field(L, at, "at", 1, R_GE0, &t);
+        int rat = scene_num_field(L, at, "at", 1, R_GE0, &t);
         if (rat == F_OK) {
             if (!(t > prev_at)) {
                 nbuf_t b1, b2;
-                ld_err_key(L, "at", "must be greater than the previous entry's 'at' (%s), got %s",
-                        ld_num(&b1, prev_at), ld_num(&b2, t));
+                scene_err_key(L, "at", "must be greater than the previous entry's 'at' (%s), got %s",
+                        scene_num(&b1, prev_at), scene_num(&b2, t));
             }
             prev_at = t;
         }
         if (body == NULL) {
             char list[200];
-            ld_err(L, "missing the entry's kind: one of %s",
-                ld_join(list, sizeof list, kind_keys, K_ANIMATED));
+            scene_err(L, "missing the entry's kind: one of %s",
+                scene_join(list, sizeof list, kind_keys, K_ANIMATED));
         } else if (kind == K_SEQUENCE) {
-            ld_err_key(L, "sequence", "a sequence entry cannot be a sequence");
+            scene_err_key(L, "sequence", "a sequence entry cannot be a sequence");
         } else if (kind == K_EXPR || kind == K_SAMPLE_PATH) {
-            ld_err_key(L, body->string, "%s values cannot be sequence entries", body->string);
+            scene_err_key(L, body->string, "%s values cannot be sequence entries", body->string);
         } else {
-            size_t mb = ld_push(L, body->string);
+            size_t mb = scene_push(L, body->string);
             fromref_t fr;
             parse_anim(L, body, (rf_value_kind_t)(kind + 1), &specs[i], i, &fr);
-            ld_pop(L, mb);
+            scene_pop(L, mb);
             if (fr.name != NULL)
                 set_from(L, vi, &fr, kind_keys[kind]);
             if (rat == F_OK)
                 specs[i].start = t;
         }
-        ld_pop(L, m);
+        scene_pop(L, m);
     }
     L->vals[vi].specs = specs;
     L->vals[vi].nspecs = (uint32_t)n;
@@ -591,7 +591,7 @@ static void parse_kinded(loader_t *L, const cJSON *obj, size_t vi)
     const cJSON *body = NULL;
     int kind = -1, unknown = 0;
     for (const cJSON *c = obj->child; c != NULL; c = c->next) {
-        int k = ld_find_name(kind_keys, NELEM(kind_keys), c->string);
+        int k = scene_find_name(kind_keys, NELEM(kind_keys), c->string);
         if (k >= 0 && body == NULL) {
             body = c;
             kind = k;
@@ -601,32 +601,32 @@ static void parse_kinded(loader_t *L, const cJSON *obj, size_t vi)
     for (const cJSON *c = obj->child; c != NULL; c = c->next) {
         if (c == body)
             continue;
-        int k = ld_find_name(kind_keys, NELEM(kind_keys), c->string);
+        int k = scene_find_name(kind_keys, NELEM(kind_keys), c->string);
         qbuf_t a;
         unknown++;
         if (k >= 0) {
             if (strcmp(c->string, body->string) == 0)
-                ld_err_key(L, c->string, "duplicate key '%s'", ld_q(&a, c->string));
+                scene_err_key(L, c->string, "duplicate key '%s'", scene_q(&a, c->string));
             else
-                ld_err_key(L, c->string, "a value has exactly one kind, got '%s' and '%s'",
+                scene_err_key(L, c->string, "a value has exactly one kind, got '%s' and '%s'",
                         body->string, c->string);
         } else if (body != NULL && kind < K_ANIMATED &&
-                   ld_find_name(kind_info((rf_value_kind_t)(kind + 1)).keys,
+                   scene_find_name(kind_info((rf_value_kind_t)(kind + 1)).keys,
                              kind_info((rf_value_kind_t)(kind + 1)).nkeys, c->string) >= 0) {
-            ld_err_key(L, c->string, "'%s' belongs inside '%s'", ld_q(&a, c->string), body->string);
+            scene_err_key(L, c->string, "'%s' belongs inside '%s'", scene_q(&a, c->string), body->string);
         } else {
-            ld_err_unknown_key(L, c->string, "value kind", kind_keys, NELEM(kind_keys));
+            scene_err_unknown_key(L, c->string, "value kind", kind_keys, NELEM(kind_keys));
         }
     }
     if (body == NULL) {
         if (unknown == 0) {
             char list[300];
-            ld_err(L, "missing the value kind: one of %s",
-                ld_join(list, sizeof list, kind_keys, NELEM(kind_keys)));
+            scene_err(L, "missing the value kind: one of %s",
+                scene_join(list, sizeof list, kind_keys, NELEM(kind_keys)));
         }
         return;
     }
-    size_t m = ld_push(L, body->string);
+    size_t m = scene_push(L, body->string);
     if (kind == K_SEQUENCE) {
         L->vals[vi].kind = RF_VALUE_SEQUENCE;
         parse_sequence(L, body, vi);
@@ -636,12 +636,12 @@ static void parse_kinded(loader_t *L, const cJSON *obj, size_t vi)
     } else if (kind == K_SAMPLE_PATH) {
         L->vals[vi].kind = RF_VALUE_SAMPLE_PATH;
         if (L->vals[vi].name[0] == '\0')
-            ld_err(L, "a path sample has three outputs (x, y, angle): define it in 'values' "
+            scene_err(L, "a path sample has three outputs (x, y, angle): define it in 'values' "
                 "and use NAME.x, NAME.y or NAME.angle");
         else
             parse_sample_path(L, body, vi);
     } else {
-        rf_anim_spec_t *sp = ld_aalloc(L, 1, sizeof *sp);
+        rf_anim_spec_t *sp = scene_aalloc(L, 1, sizeof *sp);
         if (sp != NULL) {
             fromref_t fr;
             L->vals[vi].kind = (rf_value_kind_t)(kind + 1);
@@ -652,25 +652,25 @@ static void parse_kinded(loader_t *L, const cJSON *obj, size_t vi)
                 set_from(L, vi, &fr, kind_keys[kind]);
         }
     }
-    ld_pop(L, m);
+    scene_pop(L, m);
 }
 
 /* Adds the value it (a number or a kinded object) under name at the
  * current pointer; returns its index or SIZE_MAX when it was not stored. */
-size_t ld_add_value(loader_t *L, const char *name, const cJSON *it)
+size_t scene_add_value(loader_t *L, const char *name, const cJSON *it)
 {
-    if (ld_count_items(L, 1))
+    if (scene_count_items(L, 1))
         return SIZE_MAX;
     size_t vi = new_value(L, name);
     if (vi == SIZE_MAX)
         return vi;
     L->vals[vi].ptr = rf_arena_strdup(L->arena, L->ptr);
     if (L->vals[vi].ptr == NULL) {
-        ld_err_oom(L);
+        scene_err_oom(L);
         L->vals[vi].ptr = "";
     }
     if (cJSON_IsNumber(it)) {
-        rf_anim_spec_t *sp = ld_aalloc(L, 1, sizeof *sp);
+        rf_anim_spec_t *sp = scene_aalloc(L, 1, sizeof *sp);
         if (sp == NULL)
             return vi;
         rf_anim_spec_defaults(sp, RF_CURVE_CONST);
@@ -683,8 +683,8 @@ size_t ld_add_value(loader_t *L, const char *name, const cJSON *it)
     } else if (cJSON_IsObject(it)) {
         parse_kinded(L, it, vi);
     } else {
-        ld_err(L, "a value must be a number or an object such as {\"spring\": {...}}, got %s",
-            ld_json_type(it));
+        scene_err(L, "a value must be a number or an object such as {\"spring\": {...}}, got %s",
+            scene_json_type(it));
     }
     return vi;
 }
@@ -713,49 +713,49 @@ static void sort_by_name(uint32_t *idx, uint32_t *tmp, size_t n, const vsrc_t *v
     memcpy(idx, tmp, n * sizeof *idx);
 }
 
-void ld_parse_values(loader_t *L, const cJSON *obj)
+void scene_parse_values(loader_t *L, const cJSON *obj)
 {
     size_t n;
-    unsigned char *dup = ld_want_named(L, obj, "an object mapping names to values", &n);
+    unsigned char *dup = scene_want_named(L, obj, "an object mapping names to values", &n);
     if (dup == NULL)
         return;
     size_t i = 0;
     for (const cJSON *c = obj->child; c != NULL && !L->items_over; c = c->next, i++) {
-        size_t m = ld_push(L, c->string);
+        size_t m = scene_push(L, c->string);
         qbuf_t a;
         const char *name = c->string;
         if (dup[i])
-            ld_err(L, "duplicate key '%s'", ld_q(&a, name));
-        else if (!ld_valid_name(name))
-            ld_err(L, "invalid value name '%s': a name is a letter or '_' followed by letters, "
-                "digits and '_'", ld_q(&a, name));
+            scene_err(L, "duplicate key '%s'", scene_q(&a, name));
+        else if (!scene_valid_name(name))
+            scene_err(L, "invalid value name '%s': a name is a letter or '_' followed by letters, "
+                "digits and '_'", scene_q(&a, name));
         else if (strcmp(name, "t") == 0)
-            ld_err(L, "invalid value name 't': 't' is the time in expressions");
-        else if (ld_find_name(reserved_names, NELEM(reserved_names), name) >= 0)
-            ld_err(L, "invalid value name '%s': it is a function name", name);
+            scene_err(L, "invalid value name 't': 't' is the time in expressions");
+        else if (scene_find_name(reserved_names, NELEM(reserved_names), name) >= 0)
+            scene_err(L, "invalid value name '%s': it is a function name", name);
         if (!dup[i]) {
             const char *nm = rf_arena_strdup(L->arena, name);
             if (nm == NULL)
-                ld_err_oom(L);
+                scene_err_oom(L);
             else
-                ld_add_value(L, nm, c);
+                scene_add_value(L, nm, c);
         }
-        ld_pop(L, m);
+        scene_pop(L, m);
     }
     free(dup);
 }
 
 /* After `values`: the index of named values for lookups from layers. */
-void ld_index_values(loader_t *L)
+void scene_index_values(loader_t *L)
 {
     L->nnamed = L->nvals;
     size_t n = L->nnamed;
     L->names = malloc((n ? n : 1) * sizeof *L->names);
     uint32_t *tmp = malloc((n ? n : 1) * sizeof *tmp);
-    L->by_name = ld_aalloc(L, n, sizeof *L->by_name);
+    L->by_name = scene_aalloc(L, n, sizeof *L->by_name);
     if (L->names == NULL || tmp == NULL || L->by_name == NULL) {
         free(tmp);
-        ld_err_oom(L);
+        scene_err_oom(L);
         return;
     }
     for (size_t i = 0; i < n; i++) {
@@ -766,7 +766,7 @@ void ld_index_values(loader_t *L)
     free(tmp);
 }
 
-long ld_lookup_value(const loader_t *L, const char *name, size_t len)
+long scene_lookup_value(const loader_t *L, const char *name, size_t len)
 {
     if (L->by_name == NULL)
         return -1;

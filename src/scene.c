@@ -43,93 +43,93 @@ static void load_root(loader_t *L, const cJSON *root)
 {
     rf_scene_t *sc = L->sc;
     if (!cJSON_IsObject(root)) {
-        ld_err(L, "a scene must be a JSON object, got %s", ld_json_type(root));
+        scene_err(L, "a scene must be a JSON object, got %s", scene_json_type(root));
         return;
     }
-    ld_check_finite(L, root);
+    scene_check_finite(L, root);
     const cJSON *f[NELEM(top_keys)];
-    ld_scan_keys(L, root, top_keys, NELEM(top_keys), f);
+    scene_scan_keys(L, root, top_keys, NELEM(top_keys), f);
 
     /* runeframe: the format version */
     if (f[0] == NULL) {
-        ld_err(L, "missing required key 'runeframe' (the format version: \"runeframe\": 1)");
+        scene_err(L, "missing required key 'runeframe' (the format version: \"runeframe\": 1)");
     } else if (!cJSON_IsNumber(f[0])) {
-        ld_err_key(L, "runeframe", "must be 1 (the format version), got %s", ld_json_type(f[0]));
+        scene_err_key(L, "runeframe", "must be 1 (the format version), got %s", scene_json_type(f[0]));
     } else if (isfinite(f[0]->valuedouble) && f[0]->valuedouble != 1) {
         nbuf_t b;
-        ld_err_key(L, "runeframe", "unsupported format version %s: this runeframe reads "
-                "version 1", ld_num(&b, f[0]->valuedouble));
+        scene_err_key(L, "runeframe", "unsupported format version %s: this runeframe reads "
+                "version 1", scene_num(&b, f[0]->valuedouble));
     }
 
     if (f[1] == NULL) {
-        ld_err(L, "missing required key 'canvas'");
+        scene_err(L, "missing required key 'canvas'");
     } else {
-        size_t m = ld_push(L, "canvas");
-        ld_parse_canvas(L, f[1]);
-        ld_pop(L, m);
+        size_t m = scene_push(L, "canvas");
+        scene_parse_canvas(L, f[1]);
+        scene_pop(L, m);
     }
 
     L->fps = 60;
     L->fps_ok = 1;
     L->duration_ok = 1;
     if (f[2] != NULL) {
-        size_t m = ld_push(L, "timeline");
-        ld_parse_timeline(L, f[2]);
-        ld_pop(L, m);
+        size_t m = scene_push(L, "timeline");
+        scene_parse_timeline(L, f[2]);
+        scene_pop(L, m);
     }
     sc->fps = L->fps;
 
     if (f[3] != NULL) {
-        size_t m = ld_push(L, "values");
-        ld_parse_values(L, f[3]);
-        ld_pop(L, m);
+        size_t m = scene_push(L, "values");
+        scene_parse_values(L, f[3]);
+        scene_pop(L, m);
     }
-    ld_index_values(L);
+    scene_index_values(L);
     L->indexed = 1;
-    ld_add_deferred(L);
+    scene_add_deferred(L);
 
     if (f[4] != NULL) {
-        size_t m = ld_push(L, "paths");
-        ld_parse_paths(L, f[4]);
-        ld_pop(L, m);
+        size_t m = scene_push(L, "paths");
+        scene_parse_paths(L, f[4]);
+        scene_pop(L, m);
     }
     /* every name is known now: expressions, samples and `from` sources */
-    ld_resolve_pending(L);
+    scene_resolve_pending(L);
     if (f[5] != NULL && !L->items_over) {
-        size_t m = ld_push(L, "layers");
-        ld_parse_layers(L, f[5]);
-        ld_pop(L, m);
+        size_t m = scene_push(L, "layers");
+        scene_parse_layers(L, f[5]);
+        scene_pop(L, m);
     }
     if (f[6] != NULL) {
-        size_t m = ld_push(L, "checks");
-        ld_parse_checks(L, f[6]);
-        ld_pop(L, m);
+        size_t m = scene_push(L, "checks");
+        scene_parse_checks(L, f[6]);
+        scene_pop(L, m);
     }
     if (L->oom)
         return;
     /* the graph: evaluation order, cycles, "used" through expressions */
-    if (!L->items_over && ld_sort_values(L) != 0 && L->oom)
+    if (!L->items_over && scene_sort_values(L) != 0 && L->oom)
         return;
 
     /* Frames need fps and duration; with an explicit duration they do not
      * depend on the values, so check them even when values have errors. */
     int frames_ok = 0;
     if (L->fps_ok && L->duration_ok && L->duration_given)
-        frames_ok = ld_set_frames(L, L->duration) == 0;
-    if (ld_nerrors(L) > 0) {
+        frames_ok = scene_set_frames(L, L->duration) == 0;
+    if (scene_nerrors(L) > 0) {
         if (frames_ok && L->check_list != NULL)
-            ld_resolve_checks(L);
+            scene_resolve_checks(L);
         return;
     }
-    if (ld_build_values(L) != 0)
+    if (scene_build_values(L) != 0)
         return;
-    ld_fix_layers(sc->values.values, L->layers, sc->nlayers);
+    scene_fix_layers(sc->values.values, L->layers, sc->nlayers);
     if (!L->duration_given) {
-        ld_resolve_auto(L);
-        frames_ok = ld_nerrors(L) == 0;
+        scene_resolve_auto(L);
+        frames_ok = scene_nerrors(L) == 0;
     }
     if (frames_ok && L->check_list != NULL)
-        ld_resolve_checks(L);
+        scene_resolve_checks(L);
 }
 
 /* ------------------------------------------------------------------ */
@@ -197,8 +197,8 @@ rf_scene_t *rf_scene_load_buffer(const char *name, const char *buf, size_t len,
     rf_arena_destroy(L.scratch);
     cJSON_Delete(root);
     free(text);
-    if (ld_nerrors(&L) > 0 || sc->file == NULL) {
-        if (sc->file == NULL && ld_nerrors(&L) == 0) {
+    if (scene_nerrors(&L) > 0 || sc->file == NULL) {
+        if (sc->file == NULL && scene_nerrors(&L) == 0) {
             diag->io_error = 1;
             rf_diag_file(diag, "out of memory");
         }

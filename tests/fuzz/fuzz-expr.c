@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "expr.h"
+#include "loc.h"
 #include "scene.h"
 
 #include "fuzz.h"
@@ -91,11 +92,15 @@ static void free_blocks(void)
     nblocks = 0;
 }
 
+/* Characters as every column counts them (loc.h): a valid UTF-8 sequence
+ * or one invalid byte each. */
 static size_t utf8_chars(const uint8_t *s, size_t n)
 {
     size_t c = 0;
-    for (size_t i = 0; i < n; i++)
-        c += (s[i] & 0xC0) != 0x80;
+    for (size_t i = 0; i < n; c++) {
+        size_t k = rf_utf8_len(s, i, n);
+        i += k > 0 ? k : 1;
+    }
     return c;
 }
 
