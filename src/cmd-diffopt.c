@@ -1,6 +1,7 @@
 /* cmd-diffopt.c - the differ's options, shared by check and diff
  * (cmd-diffopt.h). */
 #include "cmd-diffopt.h"
+#include "numfmt.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -17,7 +18,7 @@ int rf_cmd_diff_opt(const rf_cmd_t *cmd, int c, const char *arg, rf_cmd_diff_opt
 
     switch (c) {
     case RF_OPT_THRESHOLD:
-        if (rf_cmd_parse_double(arg, &x) != 0 || x < 0 || x > 1)
+        if (rf_num_parse(arg, &x) != 0 || x < 0 || x > 1)
             return rf_cmd_usage_error(cmd, "--threshold must be a number from 0 to 1, got '%s'",
                                       arg);
         d->diff.threshold = x;
@@ -41,7 +42,7 @@ int rf_cmd_diff_opt(const rf_cmd_t *cmd, int c, const char *arg, rf_cmd_diff_opt
             memcpy(buf, arg, len);
             buf[len - (pct && len > 0)] = '\0';
         }
-        if (len >= sizeof buf || rf_cmd_parse_double(buf, &x) != 0 || x < 0 ||
+        if (len >= sizeof buf || rf_num_parse(buf, &x) != 0 || x < 0 ||
             x > (pct ? 100 : 1))
             return rf_cmd_usage_error(cmd, "--max-diff-ratio must be a share from 0 to 1 or a "
                                            "percentage from 0%% to 100%%, got '%s'", arg);
@@ -50,7 +51,7 @@ int rf_cmd_diff_opt(const rf_cmd_t *cmd, int c, const char *arg, rf_cmd_diff_opt
         return 0;
     }
     case RF_OPT_ALPHA:
-        if (rf_cmd_parse_double(arg, &x) != 0 || x < 0 || x > 1)
+        if (rf_num_parse(arg, &x) != 0 || x < 0 || x > 1)
             return rf_cmd_usage_error(cmd, "--alpha must be a number from 0 to 1, got '%s'", arg);
         d->diff.alpha = x;
         return 0;

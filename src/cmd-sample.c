@@ -75,7 +75,7 @@ static double *sample_parse_times(const char *list, size_t *n, int *status)
             p++;
         for (size_t l = strlen(p); l > 0 && (p[l - 1] == ' ' || p[l - 1] == '\t'); l--)
             p[l - 1] = '\0';
-        if (rf_cmd_parse_double(p, &t) != 0 || t < 0) {
+        if (rf_num_parse(p, &t) != 0 || t < 0) {
             *status = rf_cmd_usage_error(&rf_cmd_sample,
                                          "--times must list numbers >= 0, got '%s'", p);
             free(times);
@@ -178,7 +178,7 @@ static int sample_option(void *state, int id, const char *arg)
 
     switch (id) {
     case OPT_FPS:
-        if (rf_cmd_parse_double(arg, &o->fps) != 0 || !(o->fps > 0))
+        if (rf_num_parse(arg, &o->fps) != 0 || !(o->fps > 0))
             return rf_cmd_usage_error(&rf_cmd_sample, "--fps must be a number > 0, got '%s'",
                                       arg);
         return 0;

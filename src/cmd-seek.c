@@ -14,6 +14,7 @@
 #include "cmd.h"
 #include "diag.h"
 #include "frames.h"
+#include "numfmt.h"
 #include "pngio.h"
 #include "scene.h"
 
@@ -36,7 +37,7 @@ static int seek_option(void *state, int id, const char *arg)
 
     switch (id) {
     case OPT_TIME:
-        if (rf_cmd_parse_double(arg, &o->time) != 0 || !(o->time >= 0))
+        if (rf_num_parse(arg, &o->time) != 0 || !(o->time >= 0))
             return rf_cmd_usage_error(&rf_cmd_seek, "--time must be a number >= 0, got '%s'",
                                       arg);
         o->has_time = 1;

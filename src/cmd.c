@@ -298,11 +298,6 @@ struct rf_scene *rf_cmd_load_scene(const char *path, int *status)
     return scene;
 }
 
-int rf_cmd_parse_double(const char *s, double *out)
-{
-    return rf_series_parse_number(s, out);
-}
-
 int rf_cmd_parse_long(const char *s, long *out)
 {
     char *end;

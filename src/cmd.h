@@ -144,9 +144,8 @@ void rf_cmd_report(const void *cmd, const char *fmt, va_list ap);
  * to 2 (invalid) or 3 (unreadable) on failure. */
 struct rf_scene *rf_cmd_load_scene(const char *path, int *status);
 
-/* Parses a finite double / a non-negative long from a whole argument;
- * returns 0 on success. */
-int rf_cmd_parse_double(const char *s, double *out);
+/* Parses a non-negative long from a whole argument; returns 0 on success.
+ * (A double: rf_num_parse of numfmt.h.) */
 int rf_cmd_parse_long(const char *s, long *out);
 
 /* The options several commands share, each parsed one way with one

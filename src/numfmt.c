@@ -1,6 +1,7 @@
 /* numfmt.c - shortest round-trip and exact number printing. */
 #include "numfmt.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,4 +61,24 @@ const char *rf_num_percent(char buf[RF_NUM_BUF], double share)
         s *= 10.0;
     snprintf(buf, RF_NUM_BUF, "%.*f%%", d, p);
     return buf;
+}
+
+int rf_num_parse(const char *s, double *out)
+{
+    char *end;
+    double x;
+
+    if (s == NULL || *s == '\0')
+        return -1;
+    /* strtod skips leading white space; an argument with any is a typo. */
+    if (*s == ' ' || *s == '\t' || *s == '\n')
+        return -1;
+    errno = 0;
+    x = strtod(s, &end);
+    if (*end != '\0' || !isfinite(x))
+        return -1;
+    /* ERANGE on underflow still yields a usable (tiny or zero) number;
+     * overflow already failed the isfinite test. */
+    *out = x;
+    return 0;
 }

@@ -1,4 +1,5 @@
-/* numfmt.h - printing doubles for people and for round trips.
+/* numfmt.h - printing doubles for people and for round trips, and reading
+ * one strictly from a command-line argument.
  *
  * Owns nothing; pure functions writing into caller buffers (>= RF_NUM_BUF).
  * Thread-safety: no state; any thread may call them (the C locale is assumed:
@@ -21,5 +22,9 @@ const char *rf_num_json(char buf[RF_NUM_BUF], double x);
  * 2 to 8 decimals: 0.25 -> "25.00%", 4.8e-7 -> "0.000048%", 0 -> "0%".
  * Used for differing-pixel shares. */
 const char *rf_num_percent(char buf[RF_NUM_BUF], double share);
+
+/* A finite double from a whole argument (no blanks around it, nothing
+ * after it): 0, or -1. */
+int rf_num_parse(const char *s, double *out);
 
 #endif

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "diag.h"
+#include "numfmt.h"
 #include "suggest.h"
 
 static void series_report(const rf_series_report_t *r, const char *fmt, ...)
@@ -22,26 +23,6 @@ static void series_report(const rf_series_report_t *r, const char *fmt, ...)
     va_start(ap, fmt);
     r->fn(r->ctx, fmt, ap);
     va_end(ap);
-}
-
-int rf_series_parse_number(const char *s, double *out)
-{
-    char *end;
-    double x;
-
-    if (s == NULL || *s == '\0')
-        return -1;
-    /* strtod skips leading white space; an argument with any is a typo. */
-    if (*s == ' ' || *s == '\t' || *s == '\n')
-        return -1;
-    errno = 0;
-    x = strtod(s, &end);
-    if (*end != '\0' || !isfinite(x))
-        return -1;
-    /* ERANGE on underflow still yields a usable (tiny or zero) number;
-     * overflow already failed the isfinite test. */
-    *out = x;
-    return 0;
 }
 
 int rf_series_lookup(const rf_values_t *vs, const char *s, size_t len, const rf_value_t **v,
@@ -200,7 +181,7 @@ int rf_series_span_set(rf_series_span_t *span, int is_to, const char *arg,
 {
     double x;
 
-    if (rf_series_parse_number(arg, &x) != 0 || x < 0) {
+    if (rf_num_parse(arg, &x) != 0 || x < 0) {
         series_report(report, "--%s must be a number >= 0, got '%s'", is_to ? "to" : "from", arg);
         return -1;
     }

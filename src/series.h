@@ -77,7 +77,4 @@ int rf_series_span_set(rf_series_span_t *span, int is_to, const char *arg,
 void rf_series_span_ends(const rf_series_span_t *span, double duration, double *from,
                          double *to);
 
-/* A finite double from a whole argument (no blanks around it): 0, or -1. */
-int rf_series_parse_number(const char *s, double *out);
-
 #endif
