@@ -46,7 +46,7 @@ const char *rf_png_status_to_string(rf_png_status_t status)
 /* Stores a failure in err (when given) and returns status. detail may be
  * NULL; sys_errno is shown with strerror when nonzero. */
 rf_png_status_t pngio_fail(rf_png_error_t *err, rf_png_status_t status,
-                            const char *name, const char *detail, int sys_errno)
+                           const char *name, const char *detail, int sys_errno)
 {
     if (err == NULL)
         return status;

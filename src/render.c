@@ -265,7 +265,7 @@ static void shape_paint(rf_renderer_t *r, const rf_layer_t *L, const rf_node_t *
 
 /* The device box of the layer's own box under m, grown by reach px. */
 void render_device_box(const rf_node_t *n, const cairo_matrix_t *m, double reach,
-                          double out[4])
+                       double out[4])
 {
     const double *b = n->box;
     double px[4] = { b[0], b[2], b[0], b[2] }, py[4] = { b[1], b[1], b[3], b[3] };
@@ -440,7 +440,7 @@ void rf_render_shape(rf_renderer_t *r, const rf_layer_t *L, uint32_t idx,
 }
 
 void render_draw_layer(rf_renderer_t *r, const rf_layer_t *L, uint32_t idx,
-                          const cairo_matrix_t *parent)
+                       const cairo_matrix_t *parent)
 {
     const rf_node_t *n = &r->nodes[idx];
     prefix_reached(r, idx);

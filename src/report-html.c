@@ -280,7 +280,7 @@ static void html_frame(report_t *o, const rf_check_frame_t *f, size_t pos)
     report_fmt(o, "<section class=\"frame\" id=\"f%zu\">\n<h2>", pos);
     report_esc(o, fname, ESC_HTML);
     report_fmt(o, " &middot; t=%g &middot; <span class=\"%s\">", f->t,
-            f->updated ? "upd" : oc == OUT_PASS ? "good" : "bad");
+               f->updated ? "upd" : oc == OUT_PASS ? "good" : "bad");
     report_esc(o, report_status_name(f->status), ESC_HTML);
     if (f->updated)
         report_str(o, ", golden updated");
@@ -331,7 +331,7 @@ void report_write_html(report_t *o)
     report_str(o, "</h1>\n");
     /* one run of text, as the CLI's summary line reads */
     report_fmt(o, "<p class=\"summary %s\">%zu passed, %zu failed", run->failed > 0 ? "bad" : "good",
-            run->passed, run->failed);
+               run->passed, run->failed);
     if (run->update || run->updated > 0)
         report_fmt(o, ", %zu updated", run->updated);
     report_str(o, "</p>\n<dl class=\"meta\">\n");

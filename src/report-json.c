@@ -103,7 +103,7 @@ static void json_frame(report_t *o, const rf_check_frame_t *f)
     report_str(o, ", \"bbox\": ");
     if (frame_compared(f) && d->different > 0)
         report_fmt(o, "[%" PRIu32 ", %" PRIu32 ", %" PRIu32 ", %" PRIu32 "]", d->x0, d->y0,
-                d->x1, d->y1);
+                   d->x1, d->y1);
     else
         report_str(o, "null");
     report_str(o, ", \"golden_size\": ");
@@ -139,7 +139,7 @@ void report_write_json(report_t *o)
     report_str(o, ", \"alpha\": ");
     json_num(o, run->diff.alpha);
     report_fmt(o, ", \"max_diff_pixels\": %" PRIu64 ", \"max_diff_ratio\": ",
-            run->max_diff_pixels);
+               run->max_diff_pixels);
     json_num(o, run->max_diff_ratio);
     report_str(o, ", \"update\": ");
     json_bool(o, run->update);

@@ -145,7 +145,7 @@ void report_write_junit(report_t *o)
     report_str(o, "\">\n  <testsuite name=\"");
     report_esc(o, scene, ESC_XML_ATTR);
     report_fmt(o, "\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"0\" time=\"",
-            run->nframes, failures, errors);
+               run->nframes, failures, errors);
     report_seconds(o, run->seconds);
     report_str(o, "\"");
     if (timestamp_ok(FIXED(run->timestamp)))

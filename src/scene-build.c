@@ -256,13 +256,13 @@ static int apply_from(loader_t *L, const vsrc_t *s, const rf_value_t *vals)
     rf_track_eval_state(&src->track, sp->start, &x, &vel);
     if (!isfinite(x) || !isfinite(vel)) {
         scene_err_at(L, s->from_ptr, "'%s' is not finite at t = %s, where this %s starts",
-               L->vals[s->from_vi].name, scene_num(&b1, sp->start), s->from_kind);
+                     L->vals[s->from_vi].name, scene_num(&b1, sp->start), s->from_kind);
         return -1;
     }
     if (sp->curve == RF_CURVE_PHYSICS && !(x >= sp->min && x <= sp->max)) {
         scene_err_at(L, s->from_ptr, "'%s' is %s at t = %s, where this physics starts: outside "
-               "[min, max] = [%s, %s]", L->vals[s->from_vi].name, scene_num(&b1, x),
-               scene_num(&b2, sp->start), scene_num(&b3, sp->min), scene_num(&b4, sp->max));
+                     "[min, max] = [%s, %s]", L->vals[s->from_vi].name, scene_num(&b1, x),
+                     scene_num(&b2, sp->start), scene_num(&b3, sp->min), scene_num(&b4, sp->max));
         return -1;
     }
     sp->from = x;

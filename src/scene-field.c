@@ -80,7 +80,7 @@ void scene_err_at(loader_t *L, const char *ptr, const char *fmt, ...)
  * appended to the stored message; they are left out when the message would
  * not fit in RF_DIAG_LINE. */
 void scene_err_caret(loader_t *L, const char *ptr, const char *text, size_t len, int col,
-                  const char *msg)
+                     const char *msg)
 {
     int before = L->d->count;
     rf_diag_at(L->d, ptr, "%s", msg);
@@ -204,7 +204,7 @@ const char *scene_suggest(const loader_t *L, const char *word, const char *const
 
 /* The unknown-key message, with a suggestion or else the known keys. */
 void scene_err_unknown_key(loader_t *L, const char *key, const char *what, const char *const *names,
-                        size_t n)
+                           size_t n)
 {
     qbuf_t a;
     const char *dym = scene_suggest(L, key, names, n);
@@ -213,7 +213,7 @@ void scene_err_unknown_key(loader_t *L, const char *key, const char *what, const
     } else {
         char list[600];
         scene_err_key(L, key, "unknown %s '%s' (known: %s)", what, scene_q(&a, key),
-                scene_join(list, sizeof list, names, n));
+                      scene_join(list, sizeof list, names, n));
     }
 }
 
@@ -221,7 +221,7 @@ void scene_err_unknown_key(loader_t *L, const char *key, const char *what, const
  * names[k] (the first, when repeated) or NULL. Unknown and repeated keys
  * are reported at their pointer. */
 void scene_scan_keys(loader_t *L, const cJSON *obj, const char *const *names, size_t n,
-                  const cJSON **found)
+                     const cJSON **found)
 {
     for (size_t k = 0; k < n; k++)
         found[k] = NULL;
@@ -302,7 +302,7 @@ int scene_count_items(loader_t *L, size_t n)
     if (L->items > RF_MAX_ITEMS) {
         L->items_over = 1;
         scene_err(L, "too many items: a scene has at most %u values, layers, path segments "
-            "and sequence entries in all", (unsigned)RF_MAX_ITEMS);
+                  "and sequence entries in all", (unsigned)RF_MAX_ITEMS);
         return 1;
     }
     return 0;
@@ -349,7 +349,7 @@ static int required_number(loader_t *L, const cJSON *it, const char *key, int re
 
 /* A number member with a range; *out is left alone unless it is valid. */
 int scene_num_field(loader_t *L, const cJSON *it, const char *key, int required, int range,
-                 double *out)
+                    double *out)
 {
     double v = 0;
     int r = required_number(L, it, key, required, &v);
@@ -370,7 +370,7 @@ int scene_num_field(loader_t *L, const cJSON *it, const char *key, int required,
 
 /* An integer member in [lo, hi]. */
 int scene_int_field(loader_t *L, const cJSON *it, const char *key, int required, double lo,
-                 double hi, double *out)
+                    double hi, double *out)
 {
     double v = 0;
     int r = required_number(L, it, key, required, &v);
@@ -386,7 +386,7 @@ int scene_int_field(loader_t *L, const cJSON *it, const char *key, int required,
             scene_err_key(L, key, "must be a positive integer, got %s", scene_num(&b, v));
         else
             scene_err_key(L, key, "must be an integer in %s..%s, got %s", scene_num(&b1, lo),
-                    scene_num(&b2, hi), scene_num(&b, v));
+                          scene_num(&b2, hi), scene_num(&b, v));
         return F_BAD;
     }
     *out = v;
@@ -394,7 +394,7 @@ int scene_int_field(loader_t *L, const cJSON *it, const char *key, int required,
 }
 
 int scene_enum_field(loader_t *L, const cJSON *it, const char *key, const char *const *names,
-                  size_t n, int *out)
+                     size_t n, int *out)
 {
     char alts[200];
     qbuf_t a;
@@ -402,7 +402,7 @@ int scene_enum_field(loader_t *L, const cJSON *it, const char *key, const char *
         return F_ABSENT;
     if (!cJSON_IsString(it)) {
         scene_err_key(L, key, "must be %s, got %s", join_alts(alts, sizeof alts, names, n),
-                scene_json_type(it));
+                      scene_json_type(it));
         return F_BAD;
     }
     int k = scene_find_name(names, n, it->valuestring);
@@ -413,10 +413,10 @@ int scene_enum_field(loader_t *L, const cJSON *it, const char *key, const char *
     const char *dym = scene_suggest(L, it->valuestring, names, n);
     if (dym != NULL)
         scene_err_key(L, key, "must be %s, got \"%s\" (did you mean \"%s\"?)",
-                join_alts(alts, sizeof alts, names, n), scene_q(&a, it->valuestring), dym);
+                      join_alts(alts, sizeof alts, names, n), scene_q(&a, it->valuestring), dym);
     else
         scene_err_key(L, key, "must be %s, got \"%s\"", join_alts(alts, sizeof alts, names, n),
-                scene_q(&a, it->valuestring));
+                      scene_q(&a, it->valuestring));
     return F_BAD;
 }
 
@@ -424,7 +424,7 @@ int scene_enum_field(loader_t *L, const cJSON *it, const char *key, const char *
  * `bezier` kind (cubic_only) clamps every component; elsewhere a CSS
  * cubic-bezier needs x1 and x2 in [0, 1]. */
 int scene_easing_field(loader_t *L, const cJSON *it, const char *key, int cubic_only,
-                    rf_easing_t *out)
+                       rf_easing_t *out)
 {
     const char *what = cubic_only ? "a curve name" : "an easing name";
     if (it == NULL)
@@ -440,7 +440,7 @@ int scene_easing_field(loader_t *L, const cJSON *it, const char *key, int cubic_
     }
     if (!cJSON_IsArray(it)) {
         scene_err_key(L, key, "must be %s or an array [x1, y1, x2, y2], got %s", what,
-                scene_json_type(it));
+                      scene_json_type(it));
         return F_BAD;
     }
     int n = cJSON_GetArraySize(it);
@@ -461,7 +461,7 @@ int scene_easing_field(loader_t *L, const cJSON *it, const char *key, int cubic_
         if (!cubic_only && (i == 0 || i == 2) && !(p[i] >= 0 && p[i] <= 1)) {
             nbuf_t b;
             scene_err_key(L, idx, "cubic-bezier %s must be in [0, 1], got %s",
-                    i == 0 ? "x1" : "x2", scene_num(&b, p[i]));
+                          i == 0 ? "x1" : "x2", scene_num(&b, p[i]));
             bad = 1;
         }
     }
@@ -512,8 +512,8 @@ int scene_color_string(loader_t *L, const cJSON *it, const char *key, uint32_t *
     if (parse_color(it->valuestring, out) == 0)
         return F_OK;
     scene_err_key(L, key, "invalid color \"%s\": expected \"#rgb\", \"#rgba\", \"#rrggbb\" or "
-            "\"#rrggbbaa\"",
-            scene_q(&a, it->valuestring));
+                  "\"#rrggbbaa\"",
+                  scene_q(&a, it->valuestring));
     return F_BAD;
 }
 

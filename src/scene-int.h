@@ -132,7 +132,7 @@ void scene_err_key(loader_t *L, const char *key, const char *fmt, ...)
 void scene_err_at(loader_t *L, const char *ptr, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 void scene_err_caret(loader_t *L, const char *ptr, const char *text, size_t len, int col,
-                  const char *msg);
+                     const char *msg);
 void scene_err_oom(loader_t *L);
 void *scene_aalloc(loader_t *L, size_t count, size_t size);
 void *scene_arena_alloc_fn(void *ctx, size_t size);
@@ -143,9 +143,9 @@ const char *scene_join(char *buf, size_t cap, const char *const *names, size_t n
 int scene_find_name(const char *const *names, size_t n, const char *s);
 const char *scene_suggest(const loader_t *L, const char *word, const char *const *names, size_t n);
 void scene_err_unknown_key(loader_t *L, const char *key, const char *what, const char *const *names,
-                        size_t n);
+                           size_t n);
 void scene_scan_keys(loader_t *L, const cJSON *obj, const char *const *names, size_t n,
-                  const cJSON **found);
+                     const cJSON **found);
 const cJSON *scene_get(const char *const *names, size_t n, const cJSON **found, const char *name);
 unsigned char *scene_want_named(loader_t *L, const cJSON *obj, const char *what, size_t *pn);
 unsigned char *scene_dup_flags(loader_t *L, const cJSON *obj, size_t *pn);
@@ -153,13 +153,13 @@ int scene_count_items(loader_t *L, size_t n);
 int scene_want_object(loader_t *L, const cJSON *it, const char *what);
 int scene_want_number(loader_t *L, const cJSON *it, const char *key, double *out);
 int scene_num_field(loader_t *L, const cJSON *it, const char *key, int required, int range,
-                 double *out);
+                    double *out);
 int scene_int_field(loader_t *L, const cJSON *it, const char *key, int required, double lo,
-                 double hi, double *out);
+                    double hi, double *out);
 int scene_enum_field(loader_t *L, const cJSON *it, const char *key, const char *const *names,
-                  size_t n, int *out);
+                     size_t n, int *out);
 int scene_easing_field(loader_t *L, const cJSON *it, const char *key, int cubic_only,
-                    rf_easing_t *out);
+                       rf_easing_t *out);
 int scene_color_string(loader_t *L, const cJSON *it, const char *key, uint32_t *out);
 void scene_check_finite(loader_t *L, const cJSON *it);
 

@@ -79,7 +79,8 @@ static void walk_numeric(loader_t *L, const cJSON *it, const char *key, int rang
         scene_pop(L, m);
         return;
     }
-    scene_err_key(L, key, "must be a number, a value name or a value object, got %s", scene_json_type(it));
+    scene_err_key(L, key, "must be a number, a value name or a value object, got %s",
+                  scene_json_type(it));
 }
 
 /* [a, b] of numeric properties (anchor, scale, trim, gradient points). */
@@ -89,7 +90,7 @@ static void walk_pair(loader_t *L, const cJSON *it, const char *key, const char 
     if (!cJSON_IsArray(it) || cJSON_GetArraySize(it) != 2) {
         if (cJSON_IsArray(it))
             scene_err_key(L, key, "must be an array %s, got %d element%s", shape,
-                    cJSON_GetArraySize(it), cJSON_GetArraySize(it) == 1 ? "" : "s");
+                          cJSON_GetArraySize(it), cJSON_GetArraySize(it) == 1 ? "" : "s");
         else
             scene_err_key(L, key, "must be an array %s, got %s", shape, scene_json_type(it));
         return;
@@ -118,12 +119,12 @@ static void plain_color(loader_t *L, const cJSON *it, const char *key, const cha
     if (cJSON_IsString(it)) {
         if (strcmp(it->valuestring, "none") == 0)
             scene_err_key(L, key, "must be a color: \"none\" stands only for a whole fill or "
-                    "stroke");
+                          "stroke");
         else if (scene_color_string(L, it, key, &c) == F_OK)
             to_color(c, out);
     } else if (cJSON_IsObject(it)) {
         scene_err_key(L, key, "must be a color string: %s takes plain colors, not a mix or a "
-                "gradient", what);
+                      "gradient", what);
     } else {
         scene_err_key(L, key, "must be a color string, got %s", scene_json_type(it));
     }
@@ -136,7 +137,7 @@ static void walk_stops(loader_t *L, const cJSON *it, rf_paint_t *p)
 {
     if (!cJSON_IsArray(it)) {
         scene_err_key(L, "stops", "must be an array of stops [offset, color], got %s",
-                scene_json_type(it));
+                      scene_json_type(it));
         return;
     }
     int n = cJSON_GetArraySize(it);
@@ -158,7 +159,7 @@ static void walk_stops(loader_t *L, const cJSON *it, rf_paint_t *p)
         if (!cJSON_IsArray(s) || cJSON_GetArraySize(s) != 2) {
             if (cJSON_IsArray(s))
                 scene_err(L, "a stop must be [offset, color], got %d element%s",
-                    cJSON_GetArraySize(s), cJSON_GetArraySize(s) == 1 ? "" : "s");
+                          cJSON_GetArraySize(s), cJSON_GetArraySize(s) == 1 ? "" : "s");
             else
                 scene_err(L, "a stop must be [offset, color], got %s", scene_json_type(s));
             scene_pop(L, mi);
@@ -168,10 +169,11 @@ static void walk_stops(loader_t *L, const cJSON *it, rf_paint_t *p)
         nbuf_t b, b2;
         if (scene_want_number(L, s->child, "0", &off) == F_OK) {
             if (!(off >= 0 && off <= 1)) {
-                scene_err_key(L, "0", "a stop offset must be in [0, 1], got %s", scene_num(&b, off));
+                scene_err_key(L, "0", "a stop offset must be in [0, 1], got %s",
+                              scene_num(&b, off));
             } else if (have_prev && off < prev) {
-                scene_err_key(L, "0", "stop offsets must not decrease: %s after %s", scene_num(&b, off),
-                        scene_num(&b2, prev));
+                scene_err_key(L, "0", "stop offsets must not decrease: %s after %s",
+                              scene_num(&b, off), scene_num(&b2, prev));
             } else {
                 st[i].offset = off;
                 prev = off;
@@ -197,10 +199,11 @@ static void walk_mix(loader_t *L, const cJSON *mix, const cJSON *by, rf_paint_t 
         int n = cJSON_GetArraySize(mix);
         if (cJSON_IsArray(mix))
             scene_err_key(L, "mix", "must be an array of 2 colors [\"#rrggbb\", \"#rrggbb\"], got "
-                    "%d element%s", n, n == 1 ? "" : "s");
+                          "%d element%s", n, n == 1 ? "" : "s");
         else
-            scene_err_key(L, "mix", "must be an array of 2 colors [\"#rrggbb\", \"#rrggbb\"], got %s",
-                    scene_json_type(mix));
+            scene_err_key(L, "mix",
+                          "must be an array of 2 colors [\"#rrggbb\", \"#rrggbb\"], got %s",
+                          scene_json_type(mix));
     } else {
         size_t m = scene_push(L, "mix");
         plain_color(L, mix->child, "0", "a mix", &p->color);
@@ -209,7 +212,7 @@ static void walk_mix(loader_t *L, const cJSON *mix, const cJSON *by, rf_paint_t 
     }
     if (by == NULL)
         scene_err(L, "missing required key 'by' (the mix amount: 0 is the first color, 1 the "
-            "second)");
+                  "second)");
     else
         walk_numeric(L, by, "by", P_ANY, &p->by);
 }
@@ -222,7 +225,7 @@ static void walk_gradient(loader_t *L, const cJSON *body, int kind, rf_paint_t *
     size_t m = scene_push(L, body->string);
     if (!cJSON_IsObject(body)) {
         scene_err(L, "must be an object {%s}, got %s",
-            lin ? "\"from\": [x, y], \"to\": [x, y], \"stops\": [...]"
+                  lin ? "\"from\": [x, y], \"to\": [x, y], \"stops\": [...]"
                 : "\"center\": [x, y], \"radius\": r, \"stops\": [...]", scene_json_type(body));
         scene_pop(L, m);
         return;
@@ -257,7 +260,7 @@ static void walk_color(loader_t *L, const cJSON *it, const char *key, rf_paint_t
     }
     if (!cJSON_IsObject(it)) {
         scene_err_key(L, key, "must be a color \"#rrggbb\" or a {\"mix\"}, {\"linear\"} or "
-                "{\"radial\"} object, got %s", scene_json_type(it));
+                      "{\"radial\"} object, got %s", scene_json_type(it));
         return;
     }
     size_t m = scene_push(L, key);
@@ -277,7 +280,7 @@ static void walk_color(loader_t *L, const cJSON *it, const char *key, rf_paint_t
                 scene_err_key(L, c->string, "duplicate key '%s'", c->string);
             else
                 scene_err_key(L, c->string, "a color has exactly one kind, got '%s' and '%s'",
-                        body->string, c->string);
+                              body->string, c->string);
         } else if (strcmp(c->string, "by") == 0 && kind == C_MIX) {
             if (by != NULL)
                 scene_err_key(L, c->string, "duplicate key 'by'");
@@ -289,14 +292,15 @@ static void walk_color(loader_t *L, const cJSON *it, const char *key, rf_paint_t
                 unknown++;
             }
         } else if (kind != C_MIX &&
-                   scene_find_name(kind == C_LINEAR ? linear_keys : radial_keys, 3, c->string) >= 0) {
+                   scene_find_name(kind == C_LINEAR ? linear_keys : radial_keys, 3,
+                                   c->string) >= 0) {
             scene_err_key(L, c->string, "'%s' belongs inside '%s'", c->string, body->string);
         } else if (kind == C_MIX) {
             static const char *const mix_keys[] = { "mix", "by" };
             scene_err_unknown_key(L, c->string, "key", mix_keys, NELEM(mix_keys));
         } else {
             scene_err_key(L, c->string, "unknown key '%s' (a %s gradient has only '%s')",
-                    scene_q(&a, c->string), body->string, body->string);
+                          scene_q(&a, c->string), body->string, body->string);
         }
     }
     if (body == NULL) {
@@ -325,8 +329,8 @@ static void walk_follow(loader_t *L, const cJSON *c, uint32_t *slot)
     long base = dot != NULL ? scene_lookup_value(L, s, (size_t)(dot - s)) : -1;
     if (base >= 0 && L->vals[base].kind == RF_VALUE_SAMPLE_PATH) {
         scene_err_key(L, k, "'follow' takes the sample_path value's name: \"%.*s\", not "
-                "\"%s\" (it adds .x and .y, and .angle with orient)",
-                (int)(dot - s), s, scene_q(&a, s));
+                      "\"%s\" (it adds .x and .y, and .angle with orient)",
+                      (int)(dot - s), s, scene_q(&a, s));
     } else if (vi < 0) {
         const char *dym = scene_suggest(L, s, L->names, L->nnamed);
         if (dym != NULL)
@@ -335,7 +339,7 @@ static void walk_follow(loader_t *L, const cJSON *c, uint32_t *slot)
             scene_err_key(L, k, "unknown value '%s'", scene_q(&a, s));
     } else if (L->vals[vi].kind != RF_VALUE_SAMPLE_PATH) {
         scene_err_key(L, k, "'%s' is %s %s value: 'follow' needs a sample_path value", s,
-                scene_a_kind(L->vals[vi].kind), rf_value_kind_name(L->vals[vi].kind));
+                      scene_a_kind(L->vals[vi].kind), rf_value_kind_name(L->vals[vi].kind));
     } else {
         L->vals[vi].used = 1;
         *slot = PENDING(vi, 0);
@@ -414,7 +418,7 @@ static void walk_layer_prop(loader_t *L, const cJSON *c, const rf_layer_key_t *k
         }
         if ((cls->flags & RF_CLASS_CHILDREN) && !none) {
             scene_err_key(L, k, "'%s' does nothing on a %s: a %s draws only its children "
-                    "(give it to them)", k, cls->name, cls->name);
+                          "(give it to them)", k, cls->name, cls->name);
             return;
         }
     }
@@ -475,9 +479,6 @@ static void walk_layer(loader_t *L, const cJSON *layer, rf_layer_t *out)
     qbuf_t a;
     int type = -1;
     const cJSON *ty = NULL;
-    const char *type_names[RF_LAYER_NTYPES];
-    for (int t = 0; t < RF_LAYER_NTYPES; t++)
-        type_names[t] = rf_layer_classes[t]->name;
     for (const cJSON *c = layer->child; c != NULL; c = c->next)
         if (strcmp(c->string, "type") == 0 && ty == NULL)
             ty = c;
@@ -489,13 +490,17 @@ static void walk_layer(loader_t *L, const cJSON *layer, rf_layer_t *out)
         type = rf_layer_type_find(ty->valuestring);
         if (type < 0) {
             char list[100];
+            const char *type_names[RF_LAYER_NTYPES];
+            for (int t = 0; t < RF_LAYER_NTYPES; t++)
+                type_names[t] = rf_layer_classes[t]->name;
             const char *dym = scene_suggest(L, ty->valuestring, type_names, RF_LAYER_NTYPES);
             if (dym != NULL)
                 scene_err_key(L, "type", "unknown layer type '%s' (did you mean '%s'?)",
-                        scene_q(&a, ty->valuestring), dym);
+                              scene_q(&a, ty->valuestring), dym);
             else
-                scene_err_key(L, "type", "unknown layer type '%s' (known: %s)", scene_q(&a, ty->valuestring),
-                        scene_join(list, sizeof list, type_names, RF_LAYER_NTYPES));
+                scene_err_key(L, "type", "unknown layer type '%s' (known: %s)",
+                              scene_q(&a, ty->valuestring),
+                              scene_join(list, sizeof list, type_names, RF_LAYER_NTYPES));
         }
     }
     rf_layer_defaults(out, type);
@@ -526,7 +531,7 @@ static void walk_layer(loader_t *L, const cJSON *layer, rf_layer_t *out)
                         other = t;
             if (other >= 0)
                 scene_err_key(L, c->string, "'%s' is not a property of %s layers (it belongs to %s "
-                        "layers)", c->string, cls->name, rf_layer_classes[other]->name);
+                              "layers)", c->string, cls->name, rf_layer_classes[other]->name);
             else
                 scene_err_unknown_key(L, c->string, "key", allowed, na);
             continue;
@@ -562,7 +567,7 @@ static void walk_layer(loader_t *L, const cJSON *layer, rf_layer_t *out)
     const cJSON *jo = seen[scene_find_name(allowed, na, "orient")];
     if (jo != NULL && cJSON_IsTrue(jo) && seen[scene_find_name(allowed, na, "follow")] == NULL)
         scene_err_key(L, "orient", "orient needs follow: a sample_path value to take the angle "
-                "from");
+                      "from");
 }
 
 void scene_parse_layers(loader_t *L, const cJSON *arr)

@@ -303,8 +303,8 @@ static void resolve_from(loader_t *L, size_t k)
     rf_value_kind_t kind = L->vals[vi].kind;
     if (kind == RF_VALUE_EXPR || kind == RF_VALUE_SAMPLE_PATH) {
         scene_err_at(L, ptr, "'%.*s' is %s: expressions and path samples are downstream only and "
-               "cannot be the source of a %s", (int)(len > 200 ? 200 : len), s,
-               kind == RF_VALUE_EXPR ? "an expression" : "a path sample", v->from_kind);
+                     "cannot be the source of a %s", (int)(len > 200 ? 200 : len), s,
+                     kind == RF_VALUE_EXPR ? "an expression" : "a path sample", v->from_kind);
         return;
     }
     v->from_vi = vi;

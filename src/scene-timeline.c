@@ -32,13 +32,15 @@ void scene_parse_canvas(loader_t *L, const cJSON *obj)
     if (rw == F_OK && rh == F_OK && w * h > RF_MAX_PIXELS) {
         nbuf_t a, b, c;
         scene_err(L, "too many pixels: width * height must be at most %u, got %s * %s = %s",
-            (unsigned)RF_MAX_PIXELS, scene_num(&a, w), scene_num(&b, h), scene_num(&c, w * h));
+                  (unsigned)RF_MAX_PIXELS, scene_num(&a, w), scene_num(&b, h),
+                  scene_num(&c, w * h));
     }
     L->sc->width = (int)w;
     L->sc->height = (int)h;
     if (f[2] != NULL) {
         if (!cJSON_IsString(f[2]))
-            scene_err_key(L, "background", "must be a color \"#rrggbb\", got %s", scene_json_type(f[2]));
+            scene_err_key(L, "background", "must be a color \"#rrggbb\", got %s",
+                          scene_json_type(f[2]));
         else
             scene_color_string(L, f[2], "background", &L->sc->background);
     }
@@ -81,10 +83,10 @@ void scene_parse_timeline(loader_t *L, const cJSON *obj)
     qbuf_t a;
     if (cJSON_IsString(d))
         scene_err_key(L, "duration", "must be a number of seconds or \"auto\", got \"%s\"",
-                scene_q(&a, d->valuestring));
+                      scene_q(&a, d->valuestring));
     else
         scene_err_key(L, "duration", "must be a number of seconds or \"auto\", got %s",
-                scene_json_type(d));
+                      scene_json_type(d));
     L->duration_ok = 0;
 }
 
@@ -108,7 +110,7 @@ void scene_parse_checks(loader_t *L, const cJSON *obj)
     const char *key = by_time ? "times" : "frames";
     if (!cJSON_IsArray(list)) {
         scene_err_key(L, key, "must be an array of %s, got %s",
-                by_time ? "times in seconds" : "frame numbers", scene_json_type(list));
+                      by_time ? "times in seconds" : "frame numbers", scene_json_type(list));
         return;
     }
     if (list->child == NULL) {
@@ -162,16 +164,16 @@ void scene_resolve_checks(loader_t *L)
             double f = round(v * sc->fps);
             if (!(f < (double)sc->nframes)) {
                 scene_err_key(L, idx, "time %s is frame %s, after the last frame %ld (t = %s)",
-                        scene_num(&b1, v), scene_num(&b2, f), sc->nframes - 1,
-                        rf_num_short((char[RF_NUM_BUF]){ 0 },
-                                     rf_scene_frame_time(sc, sc->nframes - 1)));
+                              scene_num(&b1, v), scene_num(&b2, f), sc->nframes - 1,
+                              rf_num_short((char[RF_NUM_BUF]){ 0 },
+                                           rf_scene_frame_time(sc, sc->nframes - 1)));
                 continue;
             }
             fr[i] = (long)f;
         } else {
             if (!(v < (double)sc->nframes)) {
-                scene_err_key(L, idx, "frame %s does not exist: frames are 0..%ld", scene_num(&b1, v),
-                        sc->nframes - 1);
+                scene_err_key(L, idx, "frame %s does not exist: frames are 0..%ld",
+                              scene_num(&b1, v), sc->nframes - 1);
                 continue;
             }
             fr[i] = (long)v;
@@ -199,8 +201,8 @@ int scene_set_frames(loader_t *L, double duration)
         size_t m0 = scene_push(L, "timeline");
         size_t m = scene_push(L, "duration");
         scene_err(L, "too many frames: duration * fps = %s * %s = %s, the limit is %u%s",
-            scene_num(&a, duration), scene_num(&b, sc->fps), scene_num(&c, frames), (unsigned)RF_MAX_FRAMES,
-            sc->duration_auto ? " (duration \"auto\")" : "");
+                  scene_num(&a, duration), scene_num(&b, sc->fps), scene_num(&c, frames),
+                  (unsigned)RF_MAX_FRAMES, sc->duration_auto ? " (duration \"auto\")" : "");
         scene_pop(L, m);
         scene_pop(L, m0);
         return -1;

@@ -119,7 +119,8 @@ static void duration_field(loader_t *L, const cJSON *it, int policy_ok, rf_anim_
         int rmax = scene_num_field(L, f[2], "max", 0, R_GT0, &dmax);
         if (rmin != F_BAD && rmax == F_OK && dmax < dmin) {
             nbuf_t a, b;
-            scene_err_key(L, "max", "must be >= min (%s), got %s", scene_num(&a, dmin), scene_num(&b, dmax));
+            scene_err_key(L, "max", "must be >= min (%s), got %s", scene_num(&a, dmin),
+                          scene_num(&b, dmax));
         }
         scene_pop(L, m);
         sp->duration_policy = 1;
@@ -129,9 +130,11 @@ static void duration_field(loader_t *L, const cJSON *it, int policy_ok, rf_anim_
         return;
     }
     if (!cJSON_IsNumber(it)) {
-        scene_err_key(L, "duration", policy_ok
-                ? "must be a number of seconds or a {\"speed\", \"min\", \"max\"} policy, got %s"
-                : "must be a number of seconds, got %s", scene_json_type(it));
+        scene_err_key(L, "duration",
+                      policy_ok ? "must be a number of seconds or a {\"speed\", \"min\", "
+                                  "\"max\"} policy, got %s"
+                                : "must be a number of seconds, got %s",
+                      scene_json_type(it));
         return;
     }
     scene_num_field(L, it, "duration", 1, R_GT0, &sp->duration);
@@ -187,7 +190,7 @@ static void parse_anim(loader_t *L, const cJSON *body, rf_value_kind_t kind,
             /* a value name: its state at the start, filled in at build */
             if (entry > 0) {
                 scene_err_key(L, "from", "only a sequence's first entry may start from another "
-                        "value: later entries inherit from the entry before");
+                              "value: later entries inherit from the entry before");
                 rfrom = F_BAD;
             } else {
                 size_t m = scene_push(L, "from");
@@ -200,7 +203,8 @@ static void parse_anim(loader_t *L, const cJSON *body, rf_value_kind_t kind,
             }
             sp->has_from = 1;
         } else if (jf != NULL && !cJSON_IsNumber(jf)) {
-            scene_err_key(L, "from", "must be a number or a value name, got %s", scene_json_type(jf));
+            scene_err_key(L, "from", "must be a number or a value name, got %s",
+                          scene_json_type(jf));
             rfrom = F_BAD;
             sp->has_from = 1;
         } else {
@@ -268,16 +272,17 @@ static void parse_anim(loader_t *L, const cJSON *body, rf_value_kind_t kind,
         scene_num_field(L, G("threshold"), "threshold", 0, R_GT0, &sp->threshold);
         if (rmin == F_OK && rmax == F_OK && !(sp->min < sp->max)) {
             scene_err_key(L, "max", "must be > min (%s), got %s", scene_num(&b1, sp->min),
-                    scene_num(&b2, sp->max));
+                          scene_num(&b2, sp->max));
         } else if (rmin != F_BAD && rmax != F_BAD && rfrom != F_BAD && sp->has_from &&
                    fr->name == NULL && !(sp->from >= sp->min && sp->from <= sp->max)) {
             /* (a value-name from is checked at build, when its number is known) */
             if (rfrom == F_OK)
                 scene_err_key(L, "from", "must lie within [min, max] = [%s, %s], got %s",
-                        scene_num(&b1, sp->min), scene_num(&b2, sp->max), scene_num(&b3, sp->from));
+                              scene_num(&b1, sp->min), scene_num(&b2, sp->max),
+                              scene_num(&b3, sp->from));
             else
                 scene_err(L, "the default from 0 lies outside [min, max] = [%s, %s]: set 'from'",
-                    scene_num(&b1, sp->min), scene_num(&b2, sp->max));
+                          scene_num(&b1, sp->min), scene_num(&b2, sp->max));
         }
         break;
     }
@@ -299,7 +304,7 @@ static void parse_anim(loader_t *L, const cJSON *body, rf_value_kind_t kind,
         }
         if (!cJSON_IsArray(keys)) {
             scene_err_key(L, "keys", "must be an array of [time, value] or [time, value, easing], "
-                    "got %s", scene_json_type(keys));
+                          "got %s", scene_json_type(keys));
             break;
         }
         int n = cJSON_GetArraySize(keys);
@@ -320,10 +325,10 @@ static void parse_anim(loader_t *L, const cJSON *body, rf_value_kind_t kind,
             if (ne != 2 && ne != 3) {
                 if (ne < 0)
                     scene_err(L, "a key must be [time, value] or [time, value, easing], got %s",
-                        scene_json_type(k));
+                              scene_json_type(k));
                 else
                     scene_err(L, "a key must be [time, value] or [time, value, easing], got %d "
-                        "element%s", ne, ne == 1 ? "" : "s");
+                              "element%s", ne, ne == 1 ? "" : "s");
                 tok = 0;
                 scene_pop(L, mk);
                 continue;
@@ -336,15 +341,17 @@ static void parse_anim(loader_t *L, const cJSON *body, rf_value_kind_t kind,
                 scene_easing_field(L, kval->next, "2", 0, &kv[i].easing);
             if (rt == F_OK) {
                 if (i == 0 && t != 0)
-                    scene_err_key(L, "0", "the first key's time must be 0, got %s", scene_num(&b1, t));
+                    scene_err_key(L, "0", "the first key's time must be 0, got %s",
+                                  scene_num(&b1, t));
                 else if (i > 0 && tok && !(t > prev))
                     scene_err_key(L, "0", "key times must strictly increase: got %s after %s",
-                            scene_num(&b1, t), scene_num(&b2, prev));
+                                  scene_num(&b1, t), scene_num(&b2, prev));
                 else if (i == n - 1 && t != 1)
-                    scene_err_key(L, "0", "the last key's time must be 1, got %s", scene_num(&b1, t));
+                    scene_err_key(L, "0", "the last key's time must be 1, got %s",
+                                  scene_num(&b1, t));
                 else if (t < 0 || t > 1)
                     scene_err_key(L, "0", "key times are normalized: must be in [0, 1], got %s",
-                            scene_num(&b1, t));
+                                  scene_num(&b1, t));
                 kv[i].time = t;
                 prev = t;
                 tok = 1;
@@ -403,7 +410,8 @@ const rf_path_t *scene_parse_path_data(loader_t *L, const char *s)
 static void parse_expr(loader_t *L, const cJSON *body, size_t vi)
 {
     if (!cJSON_IsString(body)) {
-        scene_err(L, "must be an expression string such as \"2*x + t\", got %s", scene_json_type(body));
+        scene_err(L, "must be an expression string such as \"2*x + t\", got %s",
+                  scene_json_type(body));
         return;
     }
     size_t len = strlen(body->valuestring);
@@ -431,7 +439,8 @@ static void parse_sample_path(loader_t *L, const cJSON *body, size_t vi)
     if (jp == NULL) {
         scene_err(L, "missing required key 'path'");
     } else if (!cJSON_IsString(jp)) {
-        scene_err_key(L, "path", "must be a path name or SVG path data, got %s", scene_json_type(jp));
+        scene_err_key(L, "path", "must be a path name or SVG path data, got %s",
+                      scene_json_type(jp));
     } else if (scene_valid_name(jp->valuestring)) {
         L->vals[vi].path_ref = jp->valuestring;
     } else {
@@ -456,7 +465,7 @@ static void parse_sample_path(loader_t *L, const cJSON *body, size_t vi)
         }
     } else {
         scene_err_key(L, "progress", "must be a number, a value name or a value object, got %s",
-                scene_json_type(jg));
+                      scene_json_type(jg));
     }
 }
 
@@ -497,7 +506,7 @@ static void parse_sequence(loader_t *L, const cJSON *arr, size_t vi)
 {
     if (!cJSON_IsArray(arr)) {
         scene_err(L, "must be an array of {\"at\": seconds, KIND: {...}} entries, got %s",
-            scene_json_type(arr));
+                  scene_json_type(arr));
         return;
     }
     int n = cJSON_GetArraySize(arr);
@@ -523,8 +532,9 @@ static void parse_sequence(loader_t *L, const cJSON *arr, size_t vi)
             return;
         }
         if (!cJSON_IsObject(e)) {
-            scene_err(L, "a sequence entry must be an object {\"at\": seconds, KIND: {...}}, got %s",
-                scene_json_type(e));
+            scene_err(L,
+                      "a sequence entry must be an object {\"at\": seconds, KIND: {...}}, got %s",
+                      scene_json_type(e));
             scene_pop(L, m);
             continue;
         }
@@ -545,7 +555,7 @@ static void parse_sequence(loader_t *L, const cJSON *arr, size_t vi)
                     scene_err_key(L, c->string, "duplicate key '%s'", scene_q(&a, c->string));
                 else
                     scene_err_key(L, c->string, "an entry has exactly one kind, got '%s' and '%s'",
-                            body->string, c->string);
+                                  body->string, c->string);
             } else {
                 body = c;
                 kind = k - 1;
@@ -556,15 +566,16 @@ static void parse_sequence(loader_t *L, const cJSON *arr, size_t vi)
         if (rat == F_OK) {
             if (!(t > prev_at)) {
                 nbuf_t b1, b2;
-                scene_err_key(L, "at", "must be greater than the previous entry's 'at' (%s), got %s",
-                        scene_num(&b1, prev_at), scene_num(&b2, t));
+                scene_err_key(L, "at",
+                              "must be greater than the previous entry's 'at' (%s), got %s",
+                              scene_num(&b1, prev_at), scene_num(&b2, t));
             }
             prev_at = t;
         }
         if (body == NULL) {
             char list[200];
             scene_err(L, "missing the entry's kind: one of %s",
-                scene_join(list, sizeof list, kind_keys, K_ANIMATED));
+                      scene_join(list, sizeof list, kind_keys, K_ANIMATED));
         } else if (kind == K_SEQUENCE) {
             scene_err_key(L, "sequence", "a sequence entry cannot be a sequence");
         } else if (kind == K_EXPR || kind == K_SAMPLE_PATH) {
@@ -609,11 +620,12 @@ static void parse_kinded(loader_t *L, const cJSON *obj, size_t vi)
                 scene_err_key(L, c->string, "duplicate key '%s'", scene_q(&a, c->string));
             else
                 scene_err_key(L, c->string, "a value has exactly one kind, got '%s' and '%s'",
-                        body->string, c->string);
+                              body->string, c->string);
         } else if (body != NULL && kind < K_ANIMATED &&
                    scene_find_name(kind_info((rf_value_kind_t)(kind + 1)).keys,
-                             kind_info((rf_value_kind_t)(kind + 1)).nkeys, c->string) >= 0) {
-            scene_err_key(L, c->string, "'%s' belongs inside '%s'", scene_q(&a, c->string), body->string);
+                                   kind_info((rf_value_kind_t)(kind + 1)).nkeys, c->string) >= 0) {
+            scene_err_key(L, c->string, "'%s' belongs inside '%s'", scene_q(&a, c->string),
+                          body->string);
         } else {
             scene_err_unknown_key(L, c->string, "value kind", kind_keys, NELEM(kind_keys));
         }
@@ -622,7 +634,7 @@ static void parse_kinded(loader_t *L, const cJSON *obj, size_t vi)
         if (unknown == 0) {
             char list[300];
             scene_err(L, "missing the value kind: one of %s",
-                scene_join(list, sizeof list, kind_keys, NELEM(kind_keys)));
+                      scene_join(list, sizeof list, kind_keys, NELEM(kind_keys)));
         }
         return;
     }
@@ -637,7 +649,7 @@ static void parse_kinded(loader_t *L, const cJSON *obj, size_t vi)
         L->vals[vi].kind = RF_VALUE_SAMPLE_PATH;
         if (L->vals[vi].name[0] == '\0')
             scene_err(L, "a path sample has three outputs (x, y, angle): define it in 'values' "
-                "and use NAME.x, NAME.y or NAME.angle");
+                      "and use NAME.x, NAME.y or NAME.angle");
         else
             parse_sample_path(L, body, vi);
     } else {
@@ -684,7 +696,7 @@ size_t scene_add_value(loader_t *L, const char *name, const cJSON *it)
         parse_kinded(L, it, vi);
     } else {
         scene_err(L, "a value must be a number or an object such as {\"spring\": {...}}, got %s",
-            scene_json_type(it));
+                  scene_json_type(it));
     }
     return vi;
 }
@@ -728,7 +740,7 @@ void scene_parse_values(loader_t *L, const cJSON *obj)
             scene_err(L, "duplicate key '%s'", scene_q(&a, name));
         else if (!scene_valid_name(name))
             scene_err(L, "invalid value name '%s': a name is a letter or '_' followed by letters, "
-                "digits and '_'", scene_q(&a, name));
+                      "digits and '_'", scene_q(&a, name));
         else if (strcmp(name, "t") == 0)
             scene_err(L, "invalid value name 't': 't' is the time in expressions");
         else if (scene_find_name(reserved_names, NELEM(reserved_names), name) >= 0)

@@ -54,11 +54,12 @@ static void load_root(loader_t *L, const cJSON *root)
     if (f[0] == NULL) {
         scene_err(L, "missing required key 'runeframe' (the format version: \"runeframe\": 1)");
     } else if (!cJSON_IsNumber(f[0])) {
-        scene_err_key(L, "runeframe", "must be 1 (the format version), got %s", scene_json_type(f[0]));
+        scene_err_key(L, "runeframe", "must be 1 (the format version), got %s",
+                      scene_json_type(f[0]));
     } else if (isfinite(f[0]->valuedouble) && f[0]->valuedouble != 1) {
         nbuf_t b;
         scene_err_key(L, "runeframe", "unsupported format version %s: this runeframe reads "
-                "version 1", scene_num(&b, f[0]->valuedouble));
+                      "version 1", scene_num(&b, f[0]->valuedouble));
     }
 
     if (f[1] == NULL) {
