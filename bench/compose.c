@@ -2,7 +2,7 @@
  *
  *   blur (s = 12) of a 400 x 300 region of a 1920x1080 canvas
  *     / memcpy of the same region, row by row                  goal <= 12
- *   a card over a blurred shadow layer (blur 12) / the card    goal <= 3
+ *   a card with a shadow (blur 24: s = 12) / the card         goal <= 3
  *   a 390x844 phone screen, clipped (rounded rect), on a 1080p
  *     canvas / the same screen unclipped                       goal <= 1.2
  *
@@ -68,9 +68,11 @@ static double time_draws(rf_renderer_t *r, int n)
     "{\"type\": \"rect\", \"x\": 760, \"y\": 390, \"anchor\": [0, 0], \"width\": 400, "      \
     "\"height\": 300, \"radius\": 18, \"fill\": \"#ffffff\", \"opacity\": {\"tween\": "      \
     "{\"from\": 0.99, \"to\": 1, \"duration\": 1}}}"
-#define SHADOW                                                                             \
-    "{\"type\": \"rect\", \"x\": 760, \"y\": 398, \"anchor\": [0, 0], \"width\": 400, "      \
-    "\"height\": 300, \"radius\": 18, \"fill\": \"#0000003d\", \"blur\": 12}, "
+#define SHADOWED                                                                           \
+    "{\"type\": \"rect\", \"x\": 760, \"y\": 390, \"anchor\": [0, 0], \"width\": 400, "      \
+    "\"height\": 300, \"radius\": 18, \"fill\": \"#ffffff\", \"opacity\": {\"tween\": "      \
+    "{\"from\": 0.99, \"to\": 1, \"duration\": 1}}, \"shadow\": {\"x\": 0, \"y\": 8, "      \
+    "\"blur\": 24, \"color\": \"#0000003d\"}}"
 
 static char *phone(int clipped)
 {
@@ -149,9 +151,9 @@ int main(int argc, char **argv)
     /* 2. card over a blurred shadow vs the card; 3. clipped vs not */
     struct { const char *figure; const char *goal; double g; const char *sub, *base; } figs[2];
     char *clip = phone(1), *noclip = phone(0);
-    figs[0].figure = "card with blurred shadow vs card";
+    figs[0].figure = "card with shadow (blur 24) vs card";
     figs[0].g = 3;
-    figs[0].sub = HEAD SHADOW CARD "]}";
+    figs[0].sub = HEAD SHADOWED "]}";
     figs[0].base = HEAD CARD "]}";
     figs[1].figure = "clipped 390x844 screen vs unclipped";
     figs[1].g = 1.2;

@@ -27,6 +27,7 @@ const rf_layer_key_t rf_layer_common_keys[] = {
     { "follow", RF_KEY_FOLLOW, RF_KEY_OWN, RF_KEY_AT(follow_slot), 0, 0, 0, NULL },
     { "orient", RF_KEY_BOOL, 0, RF_KEY_AT(orient), 0, 0, 0, NULL },
     { "blur", RF_KEY_NUMBER, RF_KEY_NONNEG, RF_KEY_AT(blur), 0, 0, 0, NULL },
+    { "shadow", RF_KEY_SHADOW, 0, RF_KEY_AT(shadows), RF_KEY_AT(nshadows), 0, 0, NULL },
     { "blend", RF_KEY_BLEND, 0, RF_KEY_AT(blend), 0, 0, 0, NULL },
     { "pixel_snap", RF_KEY_BOOL, 0, RF_KEY_AT(pixel_snap), 0, 0, 0, NULL },
 };
@@ -128,6 +129,16 @@ static int key_each_slot(rf_layer_t *L, const rf_layer_key_t *k, rf_layer_slot_f
     }
     case RF_KEY_FOLLOW:
         return fn(k, (uint32_t *)field(L, k->at), ctx);
+    case RF_KEY_SHADOW: {
+        rf_shadow_t *sh = *(rf_shadow_t **)field(L, k->at);
+        uint32_t n = *(uint32_t *)field(L, k->at2);
+        for (uint32_t i = 0; i < n && r == 0; i++) {
+            uint32_t *const s[] = { &sh[i].x.slot, &sh[i].y.slot, &sh[i].blur.slot };
+            for (size_t j = 0; j < NELEM(s) && r == 0; j++)
+                r = fn(k, s[j], ctx);
+        }
+        return r;
+    }
     case RF_KEY_SHAPE: {
         rf_layer_t *sub = *(rf_layer_t **)field(L, k->at);
         return sub != NULL ? rf_layer_each_slot(sub, fn, ctx) : 0;

@@ -122,6 +122,14 @@ typedef enum rf_layer_type {
 
 typedef struct rf_layer rf_layer_t;
 
+/* One drop shadow (`shadow`, scene-v1.md "Compositing"): the layer's alpha
+ * in color, offset by x, y device px, blurred by a Gaussian of standard
+ * deviation blur / 2. */
+typedef struct rf_shadow {
+    rf_prop_t x, y, blur;
+    rf_color_t color;
+} rf_shadow_t;
+
 /* `blend` (scene-v1.md "Compositing"): CSS mix-blend-mode names, in
  * rf_blend_names[] order; the renderer maps them to cairo's operators. */
 typedef enum rf_blend {
@@ -147,6 +155,8 @@ struct rf_layer {
     uint32_t follow_slot;       /* first slot (x; y and angle follow) of a
                                  * sample_path value, RF_PROP_CONST when none */
     rf_prop_t blur;             /* Gaussian standard deviation (px), 0: none */
+    const rf_shadow_t *shadows; /* drawn beneath the layer, the first on top */
+    uint32_t nshadows;
     uint8_t blend;              /* rf_blend_t */
     uint8_t pixel_snap;         /* nonzero: the device translation is rounded */
     union {
@@ -178,6 +188,8 @@ typedef enum rf_key_kind {
     RF_KEY_PATH,       /* const rf_path_t *: a name in `paths` or path data */
     RF_KEY_CHILDREN,   /* const rf_layer_t *children + uint32_t count (at2) */
     RF_KEY_BLEND,      /* uint8_t rf_blend_t: one of rf_blend_names */
+    RF_KEY_SHADOW,     /* const rf_shadow_t * + uint32_t count (at2): one
+                        * shadow object or an array of them */
     RF_KEY_SHAPE,      /* const rf_layer_t *: one rect, circle, ellipse or path
                         * layer (a clip); its slots are visited with L's */
 } rf_key_kind_t;
@@ -238,7 +250,7 @@ typedef struct rf_layer_class {
 
 /* The common keys, in the order messages list them: type, id, x, y,
  * rotate, scale, anchor, opacity, fill, stroke, stroke_width, follow,
- * orient, blur, blend, pixel_snap. */
+ * orient, blur, shadow, blend, pixel_snap. */
 extern const rf_layer_key_t rf_layer_common_keys[];
 extern const uint32_t rf_layer_ncommon_keys;
 

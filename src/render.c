@@ -544,7 +544,7 @@ static double blur_sigma(const rf_renderer_t *r, const rf_layer_t *L)
  * included; a group's children may stroke past their boxes, so a group
  * takes the canvas) grown by 3 sigma, within the canvas. */
 static void blur_begin(rf_renderer_t *r, const rf_layer_t *L, const rf_node_t *n,
-                       const cairo_matrix_t *m, double sigma)
+                       const cairo_matrix_t *m, double sigma, double dx, double dy)
 {
     cairo_t *cr = r->cr;
     double d[4] = { 0, 0, r->width, r->height };
@@ -555,6 +555,10 @@ static void blur_begin(rf_renderer_t *r, const rf_layer_t *L, const rf_node_t *n
         double reach = (sw > 0 && isfinite(sw) ? sw * stretch * 0.5 * RF_MITER_LIMIT : 0) + 2 +
                        rf_blur_reach(sigma);
         render_device_box(n, m, reach, d);
+        d[0] += fmin(dx, 0); /* a shadow's offset */
+        d[1] += fmin(dy, 0);
+        d[2] += fmax(dx, 0);
+        d[3] += fmax(dy, 0);
         d[0] = fmax(floor(d[0]), 0);
         d[1] = fmax(floor(d[1]), 0);
         d[2] = fmin(ceil(d[2]), r->width);
@@ -591,6 +595,43 @@ static void blur_end(rf_renderer_t *r, double sigma)
     cairo_restore(cr);
 }
 
+/* Ends the group the layer was drawn into: paints its shadows, the last
+ * first (the first on top), each the layer's alpha in the shadow's color,
+ * offset by x, y device px and blurred by blur / 2, over only the region it
+ * can reach; then the layer; the opacity op applies to them as one (CSS). */
+static void shadows_draw(rf_renderer_t *r, const rf_layer_t *L, const rf_node_t *n,
+                         const cairo_matrix_t *m, double op)
+{
+    cairo_t *cr = r->cr;
+    cairo_pattern_t *pat = cairo_pop_group(cr);
+    if (op < 1)
+        cairo_push_group(cr); /* shadows and layer, then the opacity once */
+    double cap = r->width > r->height ? r->width : r->height;
+    for (uint32_t i = L->nshadows; i-- > 0;) {
+        const rf_shadow_t *sh = &L->shadows[i];
+        double dx = P(&sh->x, r->slots), dy = P(&sh->y, r->slots);
+        double sg = 0.5 * P(&sh->blur, r->slots);
+        sg = sg > 0 ? (sg < cap ? sg : cap) : 0;
+        if (!(fabs(dx) <= 4 * cap && fabs(dy) <= 4 * cap))
+            continue; /* off the canvas, or NaN */
+        blur_begin(r, L, n, m, sg, dx, dy);
+        cairo_identity_matrix(cr);
+        cairo_translate(cr, dx, dy);
+        cairo_set_source_rgba(cr, sh->color.r, sh->color.g, sh->color.b, sh->color.a);
+        cairo_mask(cr, pat);
+        blur_end(r, sg);
+    }
+    cairo_identity_matrix(cr);
+    cairo_set_source(cr, pat);
+    cairo_paint(cr);
+    cairo_pattern_destroy(pat);
+    if (op < 1) {
+        cairo_pop_group_to_source(cr);
+        cairo_paint_with_alpha(cr, op);
+    }
+    cairo_restore(cr);
+}
+
 void render_draw_layer(rf_renderer_t *r, const rf_layer_t *L, uint32_t idx,
                        const cairo_matrix_t *parent)
 {
@@ -614,9 +655,16 @@ void render_draw_layer(rf_renderer_t *r, const rf_layer_t *L, uint32_t idx,
     int blend = L->blend != RF_BLEND_NORMAL && L->blend < RF_BLEND_N;
     if (blend)
         cairo_push_group(cr); /* the layer whole, then blended once */
+    double whole = op; /* with shadows: the opacity of layer and shadows as one */
+    if (L->nshadows > 0) {
+        op = 1;
+        cairo_save(cr);
+        cairo_identity_matrix(cr);
+        cairo_push_group(cr); /* the layer, to cast its shadows */
+    }
     double sigma = blur_sigma(r, L);
     if (sigma > 0)
-        blur_begin(r, L, n, &m, sigma);
+        blur_begin(r, L, n, &m, sigma, 0, 0);
     if (!(rf_layer_class(L)->flags & RF_CLASS_CHILDREN)) {
         rf_layer_class(L)->draw(r, L, idx, &m, op);
     } else {
@@ -642,6 +690,8 @@ void render_draw_layer(rf_renderer_t *r, const rf_layer_t *L, uint32_t idx,
     }
     if (sigma > 0)
         blur_end(r, sigma);
+    if (L->nshadows > 0)
+        shadows_draw(r, L, n, &m, whole);
     if (blend) {
         cairo_pop_group_to_source(cr);
         cairo_set_operator(cr, blend_ops[L->blend]);

@@ -422,6 +422,67 @@ static void walk_blend(loader_t *L, const cJSON *c, uint8_t *out)
                       scene_join(list, sizeof list, rf_blend_names, RF_BLEND_N));
 }
 
+/* One shadow object {x, y, blur, color} into sh. */
+static void walk_shadow_one(loader_t *L, const cJSON *c, rf_shadow_t *sh)
+{
+    static const char *const keys[] = { "x", "y", "blur", "color" };
+    sh->x.slot = sh->y.slot = sh->blur.slot = RF_PROP_CONST;
+    sh->x.k = 0;
+    sh->y.k = 0;
+    sh->blur.k = 0;
+    sh->color.r = sh->color.g = sh->color.b = 0;
+    sh->color.a = 61.0 / 255; /* #0000003d */
+    if (!cJSON_IsObject(c)) {
+        scene_err(L, "a shadow must be an object {\"x\", \"y\", \"blur\", \"color\"}, got %s",
+                  scene_json_type(c));
+        return;
+    }
+    for (const cJSON *k = c->child; k != NULL; k = k->next) {
+        int i = scene_find_name(keys, 4, k->string);
+        if (i < 0) {
+            scene_err_unknown_key(L, k->string, "shadow key", keys, 4);
+        } else if (i == 3) {
+            rf_paint_t p;
+            memset(&p, 0, sizeof p);
+            walk_color(L, k, k->string, &p);
+            if (p.kind == RF_PAINT_SOLID)
+                sh->color = p.color;
+            else if (p.kind != RF_PAINT_NONE)
+                scene_err_key(L, k->string, "a shadow's color is one color, not a mix or gradient");
+        } else {
+            walk_numeric(L, k, k->string, i == 2 ? P_NONNEG : P_ANY,
+                         i == 0 ? &sh->x : i == 1 ? &sh->y : &sh->blur);
+        }
+    }
+}
+
+/* `shadow`: one object or an array of them. */
+static void walk_shadows(loader_t *L, const cJSON *c, const rf_shadow_t **out, uint32_t *nout)
+{
+    int n = cJSON_IsArray(c) ? cJSON_GetArraySize(c) : 1;
+    if (n == 0)
+        return;
+    if (scene_count_items(L, (size_t)n))
+        return;
+    rf_shadow_t *sh = scene_aalloc(L, (size_t)n, sizeof *sh);
+    if (sh == NULL)
+        return;
+    size_t m = scene_push(L, c->string);
+    if (cJSON_IsArray(c)) {
+        size_t i = 0;
+        for (const cJSON *e = c->child; e != NULL; e = e->next, i++) {
+            size_t mi = scene_pushi(L, i);
+            walk_shadow_one(L, e, &sh[i]);
+            scene_pop(L, mi);
+        }
+    } else {
+        walk_shadow_one(L, c, &sh[0]);
+    }
+    scene_pop(L, m);
+    *out = sh;
+    *nout = (uint32_t)n;
+}
+
 /* `clip`: one shape layer (rect, circle, ellipse or path) in the group's
  * coordinates. */
 static void walk_shape(loader_t *L, const cJSON *c, const rf_layer_t **out)
@@ -513,6 +574,9 @@ static void walk_layer_prop(loader_t *L, const cJSON *c, const rf_layer_key_t *k
         break;
     case RF_KEY_BLEND:
         walk_blend(L, c, key_field(out, key->at));
+        break;
+    case RF_KEY_SHADOW:
+        walk_shadows(L, c, key_field(out, key->at), key_field(out, key->at2));
         break;
     case RF_KEY_SHAPE:
         walk_shape(L, c, key_field(out, key->at));

@@ -371,6 +371,46 @@ START_TEST(test_blur_layer)
 }
 END_TEST
 
+/* ---- shadow ---- */
+
+/* A 1 x 1 white rect with a white shadow offset by (10, 0), blurred by 5
+ * (standard deviation 2.5): the shadow is the Python blur of a white pixel
+ * centered on (50, 32), the rect stays at (40, 32); and a solid shadow
+ * offset by (6, 4) shows its color exactly where the layer does not cover
+ * it, at the layer's opacity. */
+START_TEST(test_shadow)
+{
+    char buf[512];
+    size_t k = 1; /* s = 2.5 in blur-ref.h */
+    ck_assert(blur_ref[k].s == 2.5);
+    snprintf(buf, sizeof buf, CANVAS "{\"type\": \"rect\", \"x\": 40, \"y\": 32, "
+             "\"anchor\": [0, 0], \"width\": 1, \"height\": 1, \"fill\": \"#ffffff\", "
+             "\"shadow\": {\"x\": 10, \"y\": 0, \"blur\": 5, \"color\": \"#ffffff\"}}]}");
+    uint32_t *f = frame(buf, 0);
+    int n = BLUR_REF_N, c = n / 2;
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+            int rx = x - 50 + c, ry = y - 32 + c;
+            unsigned v = rx >= 0 && rx < n && ry >= 0 && ry < n ? blur_ref[k].px[ry * n + rx] : 0;
+            if (x == 40 && y == 32)
+                v = 255;
+            ck_assert_msg(AT(f, x, y) == (0xff000000u | v << 16 | v << 8 | v),
+                          "(%d, %d): %08x, want %u", x, y, AT(f, x, y), v);
+        }
+    free(f);
+
+    snprintf(buf, sizeof buf, CANVAS "{\"type\": \"rect\", \"x\": 10, \"y\": 10, "
+             "\"anchor\": [0, 0], \"width\": 20, \"height\": 20, \"fill\": \"#ffffff\", "
+             "\"opacity\": 0.5, \"shadow\": [{\"x\": 6, \"y\": 4, \"color\": \"#ff0000\"}]}]}");
+    f = frame(buf, 0);
+    ck_assert_uint_eq(AT(f, 20, 20), 0xff808080u);  /* the layer, over its shadow */
+    ck_assert_uint_eq(AT(f, 33, 25), 0xff800000u);  /* the shadow alone, at opacity 0.5 */
+    ck_assert_uint_eq(AT(f, 12, 32), 0xff000000u);  /* neither */
+    ck_assert_uint_eq(AT(f, 33, 12), 0xff000000u);  /* above the shadow */
+    free(f);
+}
+END_TEST
+
 static Suite *compose_suite(void)
 {
     Suite *s = suite_create("compose");
@@ -390,6 +430,7 @@ static Suite *compose_suite(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("blur");
     tcase_add_test(tc, test_blur_layer);
+    tcase_add_test(tc, test_shadow);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -79,8 +79,8 @@ START_TEST(test_keys_consistent)
     /* the common block: the order the unknown-key message lists */
     static const char *const common[] = { "type", "id", "x", "y", "rotate", "scale", "anchor",
                                           "opacity", "fill", "stroke", "stroke_width",
-                                          "follow", "orient", "blur", "blend",
-                                          "pixel_snap" };
+                                          "follow", "orient", "blur", "shadow",
+                                          "blend", "pixel_snap" };
     ck_assert_uint_eq(rf_layer_ncommon_keys, sizeof common / sizeof common[0]);
     for (uint32_t i = 0; i < rf_layer_ncommon_keys; i++)
         ck_assert_str_eq(rf_layer_common_keys[i].name, common[i]);
