@@ -24,6 +24,7 @@ typedef struct rf_node {
     uint32_t size;             /* nodes in the subtree, itself included */
     int ok;                    /* local and box are finite */
     cairo_pattern_t *pat[2];   /* constant-geometry fill, stroke gradient */
+    void *state;               /* the layer type's state (layer.h), or NULL */
 } rf_node_t;
 
 struct rf_renderer {
@@ -32,6 +33,7 @@ struct rf_renderer {
     cairo_t *cr;
     int width, height;
     double *slots;             /* values.nslots (at least 1) */
+    double t;                  /* the time of the frame being drawn */
     rf_node_t *nodes;          /* one per layer, pre-order */
     uint32_t nnodes;
     rf_path_op_t *ops;         /* trim buffer: the largest path layer */
