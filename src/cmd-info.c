@@ -373,7 +373,9 @@ const rf_cmd_t rf_cmd_info = {
         "          kind, settle, final, range [lo, hi] and used, and each path\n"
         "          has segments, length and bounds [x0, y0, x1, y1]; an infinite\n"
         "          settle time, a missing final value and an unbounded range end\n"
-        "          are null\n",
+        "          are null; then assets (every font file: kind, name, file,\n"
+        "          builtin, bytes, sha256) and text (each text layer's JSON\n"
+        "          pointer, id and font)\n",
     .usage = "SCENE [--json]",
     .name = "info", .opts = "json",
     RF_CMD_ONE_SCENE, .exec = info_exec,

@@ -60,7 +60,8 @@ void rf_cmd_print_help(const rf_cmd_t *cmd, FILE *out)
     fprintf(out, "\n%s", cmd->help);
     /* every command that loads a scene takes --assets (scene-v1.md "Assets") */
     if (cmd->loads_scene)
-        fprintf(out, "  --assets DIR%*salso read fonts and images from DIR\n", col - 14, "");
+        fprintf(out, "  --assets DIR%*salso read fonts and images from DIR\n",
+                col - 14 >= 2 ? col - 14 : 2, "");
     fprintf(out, "  --help%*sprint this help and exit\n", col - 8, "");
 }
 

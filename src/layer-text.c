@@ -35,6 +35,7 @@ static const rf_layer_key_t text_keys[] = {
 };
 
 #define ALL UINT32_MAX
+#define CHUNK 64
 
 typedef struct text_state {
     rf_text_engine_t *eng;
@@ -43,7 +44,8 @@ typedef struct text_state {
     double *vvals;
     long n;                    /* glyphs of this frame's layout, -1: failed */
     uint32_t shown;            /* clusters drawn (reveal) */
-    uint32_t cur;              /* per_glyph: the glyph drawn now; ALL */
+    uint32_t cur, cur_end;     /* the glyphs drawn now, [cur, cur_end);
+                                  cur == ALL: every glyph */
     double k;                  /* px per font unit this frame */
     uint32_t *list;            /* per_glyph: the values its motion reads */
     uint32_t nlist;
@@ -170,7 +172,7 @@ static void emit(cairo_t *cr, rf_hsink_t *g, const rf_shape_t *sh)
 {
     text_state_t *st = sh->state;
     const rf_glyph_pos_t *gp = rf_text_glyphs(st->eng);
-    uint32_t i0 = st->cur == ALL ? 0 : st->cur, i1 = st->cur == ALL ? (uint32_t)st->n : st->cur + 1;
+    uint32_t i0 = st->cur == ALL ? 0 : st->cur, i1 = st->cur == ALL ? (uint32_t)st->n : st->cur_end;
     double k = st->k;
     for (uint32_t i = i0; i < i1; i++) {
         if (gp[i].rank >= st->shown)
@@ -252,9 +254,24 @@ static void text_draw(struct rf_renderer *r, const rf_layer_t *L, uint32_t idx,
     const rf_per_glyph_t *pg = L->u.text.per_glyph;
     if (st == NULL || st->n <= 0)
         return;
-    if (pg == NULL) {
+    if (pg == NULL && op < 1) {
+        /* one path, so that overlapping glyphs blend once */
         st->cur = ALL;
         rf_render_shape(r, L, idx, m, op);
+        return;
+    }
+    if (pg == NULL) {
+        /* CHUNK glyphs per path: cairo keeps a path in buffers it frees at
+         * every new path, and a 2,000-glyph path's buffers are fresh
+         * mmap'd pages each frame (bench/text: 66 ms against 25 ms per
+         * frame); opaque, glyphs drawn in runs look the same */
+        uint32_t n = (uint32_t)st->n;
+        for (uint32_t k = 0; k < n; k += CHUNK) {
+            st->cur = k;
+            st->cur_end = k + CHUNK < n ? k + CHUNK : n;
+            rf_render_shape(r, L, idx, m, op);
+        }
+        st->cur = ALL;
         return;
     }
     const rf_scene_t *sc = rf_render_scene(r);
@@ -286,6 +303,7 @@ static void text_draw(struct rf_renderer *r, const rf_layer_t *L, uint32_t idx,
         if (!rf_matrix_usable(&mk))
             continue;
         st->cur = k;
+        st->cur_end = k + 1;
         rf_render_shape(r, L, idx, &mk, ok);
     }
     st->cur = ALL;

@@ -20,7 +20,7 @@ top=$(cd "$here/../.." && pwd)
 out=${1:-tests/fuzz/bin}
 cc=${CLANG:-clang}
 jobs=${JOBS:-2}
-harnesses="scene path expr png render"
+harnesses="scene path expr png render text"
 
 if ! command -v "$cc" >/dev/null 2>&1; then
     echo "build.sh: $cc not found: install clang and libclang-rt-14-dev to fuzz" >&2
