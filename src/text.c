@@ -89,7 +89,8 @@ static void put(rf_text_engine_t *e, uint8_t cmd, const double *xy, int npt)
         return;
     }
     e->cmds[e->ncmds++] = cmd;
-    memcpy(e->pts + e->npts, xy, 2u * (size_t)npt * sizeof(double));
+    if (npt > 0) /* 'Z' has no points: xy is NULL */
+        memcpy(e->pts + e->npts, xy, 2u * (size_t)npt * sizeof(double));
     e->npts += 2u * (uint32_t)npt;
 }
 

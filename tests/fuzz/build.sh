@@ -1,5 +1,5 @@
 #!/bin/sh
-# build.sh - builds the five libFuzzer harnesses with clang.
+# build.sh - builds the six libFuzzer harnesses with clang.
 #
 #   tests/fuzz/build.sh [OUTDIR]      (default: tests/fuzz/bin under the cwd)
 #
@@ -11,7 +11,7 @@
 # and pkg-config for cairo, libpng, libcjson, HarfBuzz and FreeType.
 # Environment: CLANG (default clang), JOBS (parallel compiles, default 2),
 # FUZZ_CFLAGS (added to every compile).
-# Exit status: 0 when all five were built, 77 when clang or libFuzzer is
+# Exit status: 0 when all six were built, 77 when clang or libFuzzer is
 # missing (nothing to do), 1 on a build failure.
 set -eu
 

@@ -52,7 +52,7 @@ work=$(cd "$work" && pwd)
 # Per harness: the longest input and the dictionary.
 max_len() {
     case $1 in
-    scene | render | expr) echo 8192 ;;
+    scene | render | expr | text) echo 8192 ;;
     png) echo 16384 ;;
     *) echo 4096 ;;
     esac
