@@ -27,6 +27,15 @@ const rf_layer_key_t rf_layer_common_keys[] = {
       1, 0, NULL },
     { "follow", RF_KEY_FOLLOW, RF_KEY_OWN, RF_KEY_AT(follow_slot), 0, 0, 0, NULL },
     { "orient", RF_KEY_BOOL, 0, RF_KEY_AT(orient), 0, 0, 0, NULL },
+    { "blur", RF_KEY_NUMBER, RF_KEY_NONNEG, RF_KEY_AT(blur), 0, 0, 0, NULL },
+    { "blend", RF_KEY_BLEND, 0, RF_KEY_AT(blend), 0, 0, 0, NULL },
+    { "pixel_snap", RF_KEY_BOOL, 0, RF_KEY_AT(pixel_snap), 0, 0, 0, NULL },
+};
+
+const char *const rf_blend_names[RF_BLEND_N] = {
+    "normal", "multiply", "screen", "overlay", "darken", "lighten", "color-dodge",
+    "color-burn", "hard-light", "soft-light", "difference", "exclusion", "hue",
+    "saturation", "color", "luminosity",
 };
 const uint32_t rf_layer_ncommon_keys = NELEM(rf_layer_common_keys);
 
@@ -149,6 +158,10 @@ static int key_each_slot(rf_layer_t *L, const rf_layer_key_t *k, rf_layer_slot_f
         for (size_t i = 0; i < NELEM(s) && r == 0; i++)
             r = fn(k, s[i], ctx);
         return r;
+    }
+    case RF_KEY_SHAPE: {
+        rf_layer_t *sub = *(rf_layer_t **)field(L, k->at);
+        return sub != NULL ? rf_layer_each_slot(sub, fn, ctx) : 0;
     }
     default:
         return 0;

@@ -184,6 +184,18 @@ typedef struct rf_per_glyph {
 
 typedef enum rf_text_align { RF_ALIGN_LEFT = 0, RF_ALIGN_CENTER, RF_ALIGN_RIGHT } rf_text_align_t;
 
+/* `blend` (scene-v1.md "Compositing"): CSS mix-blend-mode names, in
+ * rf_blend_names[] order; the renderer maps them to cairo's operators. */
+typedef enum rf_blend {
+    RF_BLEND_NORMAL = 0,
+    RF_BLEND_MULTIPLY, RF_BLEND_SCREEN, RF_BLEND_OVERLAY, RF_BLEND_DARKEN,
+    RF_BLEND_LIGHTEN, RF_BLEND_COLOR_DODGE, RF_BLEND_COLOR_BURN, RF_BLEND_HARD_LIGHT,
+    RF_BLEND_SOFT_LIGHT, RF_BLEND_DIFFERENCE, RF_BLEND_EXCLUSION, RF_BLEND_HUE,
+    RF_BLEND_SATURATION, RF_BLEND_COLOR, RF_BLEND_LUMINOSITY,
+    RF_BLEND_N
+} rf_blend_t;
+extern const char *const rf_blend_names[RF_BLEND_N];
+
 struct rf_layer {
     uint8_t type;               /* rf_layer_type_t */
     uint8_t orient;             /* nonzero: add the follow sample's angle to rotate */
@@ -196,13 +208,20 @@ struct rf_layer {
     rf_paint_t fill, stroke;
     uint32_t follow_slot;       /* first slot (x; y and angle follow) of a
                                  * sample_path value, RF_PROP_CONST when none */
+    rf_prop_t blur;             /* Gaussian standard deviation (px), 0: none */
+    uint8_t blend;              /* rf_blend_t */
+    uint8_t pixel_snap;         /* nonzero: the device translation is rounded */
     union {
         struct { rf_prop_t width, height, radius; } rect;
         struct { rf_prop_t r; } circle;
         struct { rf_prop_t rx, ry; } ellipse;
         struct { rf_prop_t x1, y1, x2, y2; } line;
         struct { const struct rf_path *path; rf_prop_t trim0, trim1; } path;
-        struct { const rf_layer_t *children; uint32_t nchildren; } group;
+        /* pivot: NaN (the default) when not given: the anchor point of
+         * the children's union box at t = 0 (render.c) */
+        struct { const rf_layer_t *children; uint32_t nchildren;
+                 rf_prop_t pivot_x, pivot_y;
+                 const rf_layer_t *clip; /* a shape layer, NULL when none */ } group;
         struct {
             rf_text_content_t content;
             const struct rf_font *font;
@@ -235,6 +254,9 @@ typedef enum rf_key_kind {
     RF_KEY_FEATURES,   /* rf_text_features_t: ["tnum", "-liga"] */
     RF_KEY_VARIATIONS, /* rf_text_vars_t: {"wght": 650} */
     RF_KEY_PER_GLYPH,  /* rf_per_glyph_t *: {"stagger": 0.03, "y": "rise", ...} */
+    RF_KEY_BLEND,      /* uint8_t rf_blend_t: one of rf_blend_names */
+    RF_KEY_SHAPE,      /* const rf_layer_t *: one rect, circle, ellipse or path
+                        * layer (a clip); its slots are visited with L's */
 } rf_key_kind_t;
 
 enum {
@@ -300,7 +322,7 @@ typedef struct rf_layer_class {
 
 /* The common keys, in the order messages list them: type, id, x, y,
  * rotate, scale, anchor, opacity, fill, stroke, stroke_width, follow,
- * orient. */
+ * orient, blur, blend, pixel_snap. */
 extern const rf_layer_key_t rf_layer_common_keys[];
 extern const uint32_t rf_layer_ncommon_keys;
 

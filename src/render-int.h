@@ -23,6 +23,8 @@ typedef struct rf_node {
     double box[4];             /* this frame's own box: x0, y0, x1, y1 */
     uint32_t size;             /* nodes in the subtree, itself included */
     int ok;                    /* local and box are finite */
+    double pivot[2];           /* a group's anchor point of its box at t = 0
+                                * (when its pivot is not given) */
     cairo_pattern_t *pat[2];   /* constant-geometry fill, stroke gradient */
     void *state;               /* the layer type's state (layer.h), or NULL */
 } rf_node_t;
@@ -36,6 +38,9 @@ struct rf_renderer {
     double t;                  /* the time of the frame being drawn */
     rf_node_t *nodes;          /* one per layer, pre-order */
     uint32_t nnodes;
+    int pivot_init;            /* the creation layout at t = 0: groups keep
+                                * their anchor point as pivot */
+    void *blur_line;           /* blur.h's work buffer for the canvas */
     rf_path_op_t *ops;         /* trim buffer: the largest path layer */
     size_t ops_cap;
     /* The static prefix: the layers drawn first (in drawing order) that
@@ -119,6 +124,13 @@ void hsink_init(rf_hsink_t *g, cairo_t *cr, double width, double height, double 
 void hsink_begin(rf_hsink_t *g, int stroke);
 /* Ends the open subpath, if any. */
 void hsink_end(rf_hsink_t *g);
+
+/* Sets a gradient paint p of a huge shape under layer matrix m as the
+ * source for a canvas of width x height (see the comment above it in
+ * render-huge.c); may set the current matrix to m's linear part. Returns 0
+ * when p is not a drawable gradient (paint_set's rules apply). */
+int hsink_gradient_set(cairo_t *cr, const rf_paint_t *p, const double *slots, double alpha,
+                       const cairo_matrix_t *m, double width, double height);
 
 /* ---- the walks (render.c), for the static prefix ---- */
 

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "blur.h"
 #include "layer.h"
 #include "path.h"
 #include "render-int.h"
@@ -181,6 +182,37 @@ static void box_union_mapped(double *acc, int *empty, const rf_node_t *c)
     }
 }
 
+/* L's own matrix T(x + follow + o) * R(rotate [+ angle]) * S * T(-a) into m,
+ * a = (ax, ay) and o = a when canvas (else 0); 0 when it or box b is not
+ * finite. */
+static int local_matrix(const rf_layer_t *L, const double *s, const double b[4], double ax,
+                        double ay, int canvas, cairo_matrix_t *m)
+{
+    double tx = P(&L->x, s), ty = P(&L->y, s), deg = P(&L->rotate, s);
+    if (L->follow_slot != RF_PROP_CONST) {
+        tx += s[L->follow_slot];
+        ty += s[L->follow_slot + 1];
+        if (L->orient)
+            deg += s[L->follow_slot + 2];
+    }
+    if (canvas) {
+        tx += ax;
+        ty += ay;
+    }
+    double c, sn, sx = P(&L->scale_x, s), sy = P(&L->scale_y, s);
+    rotation(deg, &c, &sn);
+    /* T(tx, ty) * R * S * T(-a), multiplied out */
+    m->xx = c * sx;
+    m->yx = sn * sx;
+    m->xy = -sn * sy;
+    m->yy = c * sy;
+    m->x0 = tx - (m->xx * ax + m->xy * ay);
+    m->y0 = ty - (m->yx * ax + m->yy * ay);
+    return isfinite(b[0]) && isfinite(b[1]) && isfinite(b[2]) && isfinite(b[3]) &&
+           isfinite(m->xx) && isfinite(m->yx) && isfinite(m->xy) && isfinite(m->yy) &&
+           isfinite(m->x0) && isfinite(m->y0);
+}
+
 uint32_t render_layout(rf_renderer_t *r, const rf_layer_t *L, uint32_t idx)
 {
     rf_node_t *n = &r->nodes[idx];
@@ -210,31 +242,35 @@ uint32_t render_layout(rf_renderer_t *r, const rf_layer_t *L, uint32_t idx)
 
     double ax = b[0] + P(&L->anchor_x, s) * (b[2] - b[0]);
     double ay = b[1] + P(&L->anchor_y, s) * (b[3] - b[1]);
-    double tx = P(&L->x, s), ty = P(&L->y, s), deg = P(&L->rotate, s);
-    if (L->follow_slot != RF_PROP_CONST) {
-        tx += s[L->follow_slot];
-        ty += s[L->follow_slot + 1];
-        if (L->orient)
-            deg += s[L->follow_slot + 2];
+    if (cls->flags & RF_CLASS_CHILDREN) {
+        /* children keep their coordinates: x, y translate, rotate and
+         * scale turn around the pivot, given or the anchor point of the
+         * box at t = 0 (kept by the creation layout) */
+        if (r->pivot_init) {
+            n->pivot[0] = ax;
+            n->pivot[1] = ay;
+        }
+        const rf_prop_t *pv = &L->u.group.pivot_x, *pw = &L->u.group.pivot_y;
+        int given = !(pv->slot == RF_PROP_CONST && isnan(pv->k));
+        ax = given ? P(pv, s) : n->pivot[0];
+        ay = given ? P(pw, s) : n->pivot[1];
+        canvas_coords = 1;
     }
-    if (canvas_coords) {
-        tx += ax;
-        ty += ay;
-    }
-    double c, sn, sx = P(&L->scale_x, s), sy = P(&L->scale_y, s);
-    rotation(deg, &c, &sn);
-    /* T(tx, ty) * R * S * T(-a), multiplied out */
-    cairo_matrix_t *m = &n->local;
-    m->xx = c * sx;
-    m->yx = sn * sx;
-    m->xy = -sn * sy;
-    m->yy = c * sy;
-    m->x0 = tx - (m->xx * ax + m->xy * ay);
-    m->y0 = ty - (m->yx * ax + m->yy * ay);
-    n->ok = isfinite(b[0]) && isfinite(b[1]) && isfinite(b[2]) && isfinite(b[3]) &&
-            isfinite(m->xx) && isfinite(m->yx) && isfinite(m->xy) && isfinite(m->yy) &&
-            isfinite(m->x0) && isfinite(m->y0);
+    n->ok = local_matrix(L, s, b, ax, ay, canvas_coords, &n->local);
     return idx + n->size;
+}
+
+/* A clip layer's own box and matrix this frame (laid out as any shape, at
+ * draw time: it has no node); 0 when not finite. */
+static int clip_layout(const rf_renderer_t *r, const rf_layer_t *L, double b[4],
+                       cairo_matrix_t *m)
+{
+    const double *s = r->slots;
+    const rf_layer_class_t *cls = rf_layer_class(L);
+    cls->box(L, s, b);
+    double ax = b[0] + P(&L->anchor_x, s) * (b[2] - b[0]);
+    double ay = b[1] + P(&L->anchor_y, s) * (b[3] - b[1]);
+    return local_matrix(L, s, b, ax, ay, (cls->flags & RF_CLASS_CANVAS) != 0, m);
 }
 
 /* ---- draw walk ---- */
@@ -328,7 +364,8 @@ static void draw_huge(rf_renderer_t *r, const rf_layer_t *L, const rf_node_t *n,
         cls->huge_path(&g, sh);
         hsink_end(&g);
         cairo_set_matrix(cr, m);
-        paint_set(r, k == 0 ? &L->fill : &L->stroke, n->pat[k], alpha);
+        if (!hsink_gradient_set(cr, k == 0 ? &L->fill : &L->stroke, r->slots, alpha, m, W, H))
+            paint_set(r, k == 0 ? &L->fill : &L->stroke, n->pat[k], alpha);
         if (k == 1)
             cairo_set_line_width(cr, sw);
         if (g.imprecise)
@@ -442,6 +479,121 @@ void rf_render_shape(rf_renderer_t *r, const rf_layer_t *L, uint32_t idx,
     cairo_restore(cr);
 }
 
+/* rf_blend_t to cairo's operators (cairo implements the W3C formulas). */
+static const cairo_operator_t blend_ops[RF_BLEND_N] = {
+    CAIRO_OPERATOR_OVER, CAIRO_OPERATOR_MULTIPLY, CAIRO_OPERATOR_SCREEN,
+    CAIRO_OPERATOR_OVERLAY, CAIRO_OPERATOR_DARKEN, CAIRO_OPERATOR_LIGHTEN,
+    CAIRO_OPERATOR_COLOR_DODGE, CAIRO_OPERATOR_COLOR_BURN, CAIRO_OPERATOR_HARD_LIGHT,
+    CAIRO_OPERATOR_SOFT_LIGHT, CAIRO_OPERATOR_DIFFERENCE, CAIRO_OPERATOR_EXCLUSION,
+    CAIRO_OPERATOR_HSL_HUE, CAIRO_OPERATOR_HSL_SATURATION, CAIRO_OPERATOR_HSL_COLOR,
+    CAIRO_OPERATOR_HSL_LUMINOSITY,
+};
+
+/* Intersects the current clip with a group's clip shape under the group's
+ * device matrix gm (antialiased; a clip too large for cairo's coordinates
+ * goes through the double-precision sink). 0 when the clip shows nothing. */
+static int clip_apply(rf_renderer_t *r, const rf_layer_t *clip, const cairo_matrix_t *gm)
+{
+    cairo_t *cr = r->cr;
+    double b[4], dev[4];
+    cairo_matrix_t lm, cm;
+    if (!clip_layout(r, clip, b, &lm))
+        return 0;
+    cairo_matrix_multiply(&cm, &lm, gm);
+    if (!rf_matrix_usable(&cm))
+        return 0;
+    const rf_layer_class_t *cls = rf_layer_class(clip);
+    rf_shape_t sh;
+    memset(&sh, 0, sizeof sh);
+    sh.L = clip;
+    sh.slots = r->slots;
+    sh.m = &cm;
+    sh.ops = r->ops;
+    sh.ops_cap = r->ops_cap;
+    if (!cls->shape(&sh))
+        return 0;
+    rf_node_t tmp;
+    memcpy(tmp.box, b, sizeof tmp.box);
+    render_device_box(&tmp, &cm, 0, dev);
+    cairo_new_path(cr);
+    if (fabs(dev[0]) <= RF_GUARD && fabs(dev[1]) <= RF_GUARD && fabs(dev[2]) <= RF_GUARD &&
+        fabs(dev[3]) <= RF_GUARD) {
+        cairo_set_matrix(cr, &cm);
+        cls->path(cr, &sh);
+    } else {
+        rf_hsink_t g;
+        cairo_identity_matrix(cr);
+        hsink_init(&g, cr, r->width, r->height, 2);
+        hsink_begin(&g, 0);
+        cls->huge_path(&g, &sh);
+        hsink_end(&g);
+    }
+    cairo_set_fill_rule(cr, CAIRO_FILL_RULE_WINDING);
+    cairo_clip(cr);
+    return 1;
+}
+
+/* The layer's blur this frame: its standard deviation, capped at the
+ * canvas's larger side (a larger blur would spread a layer thinner than
+ * one 8-bit step anyway, and the cap bounds the time); 0 for none. */
+static double blur_sigma(const rf_renderer_t *r, const rf_layer_t *L)
+{
+    double s = P(&L->blur, r->slots), cap = r->width > r->height ? r->width : r->height;
+    return s > 0 ? (s < cap ? s : cap) : 0; /* NaN: 0 */
+}
+
+/* Starts drawing L (node n, device matrix m) into its own surface over
+ * only the region its blur can reach: its device box (stroke reach
+ * included; a group's children may stroke past their boxes, so a group
+ * takes the canvas) grown by 3 sigma, within the canvas. */
+static void blur_begin(rf_renderer_t *r, const rf_layer_t *L, const rf_node_t *n,
+                       const cairo_matrix_t *m, double sigma)
+{
+    cairo_t *cr = r->cr;
+    double d[4] = { 0, 0, r->width, r->height };
+    if (!(rf_layer_class(L)->flags & RF_CLASS_CHILDREN)) {
+        double a = m->xx, b = m->yx, c = m->xy, e = m->yy;
+        double stretch = sqrt(fmax(a * a + b * b, c * c + e * e)) + fabs(a * c + b * e);
+        double sw = L->stroke.kind != RF_PAINT_NONE ? P(&L->stroke_width, r->slots) : 0;
+        double reach = (sw > 0 && isfinite(sw) ? sw * stretch * 0.5 * RF_MITER_LIMIT : 0) + 2 +
+                       rf_blur_reach(sigma);
+        render_device_box(n, m, reach, d);
+        d[0] = fmax(floor(d[0]), 0);
+        d[1] = fmax(floor(d[1]), 0);
+        d[2] = fmin(ceil(d[2]), r->width);
+        d[3] = fmin(ceil(d[3]), r->height);
+        if (!(d[2] > d[0] && d[3] > d[1]))
+            d[0] = d[1] = d[2] = d[3] = 0; /* off the canvas (or NaN): nothing */
+    }
+    cairo_save(cr);
+    cairo_identity_matrix(cr);
+    cairo_new_path(cr);
+    cairo_rectangle(cr, d[0], d[1], d[2] - d[0], d[3] - d[1]);
+    cairo_clip(cr);
+    cairo_push_group(cr);
+}
+
+/* Blurs what blur_begin's surface holds and paints it. */
+static void blur_end(rf_renderer_t *r, double sigma)
+{
+    cairo_t *cr = r->cr;
+    cairo_pattern_t *pat = cairo_pop_group(cr);
+    cairo_surface_t *s = NULL;
+    if (cairo_pattern_get_surface(pat, &s) == CAIRO_STATUS_SUCCESS &&
+        cairo_surface_get_type(s) == CAIRO_SURFACE_TYPE_IMAGE && r->blur_line != NULL) {
+        cairo_surface_flush(s);
+        unsigned char *px = cairo_image_surface_get_data(s);
+        int w = cairo_image_surface_get_width(s), h = cairo_image_surface_get_height(s);
+        if (px != NULL && w <= r->width && h <= r->height)
+            rf_blur_argb32(px, cairo_image_surface_get_stride(s), w, h, sigma, r->blur_line);
+        cairo_surface_mark_dirty(s);
+    }
+    cairo_set_source(cr, pat);
+    cairo_paint(cr);
+    cairo_pattern_destroy(pat);
+    cairo_restore(cr);
+}
+
 void render_draw_layer(rf_renderer_t *r, const rf_layer_t *L, uint32_t idx,
                        const cairo_matrix_t *parent)
 {
@@ -454,24 +606,51 @@ void render_draw_layer(rf_renderer_t *r, const rf_layer_t *L, uint32_t idx,
         return;
     cairo_matrix_t m;
     cairo_matrix_multiply(&m, &n->local, parent); /* local first, then parent */
+    if (L->pixel_snap) {
+        /* seed 004: the translation lands on whole pixels */
+        m.x0 = round(m.x0);
+        m.y0 = round(m.y0);
+    }
     if (!rf_matrix_usable(&m))
         return;
+    cairo_t *cr = r->cr;
+    int blend = L->blend != RF_BLEND_NORMAL && L->blend < RF_BLEND_N;
+    if (blend)
+        cairo_push_group(cr); /* the layer whole, then blended once */
+    double sigma = blur_sigma(r, L);
+    if (sigma > 0)
+        blur_begin(r, L, n, &m, sigma);
     if (!(rf_layer_class(L)->flags & RF_CLASS_CHILDREN)) {
         rf_layer_class(L)->draw(r, L, idx, &m, op);
-        return;
+    } else {
+        const rf_layer_t *clip = L->type == RF_LAYER_GROUP ? L->u.group.clip : NULL;
+        if (clip)
+            cairo_save(cr);
+        if (!clip || clip_apply(r, clip, &m)) {
+            if (op < 1)
+                cairo_push_group(cr); /* inside the clip: only its extents */
+            uint32_t ci = idx + 1, nch;
+            const rf_layer_t *ch = rf_layer_children(L, &nch);
+            for (uint32_t i = 0; i < nch; i++) {
+                render_draw_layer(r, &ch[i], ci, &m);
+                ci += r->nodes[ci].size;
+            }
+            if (op < 1) {
+                cairo_pop_group_to_source(cr);
+                cairo_paint_with_alpha(cr, op);
+            }
+        }
+        if (clip)
+            cairo_restore(cr);
     }
-    cairo_t *cr = r->cr;
-    if (op < 1)
-        cairo_push_group(cr);
-    uint32_t ci = idx + 1, nch;
-    const rf_layer_t *ch = rf_layer_children(L, &nch);
-    for (uint32_t i = 0; i < nch; i++) {
-        render_draw_layer(r, &ch[i], ci, &m);
-        ci += r->nodes[ci].size;
-    }
-    if (op < 1) {
+    if (sigma > 0)
+        blur_end(r, sigma);
+    if (blend) {
         cairo_pop_group_to_source(cr);
-        cairo_paint_with_alpha(cr, op);
+        cairo_set_operator(cr, blend_ops[L->blend]);
+        cairo_identity_matrix(cr);
+        cairo_paint(cr);
+        cairo_set_operator(cr, CAIRO_OPERATOR_OVER);
     }
 }
 
@@ -498,6 +677,12 @@ static uint32_t prepare(rf_renderer_t *r, const rf_layer_t *L, uint32_t idx)
     if (cls->flags & RF_CLASS_CHILDREN) {
         uint32_t nch;
         const rf_layer_t *ch = rf_layer_children(L, &nch);
+        const rf_layer_t *clip = L->type == RF_LAYER_GROUP ? L->u.group.clip : NULL;
+        if (clip && rf_layer_class(clip)->ops_max != NULL) {
+            size_t cap = rf_layer_class(clip)->ops_max(clip);
+            if (cap > r->ops_cap)
+                r->ops_cap = cap;
+        }
         for (uint32_t i = 0; i < nch && next != UINT32_MAX; i++)
             next = prepare(r, &ch[i], next);
         if (next == UINT32_MAX)
@@ -589,11 +774,22 @@ rf_renderer_t *rf_renderer_create(const rf_scene_t *scene, char *err, size_t err
             goto fail;
         }
     }
+    r->blur_line = malloc(RF_BLUR_WORK(r->width, r->height));
+    if (!r->blur_line)
+        goto fail;
     if (r->ops_cap) {
         r->ops = calloc(r->ops_cap, sizeof *r->ops);
         if (!r->ops)
             goto fail;
     }
+    /* every group's pivot: the anchor point of its box at t = 0 */
+    rf_values_eval(&scene->values, 0, r->slots);
+    r->pivot_init = 1;
+    idx = 0;
+    for (uint32_t i = 0; i < scene->nlayers; i++)
+        idx = render_layout(r, &scene->layers[i], idx);
+    r->pivot_init = 0;
+    memset(r->slots, 0, nslots * sizeof *r->slots);
     if (prefix_find(r) != 0)
         goto fail;
     r->err[0] = '\0';
@@ -659,6 +855,7 @@ void rf_renderer_destroy(rf_renderer_t *r)
     if (r->surface)
         cairo_surface_destroy(r->surface);
     free(r->base);
+    free(r->blur_line);
     free(r->ops);
     free(r->nodes);
     free(r->slots);

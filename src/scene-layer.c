@@ -395,6 +395,56 @@ static void walk_children(loader_t *L, const cJSON *c, const rf_layer_t **out, u
     scene_pop(L, m);
 }
 
+static void walk_layer(loader_t *L, const cJSON *layer, rf_layer_t *out);
+
+/* `blend`: one of the CSS mix-blend-mode names. */
+static void walk_blend(loader_t *L, const cJSON *c, uint8_t *out)
+{
+    qbuf_t a;
+    char list[300];
+    if (!cJSON_IsString(c)) {
+        scene_err_key(L, c->string, "must be a blend mode name, got %s", scene_json_type(c));
+        return;
+    }
+    for (int i = 0; i < RF_BLEND_N; i++)
+        if (strcmp(c->valuestring, rf_blend_names[i]) == 0) {
+            *out = (uint8_t)i;
+            return;
+        }
+    const char *dym = scene_suggest(L, c->valuestring, rf_blend_names, RF_BLEND_N);
+    if (dym != NULL)
+        scene_err_key(L, c->string, "unknown blend mode '%s' (did you mean '%s'?)",
+                      scene_q(&a, c->valuestring), dym);
+    else
+        scene_err_key(L, c->string, "unknown blend mode '%s' (known: %s)",
+                      scene_q(&a, c->valuestring),
+                      scene_join(list, sizeof list, rf_blend_names, RF_BLEND_N));
+}
+
+/* `clip`: one shape layer (rect, circle, ellipse or path) in the group's
+ * coordinates. */
+static void walk_shape(loader_t *L, const cJSON *c, const rf_layer_t **out)
+{
+    const char *k = c->string;
+    if (!cJSON_IsObject(c)) {
+        scene_err_key(L, k, "must be a shape object (a rect, circle, ellipse or path layer), "
+                      "got %s", scene_json_type(c));
+        return;
+    }
+    rf_layer_t *sh = scene_aalloc(L, 1, sizeof *sh);
+    if (sh == NULL)
+        return;
+    size_t m = scene_push(L, k);
+    walk_layer(L, c, sh);
+    const cJSON *ty = cJSON_GetObjectItemCaseSensitive(c, "type");
+    int t = cJSON_IsString(ty) ? rf_layer_type_find(ty->valuestring) : -1;
+    if (t == RF_LAYER_LINE || (t >= 0 && (rf_layer_classes[t]->flags & RF_CLASS_CHILDREN)))
+        scene_err_key(L, "type", "a %s is a rect, circle, ellipse or path, not a %s", k,
+                      rf_layer_classes[t]->name);
+    scene_pop(L, m);
+    *out = sh;
+}
+
 static void *key_field(rf_layer_t *o, uint16_t at)
 {
     return (char *)o + at;
@@ -467,6 +517,12 @@ static void walk_layer_prop(loader_t *L, const cJSON *c, const rf_layer_key_t *k
     case RF_KEY_VARIATIONS:
     case RF_KEY_PER_GLYPH:
         scene_walk_text_key(L, c, key, key_field(out, key->at));
+        break;
+    case RF_KEY_BLEND:
+        walk_blend(L, c, key_field(out, key->at));
+        break;
+    case RF_KEY_SHAPE:
+        walk_shape(L, c, key_field(out, key->at));
         break;
     default:
         scene_walk_numeric(L, c, k, range, key_field(out, key->at));

@@ -83,7 +83,8 @@ START_TEST(test_keys_consistent)
     /* the common block: the order the unknown-key message lists */
     static const char *const common[] = { "type", "id", "x", "y", "rotate", "scale", "anchor",
                                           "opacity", "fill", "stroke", "stroke_width",
-                                          "follow", "orient" };
+                                          "follow", "orient", "blur", "blend",
+                                          "pixel_snap" };
     ck_assert_uint_eq(rf_layer_ncommon_keys, sizeof common / sizeof common[0]);
     for (uint32_t i = 0; i < rf_layer_ncommon_keys; i++)
         ck_assert_str_eq(rf_layer_common_keys[i].name, common[i]);
@@ -138,6 +139,9 @@ START_TEST(test_defaults)
     rf_layer_defaults(&L, RF_LAYER_GROUP);
     ck_assert_ptr_null(L.u.group.children);
     ck_assert_uint_eq(L.u.group.nchildren, 0);
+    /* pivot not given: NaN (the anchor point of the children's box at t = 0) */
+    ck_assert_uint_eq(L.u.group.pivot_x.slot, RF_PROP_CONST);
+    ck_assert(isnan(L.u.group.pivot_x.k) && isnan(L.u.group.pivot_y.k));
     /* scene-v1.md "Text": size 16, letter_spacing 0, line_height 1.25,
      * no width, align left, reveal 1, no per_glyph */
     rf_layer_defaults(&L, RF_LAYER_TEXT);
@@ -173,12 +177,13 @@ static int stop_at_follow(const rf_layer_key_t *key, uint32_t *slot, void *ctx)
 
 /* Counted from struct rf_layer by hand: x, y, rotate, scale_x, scale_y,
  * anchor_x, anchor_y, opacity, stroke_width (9), by, p0[2], p1[2], radius
- * per paint (2 x 6), follow_slot (1): 22, plus the type's own props. */
+ * per paint (2 x 6), follow_slot (1), blur (1): 23, plus the type's own
+ * props. */
 START_TEST(test_visitor_reaches_every_slot)
 {
     static const int own[RF_LAYER_NTYPES] = {
         [RF_LAYER_RECT] = 3, [RF_LAYER_CIRCLE] = 1, [RF_LAYER_ELLIPSE] = 2,
-        [RF_LAYER_LINE] = 4, [RF_LAYER_PATH] = 2, [RF_LAYER_GROUP] = 0,
+        [RF_LAYER_LINE] = 4, [RF_LAYER_PATH] = 2, [RF_LAYER_GROUP] = 2,
         /* text: size, letter_spacing, line_height, width, reveal; its
          * template, variations and per_glyph are empty by default */
         [RF_LAYER_TEXT] = 5,
@@ -188,7 +193,7 @@ START_TEST(test_visitor_reaches_every_slot)
         int n = 0;
         rf_layer_defaults(&L, t);
         ck_assert_int_eq(rf_layer_each_slot(&L, count_slot, &n), 0);
-        ck_assert_int_eq(n, 22 + own[t]);
+        ck_assert_int_eq(n, 23 + own[t]);
     }
     /* a nonzero return stops the walk and is returned: follow is the
      * 22nd slot of the common block (9 + 12 before it) */

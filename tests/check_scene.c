@@ -2319,13 +2319,13 @@ END_TEST
 
 START_TEST(render_group_children)
 {
-    /* two 4x4 rects (anchor [0, 0]) at x = 0 and x = 'six' = 6 make a
-     * group box [0, 10] x [0, 4]; its default anchor, the box center
-     * (5, 2), lands on the group's (16, 12): the rects cover [11, 15) and
-     * [17, 21) x [10, 14). Opacity 1 everywhere, so colors are exact. */
+    /* two 4x4 rects (anchor [0, 0]) at x = 0 and x = 'six' = 6 keep their
+     * coordinates; the group's (11, 10) moves them: the rects cover
+     * [11, 15) and [17, 21) x [10, 14). Opacity 1 everywhere, so colors
+     * are exact. */
     rf_scene_t *sc = loadq("{'runeframe': 1, 'canvas': {'width': 32, 'height': 24},"
                            " 'timeline': {'duration': 1}, 'values': {'six': 6},"
-                           " 'layers': [{'type': 'group', 'x': 16, 'y': 12, 'children': ["
+                           " 'layers': [{'type': 'group', 'x': 11, 'y': 10, 'children': ["
                            "   {'type': 'rect', 'width': 4, 'height': 4, 'anchor': [0, 0],"
                            "    'fill': '#0000ff'},"
                            "   {'type': 'rect', 'x': 'six', 'width': 4, 'height': 4,"

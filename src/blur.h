@@ -1,0 +1,46 @@
+/* blur.h - the Gaussian blur of premultiplied ARGB32 pixels, as the W3C
+ * Filter Effects specification says for feGaussianBlur: for a standard
+ * deviation s >= 2, three successive box blurs of size
+ * d = floor(s * 3 * sqrt(2 * pi) / 4 + 0.5) (d odd: three centered boxes;
+ * d even: two boxes of size d centered on the left and the right pixel
+ * boundary, then one of size d + 1 centered); below 2, a true Gaussian
+ * kernel of radius ceil(3 s). Separable (rows, then columns), integer
+ * arithmetic on each of the four channels, pixels outside the region count
+ * as transparent black, so the same bytes on every machine.
+ *
+ * Owns: nothing but the caller's buffers. It never allocates: the caller
+ * passes a work buffer of RF_BLUR_WORK(w, h) bytes (the renderer keeps one,
+ * for its canvas). Rows are blurred a line at a time, columns a row at a
+ * time down all of them (loops the compiler vectorizes). Any number of threads
+ * may blur their own pixels at once. Level 1 (tests/layering.test).
+ *
+ * Every box pass rounds its mean: out = (sum + d / 2) / d, with sum the
+ * window's 8-bit values (tests/check_blur.c holds it to a Python
+ * computation of the same formulas). Premultiplied inputs stay
+ * premultiplied: a box mean of channels each <= alpha is <= alpha's mean,
+ * and rounding is monotone. */
+#ifndef RF_BLUR_H
+#define RF_BLUR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The work buffer for regions of at most w x h pixels: two lines of
+ * max(w, h) four-channel 32-bit sums, and a copy of the region. */
+#define RF_BLUR_WORK(w, h)                                                              \
+    ((size_t)((w) > (h) ? (w) : (h)) * 4u * sizeof(uint32_t) * 2u + (size_t)(w) * (size_t)(h) * 4u)
+
+/* The W3C box size d for standard deviation s >= 2. */
+int rf_blur_box_size(double s);
+
+/* How far (px) the blur of standard deviation s carries a pixel: 3 s,
+ * rounded up (0 for s <= 0 or NaN). */
+int rf_blur_reach(double s);
+
+/* Blurs the w x h ARGB32 pixels at pix (rows stride bytes apart) in place
+ * with standard deviation s (nothing for s <= 0 or NaN; at most 16384, which
+ * keeps d below 65536 for the exact integer division); work holds
+ * RF_BLUR_WORK(w, h) bytes (or more: those of a larger region). */
+void rf_blur_argb32(uint8_t *pix, int stride, int w, int h, double s, void *work);
+
+#endif
