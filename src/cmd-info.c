@@ -9,6 +9,8 @@
 
 #include "cmd.h"
 #include "diag.h"
+#include "font.h"
+#include "layer.h"
 #include "numfmt.h"
 #include "path.h"
 #include "scene.h"
@@ -49,6 +51,84 @@ static void info_json_string(FILE *out, const char *s)
         }
     }
     fputc('"', out);
+}
+
+/* Calls fn for every text layer of the tree, with its JSON pointer. */
+typedef void (*info_text_fn)(const rf_layer_t *L, const char *ptr, FILE *out, int *first);
+
+static void info_each_text(const rf_layer_t *ls, uint32_t n, const char *base, info_text_fn fn,
+                           FILE *out, int *first)
+{
+    char ptr[256];
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t nch;
+        const rf_layer_t *ch = rf_layer_children(&ls[i], &nch);
+        snprintf(ptr, sizeof ptr, "%s/%lu", base, (unsigned long)i);
+        if (ls[i].type == RF_LAYER_TEXT)
+            fn(&ls[i], ptr, out, first);
+        if (nch > 0) {
+            char sub[300];
+            snprintf(sub, sizeof sub, "%s/children", ptr);
+            info_each_text(ch, nch, sub, fn, out, first);
+        }
+    }
+}
+
+static void info_font_hex(const rf_font_t *f, char hex[RF_SHA256_HEX])
+{
+    rf_sha256_hex(f->sha256, hex);
+}
+
+static void info_text_json(const rf_layer_t *L, const char *ptr, FILE *out, int *first)
+{
+    fputs(*first ? "\n  " : ",\n  ", out);
+    *first = 0;
+    fputs("{\"layer\": ", out);
+    info_json_string(out, ptr);
+    if (L->id != NULL) {
+        fputs(", \"id\": ", out);
+        info_json_string(out, L->id);
+    }
+    fputs(", \"font\": ", out);
+    info_json_string(out, L->u.text.font != NULL ? L->u.text.font->name : "");
+    fputc('}', out);
+}
+
+static void info_text_row(const rf_layer_t *L, const char *ptr, FILE *out, int *first)
+{
+    const rf_font_t *f = L->u.text.font;
+    char hex[RF_SHA256_HEX];
+    if (*first)
+        fprintf(out, "\n%-24s  %-10s  %-28s  %s\n", "TEXT LAYER", "FONT", "FILE", "SHA-256");
+    *first = 0;
+    if (f == NULL)
+        return;
+    info_font_hex(f, hex);
+    fprintf(out, "%-24s  %-10s  %-28s  %s\n", L->id != NULL ? L->id : ptr, f->name, f->file, hex);
+}
+
+/* `assets`: every file the scene read besides itself, and the text layers
+ * with their fonts. */
+static void info_assets_json(const rf_scene_t *sc, FILE *out)
+{
+    char hex[RF_SHA256_HEX];
+    fputs(", \"assets\": [", out);
+    for (uint32_t i = 0; i < sc->nfonts; i++) {
+        const rf_font_t *f = sc->fonts[i];
+        info_font_hex(f, hex);
+        fputs(i == 0 ? "\n  " : ",\n  ", out);
+        fputs("{\"kind\": \"font\", \"name\": ", out);
+        info_json_string(out, f->name);
+        fputs(", \"file\": ", out);
+        info_json_string(out, f->file);
+        fprintf(out, ", \"builtin\": %s, \"bytes\": %lu, \"sha256\": \"%s\"}",
+                f->builtin ? "true" : "false", (unsigned long)f->len, hex);
+    }
+    fputs(sc->nfonts > 0 ? "\n]" : "]", out);
+    fputs(", \"text\": [", out);
+    int first = 1;
+    info_each_text(sc->layers, sc->nlayers, "/layers", info_text_json, out, &first);
+    fputs(first ? "]" : "\n]", out);
 }
 
 /* The facts of output k of v: a one-output value's own fields (what the
@@ -140,7 +220,9 @@ static void info_print_json(const rf_scene_t *sc, FILE *out)
         fprintf(out, ", \"bounds\": [%s, %s, %s, %s]}", rf_num_json(b1, x0), rf_num_json(b2, y0),
                 rf_num_json(b3, x1), rf_num_json(b4, y1));
     }
-    fputs(sc->npaths > 0 ? "\n}}\n" : "}}\n", out);
+    fputs(sc->npaths > 0 ? "\n}" : "}", out);
+    info_assets_json(sc, out);
+    fputs("}\n", out);
 }
 
 /* The columns of one output's row in the text table. */
@@ -256,6 +338,8 @@ static void info_print_text(const rf_scene_t *sc, FILE *out)
     }
     if (sc->npaths > 0)
         info_print_paths(sc, out);
+    int first = 1;
+    info_each_text(sc->layers, sc->nlayers, "/layers", info_text_row, out, &first);
 }
 
 static int info_exec(void *state, const rf_cmd_args_t *args)
@@ -289,7 +373,9 @@ const rf_cmd_t rf_cmd_info = {
         "          kind, settle, final, range [lo, hi] and used, and each path\n"
         "          has segments, length and bounds [x0, y0, x1, y1]; an infinite\n"
         "          settle time, a missing final value and an unbounded range end\n"
-        "          are null\n",
+        "          are null; then assets (every font file: kind, name, file,\n"
+        "          builtin, bytes, sha256) and text (each text layer's JSON\n"
+        "          pointer, id and font)\n",
     .usage = "SCENE [--json]",
     .name = "info", .opts = "json",
     RF_CMD_ONE_SCENE, .exec = info_exec,

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "cmd.h"
 #include "diag.h"
@@ -55,8 +56,13 @@ void rf_cmd_print_help(const rf_cmd_t *cmd, FILE *out)
     if (cmd->help == NULL)
         return;
     /* --help is every command's option: its line ends the option list */
-    fprintf(out, "\n%s  --help%*sprint this help and exit\n", cmd->help,
-            cmd_help_column(cmd->help) - 8, "");
+    int col = cmd_help_column(cmd->help);
+    fprintf(out, "\n%s", cmd->help);
+    /* every command that loads a scene takes --assets (scene-v1.md "Assets") */
+    if (cmd->loads_scene)
+        fprintf(out, "  --assets DIR%*salso read fonts and images from DIR\n",
+                col - 14 >= 2 ? col - 14 : 2, "");
+    fprintf(out, "  --help%*sprint this help and exit\n", col - 8, "");
 }
 
 /* The getopt_long table of a command, built from its option specs: its
@@ -65,6 +71,7 @@ void rf_cmd_print_help(const rf_cmd_t *cmd, FILE *out)
 #define CMD_MAX_OPTS 48
 #define CMD_LONG 256
 #define CMD_HELP (-1)
+#define CMD_ASSETS (-2)
 _Static_assert(CMD_MAX_OPTS <= RF_CMD_MORE, "option ids must stay below RF_CMD_MAX_IDS");
 
 typedef struct cmd_table {
@@ -127,6 +134,8 @@ static void cmd_table_build(const rf_cmd_t *cmd, cmd_table_t *t)
     t->optstring[t->k++] = ':';
     cmd_table_add(t, cmd->opts, 0);
     cmd_table_add(t, cmd->more, RF_CMD_MORE);
+    if (cmd->loads_scene)
+        cmd_table_add(t, "assets:", CMD_ASSETS);
     cmd_table_add(t, "help", CMD_HELP);
     memset(&t->lopts[t->n], 0, sizeof t->lopts[t->n]);
     t->optstring[t->k] = '\0';
@@ -212,6 +221,10 @@ static int cmd_run(const rf_cmd_t *cmd, int argc, char **argv, void *state,
             rf_cmd_print_help(cmd, stdout);
             return RF_EXIT_OK;
         }
+        if (t.ids[i] == CMD_ASSETS) {
+            args->assets = optarg;
+            continue;
+        }
         args->opt[t.ids[i]] = t.has_arg[i] ? optarg : "";
         status = cmd->option != NULL ? cmd->option(state, t.ids[i], t.has_arg[i] ? optarg : NULL)
                                      : 0;
@@ -227,8 +240,15 @@ static int cmd_run(const rf_cmd_t *cmd, int argc, char **argv, void *state,
                                   args->operands[cmd->max_operands]);
     if (cmd->check != NULL && (status = cmd->check(state, args)) != 0)
         return status;
+    if (cmd->loads_scene && args->assets != NULL) {
+        struct stat st;
+        if (stat(args->assets, &st) != 0)
+            return rf_cmd_usage_error(cmd, "--assets '%s': %s", args->assets, strerror(errno));
+        if (!S_ISDIR(st.st_mode))
+            return rf_cmd_usage_error(cmd, "--assets '%s': not a folder", args->assets);
+    }
     if (cmd->loads_scene) {
-        args->scene = rf_cmd_load_scene(args->operands[0], &status);
+        args->scene = rf_cmd_load_scene(args->operands[0], args->assets, &status);
         if (args->scene == NULL || cmd->exec == NULL)
             return status;
     }
@@ -272,8 +292,9 @@ int rf_cmd_usage_error(const rf_cmd_t *cmd, const char *fmt, ...)
     return RF_EXIT_USAGE;
 }
 
-struct rf_scene *rf_cmd_load_scene(const char *path, int *status)
+struct rf_scene *rf_cmd_load_scene(const char *path, const char *assets, int *status)
 {
+    rf_scene_opts_t opts = { assets };
     /* rf_diag_t holds 20 KiB of messages: keep it off the stack of
      * sanitizer builds and small-stack threads. */
     rf_diag_t *diag = malloc(sizeof *diag);
@@ -285,7 +306,7 @@ struct rf_scene *rf_cmd_load_scene(const char *path, int *status)
         return NULL;
     }
     rf_diag_init(diag, path);
-    scene = rf_scene_load(path, diag);
+    scene = rf_scene_load_with(path, &opts, diag);
     if (scene == NULL) {
         if (diag->count == 0 && diag->dropped == 0)
             rf_diag_file(diag, "cannot load the scene");

@@ -89,6 +89,7 @@ typedef struct rf_cmd_args {
     char **operands;
     int noperands;
     struct rf_scene *scene;     /* with .loads_scene: operands[0], loaded */
+    const char *assets;         /* with .loads_scene: --assets DIR, or NULL */
 } rf_cmd_args_t;
 
 typedef struct rf_cmd {
@@ -142,7 +143,7 @@ void rf_cmd_report(const void *cmd, const char *fmt, va_list ap);
 
 /* Loads a scene for a command, printing its errors; NULL with *status set
  * to 2 (invalid) or 3 (unreadable) on failure. */
-struct rf_scene *rf_cmd_load_scene(const char *path, int *status);
+struct rf_scene *rf_cmd_load_scene(const char *path, const char *assets, int *status);
 
 /* Parses a non-negative long from a whole argument; returns 0 on success.
  * (A double: rf_num_parse of numfmt.h.) */

@@ -4,6 +4,7 @@
  * layer-NAME.c; layer.h says how to add one. */
 #include "layer.h"
 
+#include <stdint.h>
 #include <string.h>
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
@@ -47,6 +48,7 @@ const rf_layer_class_t *const rf_layer_classes[RF_LAYER_NTYPES] = {
     [RF_LAYER_LINE] = &rf_layer_class_line,
     [RF_LAYER_PATH] = &rf_layer_class_path,
     [RF_LAYER_GROUP] = &rf_layer_class_group,
+    [RF_LAYER_TEXT] = &rf_layer_class_text,
 };
 
 int rf_layer_type_find(const char *name)
@@ -105,6 +107,10 @@ void rf_layer_defaults(rf_layer_t *o, int type)
         key_default(o, &rf_layer_common_keys[i]);
     for (uint32_t i = 0; i < c->nkeys; i++)
         key_default(o, &c->keys[i]);
+    if (c->flags & RF_CLASS_INK) {
+        o->fill.kind = RF_PAINT_SOLID;
+        o->fill.color.a = 1;   /* black */
+    }
 }
 
 static int key_each_slot(rf_layer_t *L, const rf_layer_key_t *k, rf_layer_slot_fn fn,
@@ -137,6 +143,31 @@ static int key_each_slot(rf_layer_t *L, const rf_layer_key_t *k, rf_layer_slot_f
             for (size_t j = 0; j < NELEM(s) && r == 0; j++)
                 r = fn(k, s[j], ctx);
         }
+        return r;
+    }
+    case RF_KEY_TEXT: {
+        /* the pieces were allocated writable by the loader */
+        rf_text_content_t *c = field(L, k->at);
+        rf_text_piece_t *p = (rf_text_piece_t *)(uintptr_t)c->pieces;
+        for (uint32_t i = 0; i < c->npieces && r == 0; i++)
+            if (p[i].slot != RF_PROP_CONST)
+                r = fn(k, &p[i].slot, ctx);
+        return r;
+    }
+    case RF_KEY_VARIATIONS: {
+        rf_text_vars_t *v = field(L, k->at);
+        for (uint32_t i = 0; i < v->n && r == 0; i++)
+            r = fn(k, &v->items[i].v.slot, ctx);
+        return r;
+    }
+    case RF_KEY_PER_GLYPH: {
+        rf_per_glyph_t *g = *(rf_per_glyph_t **)field(L, k->at);
+        if (g == NULL)
+            return 0;
+        uint32_t *const s[] = { &g->x.slot, &g->y.slot, &g->rotate.slot, &g->scale.slot,
+                                &g->opacity.slot };
+        for (size_t i = 0; i < NELEM(s) && r == 0; i++)
+            r = fn(k, s[i], ctx);
         return r;
     }
     case RF_KEY_SHAPE: {

@@ -44,6 +44,13 @@
  *   huge_path(g, sh) the same path in device coordinates through the
  *                   double-precision sink (shape.h), for shapes too large
  *                   for cairo's fixed-point coordinates.
+ *   state_create(r, L) once per renderer (NULL: none): the caches a type
+ *                   keeps for L in that renderer (so per thread); NULL
+ *                   return is out of memory. state_destroy(state) frees
+ *                   them with the renderer. The hooks reach the state
+ *                   through rf_shape_t.state and rf_render_state().
+ *   layout(r, L, state, b) when non-NULL, replaces box: a box that needs
+ *                   the state (text: the layout of this frame's string).
  *   draw(r, L, idx, m, op) every frame the layer is drawn, with its device
  *                   matrix m and opacity op: rf_render_shape (shape.h) for
  *                   every type that is a path (it calls the three hooks
@@ -67,6 +74,7 @@ struct _cairo_matrix;
 struct rf_shape;
 struct rf_hsink;
 struct rf_renderer;
+struct rf_font;
 
 /* A numeric property: slot == RF_PROP_CONST means the constant k. */
 #define RF_PROP_CONST UINT32_MAX
@@ -117,6 +125,7 @@ typedef enum rf_layer_type {
     RF_LAYER_LINE,
     RF_LAYER_PATH,
     RF_LAYER_GROUP,
+    RF_LAYER_TEXT,
     RF_LAYER_NTYPES
 } rf_layer_type_t;
 
@@ -129,6 +138,59 @@ typedef struct rf_shadow {
     rf_prop_t x, y, blur;
     rf_color_t color;
 } rf_shadow_t;
+
+/* ---- text (layer-text.c; scene-v1.md "Text") ---- */
+
+/* One piece of a text template: literal bytes, or a value formatted
+ * (template.h). */
+typedef struct rf_text_piece {
+    const char *lit;            /* literal UTF-8 (slot == RF_PROP_CONST) */
+    uint32_t len;
+    uint32_t slot;              /* a value's output slot, or RF_PROP_CONST */
+    uint8_t fmt_kind, fmt_decimals, fmt_commas, fmt_percent; /* rf_fmt_t */
+} rf_text_piece_t;
+
+typedef struct rf_text_content {
+    const rf_text_piece_t *pieces;
+    uint32_t npieces;
+    uint32_t maxlen;            /* bytes the formatted text can take, NUL excluded */
+} rf_text_content_t;
+
+/* An OpenType feature over the whole text: "tnum" (value 1), "-liga" (0). */
+typedef struct rf_text_feature {
+    uint32_t tag;
+    uint32_t value;
+} rf_text_feature_t;
+
+typedef struct rf_text_features {
+    const rf_text_feature_t *items;
+    uint32_t n;
+} rf_text_features_t;
+
+/* A variable-font axis setting: "wght": 650, animatable. */
+typedef struct rf_text_var {
+    uint32_t tag;
+    rf_prop_t v;
+} rf_text_var_t;
+
+typedef struct rf_text_vars {
+    rf_text_var_t *items;
+    uint32_t n;
+} rf_text_vars_t;
+
+typedef enum rf_glyph_order {
+    RF_ORDER_FORWARD = 0, RF_ORDER_REVERSE, RF_ORDER_CENTER, RF_ORDER_EDGES
+} rf_glyph_order_t;
+
+/* per_glyph: each glyph's own motion, its values evaluated at
+ * t - rank * stagger. */
+typedef struct rf_per_glyph {
+    double stagger;             /* seconds >= 0 */
+    uint8_t order;              /* rf_glyph_order_t */
+    rf_prop_t x, y, rotate, scale, opacity;
+} rf_per_glyph_t;
+
+typedef enum rf_text_align { RF_ALIGN_LEFT = 0, RF_ALIGN_CENTER, RF_ALIGN_RIGHT } rf_text_align_t;
 
 /* `blend` (scene-v1.md "Compositing"): CSS mix-blend-mode names, in
  * rf_blend_names[] order; the renderer maps them to cairo's operators. */
@@ -170,6 +232,15 @@ struct rf_layer {
         struct { const rf_layer_t *children; uint32_t nchildren;
                  rf_prop_t pivot_x, pivot_y;
                  const rf_layer_t *clip; /* a shape layer, NULL when none */ } group;
+        struct {
+            rf_text_content_t content;
+            const struct rf_font *font;
+            rf_prop_t size, letter_spacing, line_height, width, reveal;
+            uint8_t align;              /* rf_text_align_t */
+            rf_text_features_t features;
+            rf_text_vars_t variations;
+            rf_per_glyph_t *per_glyph;  /* NULL: the text moves as one */
+        } text;
     } u;
 };
 
@@ -187,6 +258,12 @@ typedef enum rf_key_kind {
     RF_KEY_FOLLOW,     /* uint32_t slot: the name of a sample_path value */
     RF_KEY_PATH,       /* const rf_path_t *: a name in `paths` or path data */
     RF_KEY_CHILDREN,   /* const rf_layer_t *children + uint32_t count (at2) */
+    RF_KEY_TEXT,       /* rf_text_content_t: a template (template.h) */
+    RF_KEY_FONT,       /* const struct rf_font *: a name in `fonts` or a built-in */
+    RF_KEY_CHOICE,     /* uint8_t: the index of a word in shape, "left|center|right" */
+    RF_KEY_FEATURES,   /* rf_text_features_t: ["tnum", "-liga"] */
+    RF_KEY_VARIATIONS, /* rf_text_vars_t: {"wght": 650} */
+    RF_KEY_PER_GLYPH,  /* rf_per_glyph_t *: {"stagger": 0.03, "y": "rise", ...} */
     RF_KEY_BLEND,      /* uint8_t rf_blend_t: one of rf_blend_names */
     RF_KEY_SHADOW,     /* const rf_shadow_t * + uint32_t count (at2): one
                         * shadow object or an array of them */
@@ -210,7 +287,8 @@ typedef struct rf_layer_key {
     uint8_t flags;             /* RF_KEY_* */
     uint16_t at, at2;          /* offsets in rf_layer_t (RF_KEY_AT) */
     double def, def2;          /* defaults of NUMBER, PAIR, SCALE */
-    const char *shape;         /* PAIR, SCALE: "[ax, ay]" for messages */
+    const char *shape;         /* PAIR, SCALE: "[ax, ay]" for messages;
+                                  CHOICE: the words, "left|center|right" */
 } rf_layer_key_t;
 
 #define RF_KEY_AT(member) ((uint16_t)offsetof(rf_layer_t, member))
@@ -229,6 +307,7 @@ enum {
                                  * pivot (line, path) */
     RF_CLASS_NO_FILL = 1 << 1,  /* stroke only: a fill is an error */
     RF_CLASS_CHILDREN = 1 << 2, /* draws children, not paints (group) */
+    RF_CLASS_INK = 1 << 3,      /* fill defaults to #000000, not none (text) */
 };
 
 /* A row: name, keys, nkeys, flags and needs in that order, then the
@@ -246,6 +325,11 @@ typedef struct rf_layer_class {
     void (*huge_path)(struct rf_hsink *g, const struct rf_shape *sh);
     void (*draw)(struct rf_renderer *r, const rf_layer_t *L, uint32_t idx,
                  const struct _cairo_matrix *m, double opacity);
+    /* A type whose layout needs caches of its own (text: shaped strings,
+     * glyph outlines) keeps them per renderer, so per thread: */
+    void *(*state_create)(struct rf_renderer *r, const rf_layer_t *L);
+    void (*state_destroy)(void *state);
+    void (*layout)(struct rf_renderer *r, const rf_layer_t *L, void *state, double b[4]);
 } rf_layer_class_t;
 
 /* The common keys, in the order messages list them: type, id, x, y,
@@ -296,5 +380,6 @@ extern const rf_layer_class_t rf_layer_class_ellipse;
 extern const rf_layer_class_t rf_layer_class_line;
 extern const rf_layer_class_t rf_layer_class_path;
 extern const rf_layer_class_t rf_layer_class_group;
+extern const rf_layer_class_t rf_layer_class_text;
 
 #endif

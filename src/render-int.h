@@ -26,6 +26,7 @@ typedef struct rf_node {
     double pivot[2];           /* a group's anchor point of its box at t = 0
                                 * (when its pivot is not given) */
     cairo_pattern_t *pat[2];   /* constant-geometry fill, stroke gradient */
+    void *state;               /* the layer type's state (layer.h), or NULL */
 } rf_node_t;
 
 struct rf_renderer {
@@ -34,6 +35,7 @@ struct rf_renderer {
     cairo_t *cr;
     int width, height;
     double *slots;             /* values.nslots (at least 1) */
+    double t;                  /* the time of the frame being drawn */
     rf_node_t *nodes;          /* one per layer, pre-order */
     uint32_t nnodes;
     int pivot_init;            /* the creation layout at t = 0: groups keep

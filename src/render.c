@@ -234,6 +234,8 @@ uint32_t render_layout(rf_renderer_t *r, const rf_layer_t *L, uint32_t idx)
         }
         if (empty)
             b[0] = b[1] = b[2] = b[3] = 0;
+    } else if (cls->layout != NULL) {
+        cls->layout(r, L, n->state, b);
     } else {
         cls->box(L, s, b);
     }
@@ -401,6 +403,7 @@ void rf_render_shape(rf_renderer_t *r, const rf_layer_t *L, uint32_t idx,
     sh.m = m;
     sh.ops = r->ops;
     sh.ops_cap = r->ops_cap;
+    sh.state = n->state;
     if ((!fill && !stroke) || !cls->shape(&sh))
         return;
     cairo_set_matrix(cr, m);
@@ -747,6 +750,8 @@ static uint32_t prepare(rf_renderer_t *r, const rf_layer_t *L, uint32_t idx)
                 return UINT32_MAX;
             }
         }
+        if (cls->state_create != NULL && (n->state = cls->state_create(r, L)) == NULL)
+            return UINT32_MAX; /* out of memory, or the state's message in err */
         if (cls->ops_max != NULL) {
             size_t cap = cls->ops_max(L);
             if (cap > r->ops_cap)
@@ -815,7 +820,7 @@ rf_renderer_t *rf_renderer_create(const rf_scene_t *scene, char *err, size_t err
     for (uint32_t i = 0; i < scene->nlayers; i++) {
         idx = prepare(r, &scene->layers[i], idx);
         if (idx == UINT32_MAX) {
-            oom = 0;           /* a gradient cairo refused: its status is in err */
+            oom = r->err[0] == '\0'; /* a gradient cairo refused: its status is in err */
             goto fail;
         }
     }
@@ -848,15 +853,53 @@ fail:
     return NULL;
 }
 
+/* Frees the layer types' states of the subtrees from node idx on. */
+static uint32_t destroy_states(rf_renderer_t *r, const rf_layer_t *ls, uint32_t n, uint32_t idx)
+{
+    for (uint32_t i = 0; i < n && idx < r->nnodes; i++) {
+        const rf_layer_class_t *cls = rf_layer_class(&ls[i]);
+        if (r->nodes[idx].state != NULL && cls->state_destroy != NULL)
+            cls->state_destroy(r->nodes[idx].state);
+        r->nodes[idx].state = NULL;
+        uint32_t nch;
+        const rf_layer_t *ch = rf_layer_children(&ls[i], &nch);
+        idx = destroy_states(r, ch, nch, idx + 1);
+    }
+    return idx;
+}
+
+void *rf_render_state(rf_renderer_t *r, uint32_t idx)
+{
+    return r->nodes[idx].state;
+}
+
+const rf_scene_t *rf_render_scene(const rf_renderer_t *r)
+{
+    return r->scene;
+}
+
+double rf_render_time(const rf_renderer_t *r)
+{
+    return r->t;
+}
+
+void rf_render_fail(rf_renderer_t *r, const char *msg)
+{
+    if (r->err[0] == '\0')
+        snprintf(r->err, sizeof r->err, "%s", msg);
+}
+
 void rf_renderer_destroy(rf_renderer_t *r)
 {
     if (!r)
         return;
-    if (r->nodes)
+    if (r->nodes) {
         for (uint32_t i = 0; i < r->nnodes; i++)
             for (int k = 0; k < 2; k++)
                 if (r->nodes[i].pat[k])
                     cairo_pattern_destroy(r->nodes[i].pat[k]);
+        destroy_states(r, r->scene->layers, r->scene->nlayers, 0);
+    }
     if (r->cr)
         cairo_destroy(r->cr);
     if (r->surface)
@@ -884,6 +927,7 @@ int rf_renderer_draw(rf_renderer_t *r, double t)
             return -1;
         }
     }
+    r->t = t;
     rf_values_eval(&sc->values, t, r->slots);
     uint32_t idx = 0;
     for (uint32_t i = 0; i < sc->nlayers; i++)

@@ -113,6 +113,10 @@ typedef struct loader {
     /* checks, raw until the frame count is known */
     const cJSON *check_list;   /* the times or frames array */
     int check_by_time;
+    /* assets: the scene's folder and --assets, resolved (malloc'd; NULL
+     * when a folder cannot be resolved) */
+    char *root, *assets_root;
+    const char *assets_arg;
 } loader_t;
 
 /* Message buffers and the results of typed fields. */
@@ -181,8 +185,24 @@ void scene_resolve_pending(loader_t *L);
 void scene_add_deferred(loader_t *L);
 
 /* scene-layer.c */
+/* While layers are walked the values have no slots yet (build_values
+ * numbers them once the graph is sorted): a property naming a value holds
+ * SCENE_PENDING(value index, output) until scene_fix_layers turns it into
+ * the slot (indices stay below RF_MAX_ITEMS + 1, so this never reaches
+ * RF_PROP_CONST). */
+#define SCENE_PENDING(vi, k) ((uint32_t)(vi) * 3u + (uint32_t)(k))
+enum { P_ANY, P_NONNEG };
+void scene_walk_numeric(loader_t *L, const cJSON *it, const char *key, int range,
+                        rf_prop_t *out);
 void scene_parse_layers(loader_t *L, const cJSON *arr);
 void scene_fix_layers(const rf_value_t *vals, rf_layer_t *ls, uint32_t n);
+
+/* scene-text.c: fonts and the text layer's own kinds of keys */
+void scene_parse_fonts(loader_t *L, const cJSON *obj);
+void scene_walk_text_key(loader_t *L, const cJSON *c, const rf_layer_key_t *key, void *field);
+void scene_finish_text_key(loader_t *L, const cJSON *c, const rf_layer_key_t *key,
+                           rf_layer_t *out);
+void scene_fonts_destroy(rf_scene_t *sc);
 
 /* scene-timeline.c */
 void scene_parse_canvas(loader_t *L, const cJSON *obj);

@@ -20,7 +20,7 @@
  * numbers them once the graph is sorted): a property naming a value holds
  * PENDING(value index, output) until fix_layers turns it into the slot
  * (indices stay below RF_MAX_ITEMS + 1, so this never reaches RF_PROP_CONST). */
-#define PENDING(vi, k) ((uint32_t)(vi) * 3u + (uint32_t)(k))
+#define PENDING(vi, k) SCENE_PENDING(vi, k)
 
 static rf_prop_t konst(double k)
 {
@@ -44,14 +44,13 @@ static void value_ref(loader_t *L, const char *key, const char *s, rf_prop_t *ou
     out->slot = PENDING(vi, comp == RF_EXPR_PLAIN ? 0 : comp - RF_EXPR_X);
 }
 
-enum { P_ANY, P_NONNEG };
 
 /* A numeric layer property: number, value reference or inline value. A
  * constant size must not be negative (P_NONNEG): an animated one may pass
  * below 0 (a spring's overshoot) and is drawn as 0 there, but a constant
  * one can only be a mistake. */
-static void walk_numeric(loader_t *L, const cJSON *it, const char *key, int range,
-                         rf_prop_t *out)
+void scene_walk_numeric(loader_t *L, const cJSON *it, const char *key, int range,
+                        rf_prop_t *out)
 {
     if (cJSON_IsNumber(it)) {
         double v = it->valuedouble;
@@ -96,8 +95,8 @@ static void walk_pair(loader_t *L, const cJSON *it, const char *key, const char 
         return;
     }
     size_t m = scene_push(L, key);
-    walk_numeric(L, it->child, "0", P_ANY, a);
-    walk_numeric(L, it->child->next, "1", P_ANY, b);
+    scene_walk_numeric(L, it->child, "0", P_ANY, a);
+    scene_walk_numeric(L, it->child->next, "1", P_ANY, b);
     scene_pop(L, m);
 }
 
@@ -214,7 +213,7 @@ static void walk_mix(loader_t *L, const cJSON *mix, const cJSON *by, rf_paint_t 
         scene_err(L, "missing required key 'by' (the mix amount: 0 is the first color, 1 the "
                   "second)");
     else
-        walk_numeric(L, by, "by", P_ANY, &p->by);
+        scene_walk_numeric(L, by, "by", P_ANY, &p->by);
 }
 
 /* {"linear": {...}} or {"radial": {...}}: body is the kind's member. */
@@ -241,7 +240,7 @@ static void walk_gradient(loader_t *L, const cJSON *body, int kind, rf_paint_t *
     if (f[1] != NULL && lin)
         walk_pair(L, f[1], keys[1], "[x, y]", &p->p1[0], &p->p1[1]);
     else if (f[1] != NULL)
-        walk_numeric(L, f[1], "radius", P_NONNEG, &p->radius);
+        scene_walk_numeric(L, f[1], "radius", P_NONNEG, &p->radius);
     if (f[2] != NULL)
         walk_stops(L, f[2], p);
     scene_pop(L, m);
@@ -450,8 +449,8 @@ static void walk_shadow_one(loader_t *L, const cJSON *c, rf_shadow_t *sh)
             else if (p.kind != RF_PAINT_NONE)
                 scene_err_key(L, k->string, "a shadow's color is one color, not a mix or gradient");
         } else {
-            walk_numeric(L, k, k->string, i == 2 ? P_NONNEG : P_ANY,
-                         i == 0 ? &sh->x : i == 1 ? &sh->y : &sh->blur);
+            scene_walk_numeric(L, k, k->string, i == 2 ? P_NONNEG : P_ANY,
+                               i == 0 ? &sh->x : i == 1 ? &sh->y : &sh->blur);
         }
     }
 }
@@ -547,7 +546,7 @@ static void walk_layer_prop(loader_t *L, const cJSON *c, const rf_layer_key_t *k
             walk_pair(L, c, k, key->shape, key_field(out, key->at), key_field(out, key->at2));
         } else {
             rf_prop_t *a = key_field(out, key->at);
-            walk_numeric(L, c, k, range, a);
+            scene_walk_numeric(L, c, k, range, a);
             *(rf_prop_t *)key_field(out, key->at2) = *a;
         }
         break;
@@ -572,6 +571,14 @@ static void walk_layer_prop(loader_t *L, const cJSON *c, const rf_layer_key_t *k
     case RF_KEY_CHILDREN:
         walk_children(L, c, key_field(out, key->at), key_field(out, key->at2));
         break;
+    case RF_KEY_TEXT:
+    case RF_KEY_FONT:
+    case RF_KEY_CHOICE:
+    case RF_KEY_FEATURES:
+    case RF_KEY_VARIATIONS:
+    case RF_KEY_PER_GLYPH:
+        scene_walk_text_key(L, c, key, key_field(out, key->at));
+        break;
     case RF_KEY_BLEND:
         walk_blend(L, c, key_field(out, key->at));
         break;
@@ -582,7 +589,7 @@ static void walk_layer_prop(loader_t *L, const cJSON *c, const rf_layer_key_t *k
         walk_shape(L, c, key_field(out, key->at));
         break;
     default:
-        walk_numeric(L, c, k, range, key_field(out, key->at));
+        scene_walk_numeric(L, c, k, range, key_field(out, key->at));
         break;
     }
 }
@@ -682,6 +689,10 @@ static void walk_layer(loader_t *L, const cJSON *layer, rf_layer_t *out)
     }
     if (nmiss > 0)
         scene_err(L, "missing required key%s %s (%s)", nmiss > 1 ? "s" : "", list, cls->needs);
+    /* what a key's meaning needs from the layer's other keys (a font's
+     * axes; the default font) */
+    for (size_t i = rf_layer_ncommon_keys; i < na; i++)
+        scene_finish_text_key(L, seen[i], rows[i], out);
     /* orient turns by the follow sample's angle: without follow there is
      * none, and a silent no-op would hide a missing or misspelt follow */
     const cJSON *jo = seen[scene_find_name(allowed, na, "orient")];

@@ -20,6 +20,8 @@
  * Each stage is a file of its own (scene-int.h lists them); this one holds
  * the top level and the entry points of scene.h.
  */
+#define _GNU_SOURCE 1 /* realpath, strndup */
+
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <math.h>
@@ -36,7 +38,7 @@
 /* Top level                                                            */
 
 static const char *const top_keys[] = {
-    "runeframe", "canvas", "timeline", "values", "paths", "layers", "checks",
+    "runeframe", "canvas", "timeline", "values", "paths", "layers", "checks", "fonts",
 };
 
 static void load_root(loader_t *L, const cJSON *root)
@@ -96,6 +98,11 @@ static void load_root(loader_t *L, const cJSON *root)
     }
     /* every name is known now: expressions, samples and `from` sources */
     scene_resolve_pending(L);
+    if (f[7] != NULL) {
+        size_t m = scene_push(L, "fonts");
+        scene_parse_fonts(L, f[7]);
+        scene_pop(L, m);
+    }
     if (f[5] != NULL && !L->items_over) {
         size_t m = scene_push(L, "layers");
         scene_parse_layers(L, f[5]);
@@ -136,8 +143,25 @@ static void load_root(loader_t *L, const cJSON *root)
 /* ------------------------------------------------------------------ */
 /* Entry points                                                         */
 
+/* The folder of the scene file name, resolved: what asset paths are
+ * relative to. malloc'd; NULL when it cannot be resolved. */
+static char *scene_folder(const char *name)
+{
+    const char *slash = name != NULL && strcmp(name, "-") != 0 ? strrchr(name, '/') : NULL;
+    char *dir = slash == NULL ? strdup(".") : strndup(name, (size_t)(slash - name) + 1);
+    char *real = dir != NULL ? realpath(dir, NULL) : NULL;
+    free(dir);
+    return real;
+}
+
 rf_scene_t *rf_scene_load_buffer(const char *name, const char *buf, size_t len,
                                  rf_diag_t *diag)
+{
+    return rf_scene_load_buffer_with(name, buf, len, NULL, diag);
+}
+
+rf_scene_t *rf_scene_load_buffer_with(const char *name, const char *buf, size_t len,
+                                      const rf_scene_opts_t *opts, rf_diag_t *diag)
 {
     rf_diag_init(diag, name);
     if (len > RF_MAX_FILE_BYTES) {
@@ -187,9 +211,15 @@ rf_scene_t *rf_scene_load_buffer(const char *name, const char *buf, size_t len,
     sc->file = rf_arena_strdup(L.arena, name != NULL ? name : "-");
     sc->fps = 60;
     L.sc = sc;
+    L.root = scene_folder(name);
+    L.assets_arg = opts != NULL ? opts->assets : NULL;
+    if (L.assets_arg != NULL)
+        L.assets_root = realpath(L.assets_arg, NULL);
 
     load_root(&L, root);
 
+    free(L.root);
+    free(L.assets_root);
     free(L.vals);
     free(L.names);
     free(L.path_refs);
@@ -203,6 +233,7 @@ rf_scene_t *rf_scene_load_buffer(const char *name, const char *buf, size_t len,
             diag->io_error = 1;
             rf_diag_file(diag, "out of memory");
         }
+        scene_fonts_destroy(sc);
         rf_arena_destroy(L.arena);
         return NULL;
     }
@@ -210,6 +241,11 @@ rf_scene_t *rf_scene_load_buffer(const char *name, const char *buf, size_t len,
 }
 
 rf_scene_t *rf_scene_load(const char *path, rf_diag_t *diag)
+{
+    return rf_scene_load_with(path, NULL, diag);
+}
+
+rf_scene_t *rf_scene_load_with(const char *path, const rf_scene_opts_t *opts, rf_diag_t *diag)
 {
     rf_diag_init(diag, path);
     int is_stdin = strcmp(path, "-") == 0;
@@ -274,15 +310,17 @@ rf_scene_t *rf_scene_load(const char *path, rf_diag_t *diag)
                      (unsigned)RF_MAX_FILE_BYTES);
         return NULL;
     }
-    rf_scene_t *sc = rf_scene_load_buffer(path, buf, len, diag);
+    rf_scene_t *sc = rf_scene_load_buffer_with(path, buf, len, opts, diag);
     free(buf);
     return sc;
 }
 
 void rf_scene_destroy(rf_scene_t *scene)
 {
-    if (scene != NULL)
+    if (scene != NULL) {
+        scene_fonts_destroy(scene);
         rf_arena_destroy(scene->arena);
+    }
 }
 
 double rf_scene_frame_time(const rf_scene_t *scene, long i)

@@ -53,8 +53,18 @@ struct rf_scene {
     const long *check_frames;
     uint32_t ncheck_frames;
     int has_checks;
-    struct rf_arena *arena;   /* owns all of the above */
+    /* fonts the layers use: `fonts` entries, then built-ins, each loaded
+     * once (font.h); destroyed with the scene */
+    uint32_t nfonts;
+    struct rf_font **fonts;
+    struct rf_arena *arena;   /* owns all of the above but the fonts */
 };
+
+/* How a scene is loaded. */
+typedef struct rf_scene_opts {
+    const char *assets;       /* --assets DIR: another folder assets may
+                                 come from; NULL: the scene's folder only */
+} rf_scene_opts_t;
 
 /* Loads the file at path. On success returns the scene; on failure returns
  * NULL with the errors in diag (diag->io_error set when the file could not be
@@ -63,6 +73,13 @@ rf_scene_t *rf_scene_load(const char *path, rf_diag_t *diag);
 
 /* As rf_scene_load, from memory; name is what messages call the file. */
 rf_scene_t *rf_scene_load_buffer(const char *name, const char *buf, size_t len, rf_diag_t *diag);
+
+/* As rf_scene_load and rf_scene_load_buffer, with options (NULL: none).
+ * Asset paths are relative to the folder of path (of name; "-": the
+ * current folder). */
+rf_scene_t *rf_scene_load_with(const char *path, const rf_scene_opts_t *opts, rf_diag_t *diag);
+rf_scene_t *rf_scene_load_buffer_with(const char *name, const char *buf, size_t len,
+                                      const rf_scene_opts_t *opts, rf_diag_t *diag);
 
 /* Frees the scene and everything it owns. NULL is a no-op. */
 void rf_scene_destroy(rf_scene_t *scene);

@@ -92,4 +92,22 @@ void rf_values_eval(const rf_values_t *vs, double t, double *out);
  * they do when values are evaluated in `order`. */
 void rf_value_eval(const rf_value_t *v, double t, double *slots);
 
+/* ---- time-shifted evaluation (text per_glyph; instances) ----
+ * A layer part that is drawn as it would be at another time (glyph k of
+ * a per_glyph text at t - rank * stagger) evaluates only the values its
+ * properties read, directly or through expressions and path samples, at
+ * that time, into a slot array of its own: values are pure functions of
+ * t, so nothing is kept from one glyph to the next. */
+
+/* The indices of the values that slots[0 .. n-1] depend on, themselves
+ * included, in evaluation order: a malloc'd array (free() it) of *count
+ * entries, NULL when out of memory. Setup time, not per frame. */
+uint32_t *rf_values_closure_create(const rf_values_t *vs, const uint32_t *slots, uint32_t n,
+                                   uint32_t *count);
+
+/* Evaluates the values list[0 .. n-1] (a closure, in its order) at t into
+ * out (nslots doubles). Never allocates. */
+void rf_values_eval_list(const rf_values_t *vs, const uint32_t *list, uint32_t n, double t,
+                         double *out);
+
 #endif

@@ -30,7 +30,7 @@ int rf_video_has_ext(const char *out, const char *ext)
 
 const char *rf_video_ext(const char *out)
 {
-    static const char *const exts[] = { ".mp4", ".webm", ".gif" };
+    static const char *const exts[] = { ".mp4", ".webm", ".mov", ".gif" };
 
     for (size_t i = 0; i < sizeof exts / sizeof exts[0]; i++)
         if (rf_video_has_ext(out, exts[i]))
@@ -79,6 +79,15 @@ void rf_video_argv(const rf_video_spec_t *spec, const char *tmp, rf_video_argv_t
     if (spec->mp4) {
         a->argv[k++] = "-pix_fmt";
         a->argv[k++] = "yuv420p";
+    }
+    if (spec->mov) {
+        /* ProRes 4444 with its alpha channel, what video editors take */
+        a->argv[k++] = "-c:v";
+        a->argv[k++] = "prores_ks";
+        a->argv[k++] = "-profile:v";
+        a->argv[k++] = "4444";
+        a->argv[k++] = "-pix_fmt";
+        a->argv[k++] = "yuva444p10le";
     }
     a->argv[k++] = (char *)tmp;
     a->argv[k] = NULL;

@@ -29,6 +29,7 @@ typedef struct rf_video_spec {
     double fps;             /* as the scene's: written as a rational */
     int rgb;                /* 1: rgb24 frames (over black), 0: rgba */
     int mp4;                /* 1: yuv420p output (mp4 has no alpha) */
+    int mov;                /* 1: ProRes 4444 with alpha (prores_ks, yuva444p10le) */
 } rf_video_spec_t;
 
 /* ffmpeg's argv, NULL-terminated; it points into size and rate. */

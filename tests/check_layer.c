@@ -36,7 +36,11 @@ START_TEST(test_rows_complete)
             ck_assert_ptr_null(c->draw); /* the renderer draws the children */
         } else {
             ck_assert_int_eq(children, 0);
-            ck_assert_ptr_nonnull(c->box);
+            /* a box from the slots, or from the state's layout */
+            ck_assert_int_eq(c->box != NULL, c->layout == NULL);
+            ck_assert_int_eq(c->state_create != NULL, c->state_destroy != NULL);
+            if (c->layout != NULL)
+                ck_assert_ptr_nonnull(c->state_create);
             ck_assert_ptr_nonnull(c->shape);
             ck_assert_ptr_nonnull(c->path);
             ck_assert_ptr_nonnull(c->huge_path);
@@ -48,7 +52,7 @@ START_TEST(test_rows_complete)
             required += (c->keys[i].flags & RF_KEY_REQUIRED) != 0;
         ck_assert_int_ge(required, 1);
     }
-    ck_assert_int_eq(rf_layer_type_find("text"), -1);
+    ck_assert_int_eq(rf_layer_type_find("txt"), -1);
     ck_assert_int_eq(rf_layer_type_find(""), -1);
 }
 END_TEST
@@ -112,7 +116,13 @@ START_TEST(test_defaults)
         CK_CONST(L.anchor_y, 0.5);
         CK_CONST(L.opacity, 1);
         CK_CONST(L.stroke_width, 1);
-        ck_assert_int_eq(L.fill.kind, RF_PAINT_NONE);
+        if (rf_layer_classes[t]->flags & RF_CLASS_INK) { /* text: fill #000000 */
+            ck_assert_int_eq(L.fill.kind, RF_PAINT_SOLID);
+            ck_assert(L.fill.color.r == 0 && L.fill.color.g == 0 && L.fill.color.b == 0 &&
+                      L.fill.color.a == 1);
+        } else {
+            ck_assert_int_eq(L.fill.kind, RF_PAINT_NONE);
+        }
         ck_assert_int_eq(L.stroke.kind, RF_PAINT_NONE);
         CK_CONST(L.fill.by, 0);
         CK_CONST(L.stroke.radius, 0);
@@ -132,6 +142,18 @@ START_TEST(test_defaults)
     /* pivot not given: NaN (the anchor point of the children's box at t = 0) */
     ck_assert_uint_eq(L.u.group.pivot_x.slot, RF_PROP_CONST);
     ck_assert(isnan(L.u.group.pivot_x.k) && isnan(L.u.group.pivot_y.k));
+    /* scene-v1.md "Text": size 16, letter_spacing 0, line_height 1.25,
+     * no width, align left, reveal 1, no per_glyph */
+    rf_layer_defaults(&L, RF_LAYER_TEXT);
+    CK_CONST(L.u.text.size, 16);
+    CK_CONST(L.u.text.letter_spacing, 0);
+    CK_CONST(L.u.text.line_height, 1.25);
+    ck_assert(L.u.text.width.slot == RF_PROP_CONST && isinf(L.u.text.width.k));
+    CK_CONST(L.u.text.reveal, 1);
+    ck_assert_int_eq(L.u.text.align, RF_ALIGN_LEFT);
+    ck_assert_ptr_null(L.u.text.per_glyph);
+    ck_assert_ptr_null(L.u.text.font);
+    ck_assert_uint_eq(L.u.text.content.npieces, 0);
     /* an unknown type (-1) is laid out as a rect until its error stops the load */
     rf_layer_defaults(&L, -1);
     ck_assert_int_eq(L.type, RF_LAYER_RECT);
@@ -162,6 +184,9 @@ START_TEST(test_visitor_reaches_every_slot)
     static const int own[RF_LAYER_NTYPES] = {
         [RF_LAYER_RECT] = 3, [RF_LAYER_CIRCLE] = 1, [RF_LAYER_ELLIPSE] = 2,
         [RF_LAYER_LINE] = 4, [RF_LAYER_PATH] = 2, [RF_LAYER_GROUP] = 2,
+        /* text: size, letter_spacing, line_height, width, reveal; its
+         * template, variations and per_glyph are empty by default */
+        [RF_LAYER_TEXT] = 5,
     };
     rf_layer_t L;
     for (int t = 0; t < RF_LAYER_NTYPES; t++) {

@@ -904,7 +904,7 @@ START_TEST(scene_pointer_escaping)
     rf_diag_init(diag, "t.json");
     ck_assert(fails_with(HEAD "\"timeline\": {\"duration\": 1}, \"~/\": 1}",
                          "/~0~1: unknown key '~/' (known: runeframe, canvas, timeline, values, "
-                         "paths, layers, checks)"));
+                         "paths, layers, checks, fonts)"));
 }
 END_TEST
 
