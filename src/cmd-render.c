@@ -385,7 +385,8 @@ static int render_png(const render_opts_t *o, rf_frames_job_t *job, int clean)
 
 /* -o is a folder, "-", or a video: a name with any other extension is a
  * mistake (cli.md "Outputs"), said before anything is made. An existing
- * folder may have a dot in its name. */
+ * folder may have a dot in its name; with --format y4m or rgba, -o FILE is
+ * the stream's file and any name goes. */
 static int render_check_name(const char *out)
 {
     struct stat st;
@@ -424,6 +425,8 @@ static int render_check(void *state, const rf_cmd_args_t *args)
                                   o->format == RF_FRAMES_Y4M ? "y4m" : "rgba");
     if (o->out[0] == '\0')
         return rf_cmd_usage_error(&rf_cmd_render, "-o needs a name, got ''");
+    if (o->has_format && o->format != RF_FRAMES_PNG)
+        return 0;               /* a stream into a file of any name */
     return render_check_name(o->out);
 }
 
