@@ -15,6 +15,7 @@ static const rf_layer_key_t group_keys[] = {
     { "pivot", RF_KEY_PAIR, RF_KEY_OWN, RF_KEY_AT(u.group.pivot_x), RF_KEY_AT(u.group.pivot_y),
       NAN, NAN, "[px, py]" },
     { "clip", RF_KEY_SHAPE, 0, RF_KEY_AT(u.group.clip), 0, 0, 0, NULL },
+    { "mask", RF_KEY_MASK, 0, RF_KEY_AT(u.group.mask), RF_KEY_AT(u.group.mask_mode), 0, 0, NULL },
 };
 
 const rf_layer_class_t rf_layer_class_group = {

@@ -38,6 +38,9 @@ const char *const rf_blend_names[RF_BLEND_N] = {
     "color-burn", "hard-light", "soft-light", "difference", "exclusion", "hue",
     "saturation", "color", "luminosity",
 };
+const char *const rf_mask_mode_names[RF_MASK_N] = {
+    "alpha", "luminance", "alpha-inverted", "luminance-inverted",
+};
 const uint32_t rf_layer_ncommon_keys = NELEM(rf_layer_common_keys);
 
 /* One line per type, in rf_layer_type_t order. */
@@ -113,6 +116,8 @@ void rf_layer_defaults(rf_layer_t *o, int type)
     }
 }
 
+static int each_slot_tree(rf_layer_t *L, rf_layer_slot_fn fn, void *ctx);
+
 static int key_each_slot(rf_layer_t *L, const rf_layer_key_t *k, rf_layer_slot_fn fn,
                          void *ctx)
 {
@@ -174,6 +179,10 @@ static int key_each_slot(rf_layer_t *L, const rf_layer_key_t *k, rf_layer_slot_f
         rf_layer_t *sub = *(rf_layer_t **)field(L, k->at);
         return sub != NULL ? rf_layer_each_slot(sub, fn, ctx) : 0;
     }
+    case RF_KEY_MASK: {
+        rf_layer_t *sub = *(rf_layer_t **)field(L, k->at);
+        return sub != NULL ? each_slot_tree(sub, fn, ctx) : 0;
+    }
     default:
         return 0;
     }
@@ -187,6 +196,18 @@ int rf_layer_each_slot(rf_layer_t *L, rf_layer_slot_fn fn, void *ctx)
         r = key_each_slot(L, &rf_layer_common_keys[i], fn, ctx);
     for (uint32_t i = 0; i < c->nkeys && r == 0; i++)
         r = key_each_slot(L, &c->keys[i], fn, ctx);
+    return r;
+}
+
+/* L's slots and those of its whole subtree (a mask layer: no other walk
+ * reaches its children; the children were allocated writable). */
+static int each_slot_tree(rf_layer_t *L, rf_layer_slot_fn fn, void *ctx)
+{
+    uint32_t n;
+    int r = rf_layer_each_slot(L, fn, ctx);
+    rf_layer_t *ch = (rf_layer_t *)(uintptr_t)rf_layer_children(L, &n);
+    for (uint32_t i = 0; i < n && r == 0; i++)
+        r = each_slot_tree(&ch[i], fn, ctx);
     return r;
 }
 

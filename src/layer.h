@@ -204,6 +204,17 @@ typedef enum rf_blend {
 } rf_blend_t;
 extern const char *const rf_blend_names[RF_BLEND_N];
 
+/* A group's `mask` mode (scene-v1.md "Compositing"), in rf_mask_mode_names[]
+ * order: what of the mask layer's pixels multiplies the children's. */
+typedef enum rf_mask_mode {
+    RF_MASK_ALPHA = 0,          /* its alpha */
+    RF_MASK_LUMINANCE,          /* its luminance times its alpha */
+    RF_MASK_ALPHA_INVERTED,     /* 1 - alpha */
+    RF_MASK_LUMINANCE_INVERTED, /* 1 - luminance times alpha */
+    RF_MASK_N
+} rf_mask_mode_t;
+extern const char *const rf_mask_mode_names[RF_MASK_N];
+
 struct rf_layer {
     uint8_t type;               /* rf_layer_type_t */
     uint8_t orient;             /* nonzero: add the follow sample's angle to rotate */
@@ -231,7 +242,9 @@ struct rf_layer {
          * the children's union box at t = 0 (render.c) */
         struct { const rf_layer_t *children; uint32_t nchildren;
                  rf_prop_t pivot_x, pivot_y;
-                 const rf_layer_t *clip; /* a shape layer, NULL when none */ } group;
+                 const rf_layer_t *clip; /* a shape layer, NULL when none */
+                 const rf_layer_t *mask; /* any layer, NULL when none */
+                 uint8_t mask_mode;      /* rf_mask_mode_t */ } group;
         struct {
             rf_text_content_t content;
             const struct rf_font *font;
@@ -269,6 +282,9 @@ typedef enum rf_key_kind {
                         * shadow object or an array of them */
     RF_KEY_SHAPE,      /* const rf_layer_t *: one rect, circle, ellipse or path
                         * layer (a clip); its slots are visited with L's */
+    RF_KEY_MASK,       /* const rf_layer_t * + uint8_t rf_mask_mode_t (at2):
+                        * {"layer": LAYER, "mode": "alpha"}; the slots of the
+                        * layer and of its children are visited with L's */
 } rf_key_kind_t;
 
 enum {

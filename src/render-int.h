@@ -1,6 +1,7 @@
 /* render-int.h - what the renderer's files share (render.c: the walks
- * and drawing; render-huge.c: the huge-coordinate sink; render-prefix.c:
- * the static-prefix cache). Private to them: nothing else includes it.
+ * and drawing; render-compose.c: composing a layer (clip, mask, blur,
+ * shadows, opacity, blend); render-huge.c: the huge-coordinate sink;
+ * render-prefix.c: the static-prefix cache). Private to them: nothing else includes it.
  * The semantics are in render.h, the layer types' side in shape.h.
  * Thread-safety: everything here works on one rf_renderer_t, which belongs
  * to one thread at a time (render.h). */
@@ -132,10 +133,23 @@ void hsink_end(rf_hsink_t *g);
 int hsink_gradient_set(cairo_t *cr, const rf_paint_t *p, const double *slots, double alpha,
                        const cairo_matrix_t *m, double width, double height);
 
-/* ---- the walks (render.c), for the static prefix ---- */
+/* ---- the walks (render.c), for the static prefix and compositing ---- */
 
 /* Lays out the subtree of L at node idx; returns the index after it. */
 uint32_t render_layout(rf_renderer_t *r, const rf_layer_t *L, uint32_t idx);
+/* L's own matrix (x, y, follow, rotate, scale around the anchor a = (ax,
+ * ay); offset by a when canvas) into m; 0 when it or box b is not finite. */
+int render_local_matrix(const rf_layer_t *L, const double *s, const double b[4], double ax,
+                        double ay, int canvas, cairo_matrix_t *m);
+/* A group's mask layer, NULL when none. Its subtree's nodes follow the
+ * children's in the group's subtree (every walk visits it there). */
+static inline const rf_layer_t *render_mask_of(const rf_layer_t *L)
+{
+    return L->type == RF_LAYER_GROUP ? L->u.group.mask : NULL;
+}
+
+/* ---- composing one layer (render-compose.c) ---- */
+
 /* Draws L (node idx) under the device matrix parent. */
 void render_draw_layer(rf_renderer_t *r, const rf_layer_t *L, uint32_t idx,
                           const cairo_matrix_t *parent);

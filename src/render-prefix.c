@@ -17,7 +17,7 @@ static int group_chainable(const rf_layer_t *L)
         return 0;
     if (L->blend != RF_BLEND_NORMAL || L->pixel_snap || L->blur.slot != RF_PROP_CONST ||
         L->blur.k > 0 || L->nshadows > 0 ||
-        (L->type == RF_LAYER_GROUP && L->u.group.clip != NULL))
+        (L->type == RF_LAYER_GROUP && (L->u.group.clip != NULL || L->u.group.mask != NULL)))
         return 0; /* drawn through render_draw_layer only */
     return rf_layer_keys_static(L, RF_KEY_OWN) && L->opacity.k >= 1;
 }

@@ -185,7 +185,7 @@ static void box_union_mapped(double *acc, int *empty, const rf_node_t *c)
 /* L's own matrix T(x + follow + o) * R(rotate [+ angle]) * S * T(-a) into m,
  * a = (ax, ay) and o = a when canvas (else 0); 0 when it or box b is not
  * finite. */
-static int local_matrix(const rf_layer_t *L, const double *s, const double b[4], double ax,
+int render_local_matrix(const rf_layer_t *L, const double *s, const double b[4], double ax,
                         double ay, int canvas, cairo_matrix_t *m)
 {
     double tx = P(&L->x, s), ty = P(&L->y, s), deg = P(&L->rotate, s);
@@ -232,6 +232,8 @@ uint32_t render_layout(rf_renderer_t *r, const rf_layer_t *L, uint32_t idx)
             if (c->ok) /* a child whose box or matrix is not finite adds nothing */
                 box_union_mapped(b, &empty, c);
         }
+        if (render_mask_of(L) != NULL)
+            render_layout(r, render_mask_of(L), ci); /* no part of the box */
         if (empty)
             b[0] = b[1] = b[2] = b[3] = 0;
     } else if (cls->layout != NULL) {
@@ -256,21 +258,8 @@ uint32_t render_layout(rf_renderer_t *r, const rf_layer_t *L, uint32_t idx)
         ay = given ? P(pw, s) : n->pivot[1];
         canvas_coords = 1;
     }
-    n->ok = local_matrix(L, s, b, ax, ay, canvas_coords, &n->local);
+    n->ok = render_local_matrix(L, s, b, ax, ay, canvas_coords, &n->local);
     return idx + n->size;
-}
-
-/* A clip layer's own box and matrix this frame (laid out as any shape, at
- * draw time: it has no node); 0 when not finite. */
-static int clip_layout(const rf_renderer_t *r, const rf_layer_t *L, double b[4],
-                       cairo_matrix_t *m)
-{
-    const double *s = r->slots;
-    const rf_layer_class_t *cls = rf_layer_class(L);
-    cls->box(L, s, b);
-    double ax = b[0] + P(&L->anchor_x, s) * (b[2] - b[0]);
-    double ay = b[1] + P(&L->anchor_y, s) * (b[3] - b[1]);
-    return local_matrix(L, s, b, ax, ay, (cls->flags & RF_CLASS_CANVAS) != 0, m);
 }
 
 /* ---- draw walk ---- */
@@ -479,231 +468,6 @@ void rf_render_shape(rf_renderer_t *r, const rf_layer_t *L, uint32_t idx,
     cairo_restore(cr);
 }
 
-/* rf_blend_t to cairo's operators (cairo implements the W3C formulas). */
-static const cairo_operator_t blend_ops[RF_BLEND_N] = {
-    CAIRO_OPERATOR_OVER, CAIRO_OPERATOR_MULTIPLY, CAIRO_OPERATOR_SCREEN,
-    CAIRO_OPERATOR_OVERLAY, CAIRO_OPERATOR_DARKEN, CAIRO_OPERATOR_LIGHTEN,
-    CAIRO_OPERATOR_COLOR_DODGE, CAIRO_OPERATOR_COLOR_BURN, CAIRO_OPERATOR_HARD_LIGHT,
-    CAIRO_OPERATOR_SOFT_LIGHT, CAIRO_OPERATOR_DIFFERENCE, CAIRO_OPERATOR_EXCLUSION,
-    CAIRO_OPERATOR_HSL_HUE, CAIRO_OPERATOR_HSL_SATURATION, CAIRO_OPERATOR_HSL_COLOR,
-    CAIRO_OPERATOR_HSL_LUMINOSITY,
-};
-
-/* Intersects the current clip with a group's clip shape under the group's
- * device matrix gm (antialiased; a clip too large for cairo's coordinates
- * goes through the double-precision sink). 0 when the clip shows nothing. */
-static int clip_apply(rf_renderer_t *r, const rf_layer_t *clip, const cairo_matrix_t *gm)
-{
-    cairo_t *cr = r->cr;
-    double b[4], dev[4];
-    cairo_matrix_t lm, cm;
-    if (!clip_layout(r, clip, b, &lm))
-        return 0;
-    cairo_matrix_multiply(&cm, &lm, gm);
-    if (!rf_matrix_usable(&cm))
-        return 0;
-    const rf_layer_class_t *cls = rf_layer_class(clip);
-    rf_shape_t sh;
-    memset(&sh, 0, sizeof sh);
-    sh.L = clip;
-    sh.slots = r->slots;
-    sh.m = &cm;
-    sh.ops = r->ops;
-    sh.ops_cap = r->ops_cap;
-    if (!cls->shape(&sh))
-        return 0;
-    rf_node_t tmp;
-    memcpy(tmp.box, b, sizeof tmp.box);
-    render_device_box(&tmp, &cm, 0, dev);
-    cairo_new_path(cr);
-    if (fabs(dev[0]) <= RF_GUARD && fabs(dev[1]) <= RF_GUARD && fabs(dev[2]) <= RF_GUARD &&
-        fabs(dev[3]) <= RF_GUARD) {
-        cairo_set_matrix(cr, &cm);
-        cls->path(cr, &sh);
-    } else {
-        rf_hsink_t g;
-        cairo_identity_matrix(cr);
-        hsink_init(&g, cr, r->width, r->height, 2);
-        hsink_begin(&g, 0);
-        cls->huge_path(&g, &sh);
-        hsink_end(&g);
-    }
-    cairo_set_fill_rule(cr, CAIRO_FILL_RULE_WINDING);
-    cairo_clip(cr);
-    return 1;
-}
-
-/* The layer's blur this frame: its standard deviation, capped at the
- * canvas's larger side (a larger blur would spread a layer thinner than
- * one 8-bit step anyway, and the cap bounds the time); 0 for none. */
-static double blur_sigma(const rf_renderer_t *r, const rf_layer_t *L)
-{
-    double s = P(&L->blur, r->slots), cap = r->width > r->height ? r->width : r->height;
-    return s > 0 ? (s < cap ? s : cap) : 0; /* NaN: 0 */
-}
-
-/* Starts drawing L (node n, device matrix m) into its own surface over
- * only the region its blur can reach: its device box (stroke reach
- * included; a group's children may stroke past their boxes, so a group
- * takes the canvas) grown by 3 sigma, within the canvas. */
-static void blur_begin(rf_renderer_t *r, const rf_layer_t *L, const rf_node_t *n,
-                       const cairo_matrix_t *m, double sigma, double dx, double dy)
-{
-    cairo_t *cr = r->cr;
-    double d[4] = { 0, 0, r->width, r->height };
-    if (!(rf_layer_class(L)->flags & RF_CLASS_CHILDREN)) {
-        double a = m->xx, b = m->yx, c = m->xy, e = m->yy;
-        double stretch = sqrt(fmax(a * a + b * b, c * c + e * e)) + fabs(a * c + b * e);
-        double sw = L->stroke.kind != RF_PAINT_NONE ? P(&L->stroke_width, r->slots) : 0;
-        double reach = (sw > 0 && isfinite(sw) ? sw * stretch * 0.5 * RF_MITER_LIMIT : 0) + 2 +
-                       rf_blur_reach(sigma);
-        render_device_box(n, m, reach, d);
-        d[0] += fmin(dx, 0); /* a shadow's offset */
-        d[1] += fmin(dy, 0);
-        d[2] += fmax(dx, 0);
-        d[3] += fmax(dy, 0);
-        d[0] = fmax(floor(d[0]), 0);
-        d[1] = fmax(floor(d[1]), 0);
-        d[2] = fmin(ceil(d[2]), r->width);
-        d[3] = fmin(ceil(d[3]), r->height);
-        if (!(d[2] > d[0] && d[3] > d[1]))
-            d[0] = d[1] = d[2] = d[3] = 0; /* off the canvas (or NaN): nothing */
-    }
-    cairo_save(cr);
-    cairo_identity_matrix(cr);
-    cairo_new_path(cr);
-    cairo_rectangle(cr, d[0], d[1], d[2] - d[0], d[3] - d[1]);
-    cairo_clip(cr);
-    cairo_push_group(cr);
-}
-
-/* Blurs what blur_begin's surface holds and paints it. */
-static void blur_end(rf_renderer_t *r, double sigma)
-{
-    cairo_t *cr = r->cr;
-    cairo_pattern_t *pat = cairo_pop_group(cr);
-    cairo_surface_t *s = NULL;
-    if (cairo_pattern_get_surface(pat, &s) == CAIRO_STATUS_SUCCESS &&
-        cairo_surface_get_type(s) == CAIRO_SURFACE_TYPE_IMAGE && r->blur_line != NULL) {
-        cairo_surface_flush(s);
-        unsigned char *px = cairo_image_surface_get_data(s);
-        int w = cairo_image_surface_get_width(s), h = cairo_image_surface_get_height(s);
-        if (px != NULL && w <= r->width && h <= r->height)
-            rf_blur_argb32(px, cairo_image_surface_get_stride(s), w, h, sigma, r->blur_line);
-        cairo_surface_mark_dirty(s);
-    }
-    cairo_set_source(cr, pat);
-    cairo_paint(cr);
-    cairo_pattern_destroy(pat);
-    cairo_restore(cr);
-}
-
-/* Ends the group the layer was drawn into: paints its shadows, the last
- * first (the first on top), each the layer's alpha in the shadow's color,
- * offset by x, y device px and blurred by blur / 2, over only the region it
- * can reach; then the layer; the opacity op applies to them as one (CSS). */
-static void shadows_draw(rf_renderer_t *r, const rf_layer_t *L, const rf_node_t *n,
-                         const cairo_matrix_t *m, double op)
-{
-    cairo_t *cr = r->cr;
-    cairo_pattern_t *pat = cairo_pop_group(cr);
-    if (op < 1)
-        cairo_push_group(cr); /* shadows and layer, then the opacity once */
-    double cap = r->width > r->height ? r->width : r->height;
-    for (uint32_t i = L->nshadows; i-- > 0;) {
-        const rf_shadow_t *sh = &L->shadows[i];
-        double dx = P(&sh->x, r->slots), dy = P(&sh->y, r->slots);
-        double sg = 0.5 * P(&sh->blur, r->slots);
-        sg = sg > 0 ? (sg < cap ? sg : cap) : 0;
-        if (!(fabs(dx) <= 4 * cap && fabs(dy) <= 4 * cap))
-            continue; /* off the canvas, or NaN */
-        blur_begin(r, L, n, m, sg, dx, dy);
-        cairo_identity_matrix(cr);
-        cairo_translate(cr, dx, dy);
-        cairo_set_source_rgba(cr, sh->color.r, sh->color.g, sh->color.b, sh->color.a);
-        cairo_mask(cr, pat);
-        blur_end(r, sg);
-    }
-    cairo_identity_matrix(cr);
-    cairo_set_source(cr, pat);
-    cairo_paint(cr);
-    cairo_pattern_destroy(pat);
-    if (op < 1) {
-        cairo_pop_group_to_source(cr);
-        cairo_paint_with_alpha(cr, op);
-    }
-    cairo_restore(cr);
-}
-
-void render_draw_layer(rf_renderer_t *r, const rf_layer_t *L, uint32_t idx,
-                       const cairo_matrix_t *parent)
-{
-    const rf_node_t *n = &r->nodes[idx];
-    prefix_reached(r, idx);
-    if (!n->ok)
-        return;
-    double op = clamp01(P(&L->opacity, r->slots));
-    if (!(op > 0))
-        return;
-    cairo_matrix_t m;
-    cairo_matrix_multiply(&m, &n->local, parent); /* local first, then parent */
-    if (L->pixel_snap) {
-        /* seed 004: the translation lands on whole pixels */
-        m.x0 = round(m.x0);
-        m.y0 = round(m.y0);
-    }
-    if (!rf_matrix_usable(&m))
-        return;
-    cairo_t *cr = r->cr;
-    int blend = L->blend != RF_BLEND_NORMAL && L->blend < RF_BLEND_N;
-    if (blend)
-        cairo_push_group(cr); /* the layer whole, then blended once */
-    double whole = op; /* with shadows: the opacity of layer and shadows as one */
-    if (L->nshadows > 0) {
-        op = 1;
-        cairo_save(cr);
-        cairo_identity_matrix(cr);
-        cairo_push_group(cr); /* the layer, to cast its shadows */
-    }
-    double sigma = blur_sigma(r, L);
-    if (sigma > 0)
-        blur_begin(r, L, n, &m, sigma, 0, 0);
-    if (!(rf_layer_class(L)->flags & RF_CLASS_CHILDREN)) {
-        rf_layer_class(L)->draw(r, L, idx, &m, op);
-    } else {
-        const rf_layer_t *clip = L->type == RF_LAYER_GROUP ? L->u.group.clip : NULL;
-        if (clip)
-            cairo_save(cr);
-        if (!clip || clip_apply(r, clip, &m)) {
-            if (op < 1)
-                cairo_push_group(cr); /* inside the clip: only its extents */
-            uint32_t ci = idx + 1, nch;
-            const rf_layer_t *ch = rf_layer_children(L, &nch);
-            for (uint32_t i = 0; i < nch; i++) {
-                render_draw_layer(r, &ch[i], ci, &m);
-                ci += r->nodes[ci].size;
-            }
-            if (op < 1) {
-                cairo_pop_group_to_source(cr);
-                cairo_paint_with_alpha(cr, op);
-            }
-        }
-        if (clip)
-            cairo_restore(cr);
-    }
-    if (sigma > 0)
-        blur_end(r, sigma);
-    if (L->nshadows > 0)
-        shadows_draw(r, L, n, &m, whole);
-    if (blend) {
-        cairo_pop_group_to_source(cr);
-        cairo_set_operator(cr, blend_ops[L->blend]);
-        cairo_identity_matrix(cr);
-        cairo_paint(cr);
-        cairo_set_operator(cr, CAIRO_OPERATOR_OVER);
-    }
-}
-
 /* ---- creation ---- */
 
 static uint32_t count_layers(const rf_layer_t *layers, uint32_t n)
@@ -713,6 +477,8 @@ static uint32_t count_layers(const rf_layer_t *layers, uint32_t n)
         uint32_t nch;
         const rf_layer_t *ch = rf_layer_children(&layers[i], &nch);
         total += count_layers(ch, nch);
+        if (render_mask_of(&layers[i]) != NULL)
+            total += count_layers(render_mask_of(&layers[i]), 1);
     }
     return total;
 }
@@ -735,6 +501,8 @@ static uint32_t prepare(rf_renderer_t *r, const rf_layer_t *L, uint32_t idx)
         }
         for (uint32_t i = 0; i < nch && next != UINT32_MAX; i++)
             next = prepare(r, &ch[i], next);
+        if (render_mask_of(L) != NULL && next != UINT32_MAX)
+            next = prepare(r, render_mask_of(L), next);
         if (next == UINT32_MAX)
             return UINT32_MAX;
     } else {
@@ -864,6 +632,8 @@ static uint32_t destroy_states(rf_renderer_t *r, const rf_layer_t *ls, uint32_t 
         uint32_t nch;
         const rf_layer_t *ch = rf_layer_children(&ls[i], &nch);
         idx = destroy_states(r, ch, nch, idx + 1);
+        if (render_mask_of(&ls[i]) != NULL)
+            idx = destroy_states(r, render_mask_of(&ls[i]), 1, idx);
     }
     return idx;
 }

@@ -397,28 +397,69 @@ static void walk_children(loader_t *L, const cJSON *c, const rf_layer_t **out, u
 
 static void walk_layer(loader_t *L, const cJSON *layer, rf_layer_t *out);
 
-/* `blend`: one of the CSS mix-blend-mode names. */
-static void walk_blend(loader_t *L, const cJSON *c, uint8_t *out)
+/* A word out of names (what: "blend mode", "mask mode") into *out. */
+static void walk_word(loader_t *L, const cJSON *c, const char *what, const char *const *names,
+                      int n, uint8_t *out)
 {
     qbuf_t a;
     char list[300];
     if (!cJSON_IsString(c)) {
-        scene_err_key(L, c->string, "must be a blend mode name, got %s", scene_json_type(c));
+        scene_err_key(L, c->string, "must be a %s name, got %s", what, scene_json_type(c));
         return;
     }
-    for (int i = 0; i < RF_BLEND_N; i++)
-        if (strcmp(c->valuestring, rf_blend_names[i]) == 0) {
+    for (int i = 0; i < n; i++)
+        if (strcmp(c->valuestring, names[i]) == 0) {
             *out = (uint8_t)i;
             return;
         }
-    const char *dym = scene_suggest(L, c->valuestring, rf_blend_names, RF_BLEND_N);
+    const char *dym = scene_suggest(L, c->valuestring, names, (size_t)n);
     if (dym != NULL)
-        scene_err_key(L, c->string, "unknown blend mode '%s' (did you mean '%s'?)",
+        scene_err_key(L, c->string, "unknown %s '%s' (did you mean '%s'?)", what,
                       scene_q(&a, c->valuestring), dym);
     else
-        scene_err_key(L, c->string, "unknown blend mode '%s' (known: %s)",
-                      scene_q(&a, c->valuestring),
-                      scene_join(list, sizeof list, rf_blend_names, RF_BLEND_N));
+        scene_err_key(L, c->string, "unknown %s '%s' (known: %s)", what,
+                      scene_q(&a, c->valuestring), scene_join(list, sizeof list, names, (size_t)n));
+}
+
+/* `blend`: one of the CSS mix-blend-mode names. */
+static void walk_blend(loader_t *L, const cJSON *c, uint8_t *out)
+{
+    walk_word(L, c, "blend mode", rf_blend_names, RF_BLEND_N, out);
+}
+
+/* `mask` (groups): {"layer": LAYER, "mode": "alpha"}; LAYER is any layer,
+ * a group included, in the group's coordinates. */
+static void walk_mask(loader_t *L, const cJSON *c, const rf_layer_t **out, uint8_t *mode)
+{
+    static const char *const keys[] = { "layer", "mode" };
+    if (!cJSON_IsObject(c)) {
+        scene_err_key(L, c->string, "must be an object {\"layer\": LAYER, \"mode\": \"alpha\"}, "
+                      "got %s", scene_json_type(c));
+        return;
+    }
+    size_t m = scene_push(L, c->string);
+    const cJSON *layer = NULL;
+    for (const cJSON *k = c->child; k != NULL; k = k->next) {
+        int i = scene_find_name(keys, 2, k->string);
+        if (i < 0)
+            scene_err_unknown_key(L, k->string, "mask key", keys, 2);
+        else if (i == 1)
+            walk_word(L, k, "mask mode", rf_mask_mode_names, RF_MASK_N, mode);
+        else
+            layer = k;
+    }
+    if (layer == NULL) {
+        scene_err(L, "a mask needs \"layer\": the layer whose pixels let the children through");
+    } else {
+        rf_layer_t *ml = scene_aalloc(L, 1, sizeof *ml);
+        if (ml != NULL) {
+            size_t m2 = scene_push(L, "layer");
+            walk_layer(L, layer, ml);
+            scene_pop(L, m2);
+            *out = ml;
+        }
+    }
+    scene_pop(L, m);
 }
 
 /* One shadow object {x, y, blur, color} into sh. */
@@ -587,6 +628,9 @@ static void walk_layer_prop(loader_t *L, const cJSON *c, const rf_layer_key_t *k
         break;
     case RF_KEY_SHAPE:
         walk_shape(L, c, key_field(out, key->at));
+        break;
+    case RF_KEY_MASK:
+        walk_mask(L, c, key_field(out, key->at), key_field(out, key->at2));
         break;
     default:
         scene_walk_numeric(L, c, k, range, key_field(out, key->at));

@@ -411,6 +411,116 @@ START_TEST(test_shadow)
 }
 END_TEST
 
+/* ---- mask ---- */
+
+/* A transparent canvas, so the pixels are the composed group's own. */
+#define MHEAD                                                                              \
+    "{\"runeframe\": 1, \"canvas\": {\"width\": 96, \"height\": 64, \"background\": "        \
+    "\"#00000000\"}, \"timeline\": {\"fps\": 10, \"duration\": 2}, \"values\": {"          \
+    "\"w\": {\"tween\": {\"from\": 4, \"to\": 30, \"duration\": 2}}}, \"layers\": "
+#define RED_ALL                                                                            \
+    "{\"type\": \"rect\", \"x\": 0, \"y\": 0, \"anchor\": [0, 0], \"width\": 96, "      \
+    "\"height\": 64, \"fill\": \"#ff0000\"}"
+
+/* A group of RED_ALL masked by a rect x 10..20 (y 0..64) of color c in
+ * mode m, with the group's opacity op. */
+static uint32_t *mask_frame(const char *c, const char *m, double op)
+{
+    char buf[1024];
+    snprintf(buf, sizeof buf, MHEAD "[{\"type\": \"group\", \"opacity\": %g, \"children\": ["
+             RED_ALL "], \"mask\": {\"mode\": \"%s\", \"layer\": {\"type\": \"rect\", \"x\": 10, "
+             "\"y\": 0, \"anchor\": [0, 0], \"width\": 10, \"height\": 64, \"fill\": \"%s\"}}}]}",
+             op, m, c);
+    return frame(buf, 0);
+}
+
+/* The four modes on flat colors, against values derived by hand (cairo's
+ * premultiplied ARGB32: red at coverage c is c << 24 | c << 16): alpha is
+ * the mask's alpha; luminance is 0.2125 R + 0.7154 G + 0.0721 B of the
+ * premultiplied channels ((0.2125 + 0.7154 + 0.0721) * 128 = 128 for
+ * gray; 0.7154 * 255 = 182.4 -> 182 for green; a white at alpha 128 gives
+ * 128); the inverted modes are 255 minus those, and 255 where the mask
+ * layer draws nothing; the group's opacity scales the coverage
+ * (255 * 0.5 = 127.5 -> 128). */
+START_TEST(test_mask_modes)
+{
+    static const struct {
+        const char *color, *mode;
+        double op;
+        uint32_t inside, outside;
+    } cases[] = {
+        { "#808080", "alpha", 1, 0xffff0000u, 0 },
+        { "#ffffff80", "alpha", 1, 0x80800000u, 0 },
+        { "#808080", "luminance", 1, 0x80800000u, 0 },
+        { "#00ff00", "luminance", 1, 0xb6b60000u, 0 },
+        { "#ffffff80", "luminance", 1, 0x80800000u, 0 },
+        { "#808080", "alpha-inverted", 1, 0, 0xffff0000u },
+        { "#ffffff80", "alpha-inverted", 1, 0x7f7f0000u, 0xffff0000u },
+        { "#808080", "luminance-inverted", 1, 0x7f7f0000u, 0xffff0000u },
+        { "#00ff00", "luminance-inverted", 1, 0x49490000u, 0xffff0000u },
+        { "#808080", "alpha", 0.5, 0x80800000u, 0 },
+        { "#808080", "alpha-inverted", 0.5, 0, 0x80800000u },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        uint32_t *f = mask_frame(cases[i].color, cases[i].mode, cases[i].op);
+        for (int y = 0; y < H; y += 7) {
+            ck_assert_msg(AT(f, 15, y) == cases[i].inside, "%s %s %g inside: %08x, expected %08x",
+                          cases[i].color, cases[i].mode, cases[i].op, AT(f, 15, y), cases[i].inside);
+            ck_assert_msg(AT(f, 5, y) == cases[i].outside && AT(f, 60, y) == cases[i].outside,
+                          "%s %s %g outside: %08x %08x, expected %08x", cases[i].color,
+                          cases[i].mode, cases[i].op, AT(f, 5, y), AT(f, 60, y), cases[i].outside);
+        }
+        free(f);
+    }
+}
+END_TEST
+
+/* The mask layer is in the group's coordinates (it moves with the group),
+ * animatable (its width is the value w: 4 at t = 0, 30 at t = 2), may be a
+ * group itself, and composes with a clip and a nested mask; a renderer that
+ * drew t = 0 first draws t = 2 as a new one does (an animated mask keeps
+ * its group out of the static prefix). */
+START_TEST(test_mask_moves_and_nests)
+{
+    const char *json = MHEAD "[{\"type\": \"group\", \"x\": 6, \"children\": [" RED_ALL "], "
+        "\"clip\": {\"type\": \"rect\", \"x\": 0, \"y\": 0, \"anchor\": [0, 0], \"width\": 96, "
+        "\"height\": 32}, "
+        "\"mask\": {\"layer\": {\"type\": \"group\", \"children\": [{\"type\": \"rect\", \"x\": 10, "
+        "\"y\": 0, \"anchor\": [0, 0], \"width\": \"w\", \"height\": 64, \"fill\": \"#fff\"}, "
+        "{\"type\": \"rect\", \"x\": 70, \"y\": 0, \"anchor\": [0, 0], \"width\": 10, "
+        "\"height\": 64, \"fill\": \"#fff\"}], "
+        "\"mask\": {\"mode\": \"alpha-inverted\", \"layer\": {\"type\": \"rect\", \"x\": 0, "
+        "\"y\": 20, \"anchor\": [0, 0], \"width\": 96, \"height\": 4, \"fill\": \"#fff\"}}}}}]}";
+    rf_scene_t *sc = load(json);
+    rf_renderer_t *r = rf_renderer_create(sc, NULL, 0);
+    ck_assert_ptr_nonnull(r);
+    for (int k = 0; k < 2; k++) {
+        double t = k ? 2 : 0;
+        int wv = k ? 30 : 4;
+        ck_assert_int_eq(rf_renderer_draw(r, t), 0);
+        int stride;
+        const unsigned char *p = rf_renderer_pixels(r, &stride);
+        uint32_t *fresh = frame(json, t);
+        for (int y = 0; y < H; y++)
+            for (int x = 0; x < W; x++) {
+                uint32_t got = *(const uint32_t *)(const void *)(p + (size_t)y * (size_t)stride +
+                                                                 (size_t)x * 4);
+                /* shown: the clip's y < 32, the mask's x in [16, 16 + w) or
+                 * [76, 86) (moved by the group's x = 6), the nested mask's
+                 * hole y in [20, 24) */
+                int in = y < 32 && ((x >= 16 && x < 16 + wv) || (x >= 76 && x < 86)) &&
+                         !(y >= 20 && y < 24);
+                ck_assert_msg(got == (in ? 0xffff0000u : 0), "t=%g (%d, %d): %08x", t, x, y, got);
+                ck_assert_msg(got == AT(fresh, x, y), "t=%g (%d, %d): reused renderer differs",
+                              t, x, y);
+            }
+        free(fresh);
+    }
+    rf_renderer_destroy(r);
+    rf_scene_destroy(sc);
+}
+END_TEST
+
 static Suite *compose_suite(void)
 {
     Suite *s = suite_create("compose");
@@ -423,6 +533,10 @@ static Suite *compose_suite(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("clip");
     tcase_add_test(tc, test_clip_shapes);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("mask");
+    tcase_add_test(tc, test_mask_modes);
+    tcase_add_test(tc, test_mask_moves_and_nests);
     suite_add_tcase(s, tc);
     tc = tcase_create("blend");
     tcase_add_test(tc, test_blend_modes);
