@@ -687,6 +687,7 @@ static double time_base(cairo_t *cr, cairo_surface_t *s, const dlist_t *dls, int
 
 int main(int argc, char **argv)
 {
+    rf_render_tune_allocator(); /* as runeframe does */
     int reps = 7, strict = 0;
     const char *scene_path = "scenes/showcase.json";
     for (int i = 1; i < argc; i++) {

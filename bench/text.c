@@ -123,6 +123,7 @@ static const char *words = "Every frame of a demo needs words that move well. ";
 
 int main(int argc, char **argv)
 {
+    rf_render_tune_allocator(); /* as runeframe does */
     int reps = 9;
     for (int i = 1; i < argc; i++)
         if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc)

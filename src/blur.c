@@ -22,46 +22,6 @@ int rf_blur_reach(double s)
     return r > 1e9 ? 1000000000 : (int)r;
 }
 
-/* One box pass over n pixels (4 channels each) from a to b: the window of
- * pixel i is [i - lo, i + hi], d = lo + hi + 1. */
-static void box_pass(const uint32_t *restrict a, uint32_t *restrict b, int n, int lo, int hi)
-{
-    uint32_t d = (uint32_t)(lo + hi + 1), half = d / 2;
-    /* (s + half) / d as a multiply and a shift: with m = floor(2^40 / d) + 1
-     * the quotient is exact for every s + half < 2^40 / d, and s + half <
-     * 256 d holds with d < 65536 (rf_blur_argb32 caps s) */
-    uint64_t m = (UINT64_C(1) << 40) / d + 1;
-    uint32_t m32 = (uint32_t)((UINT32_C(1) << 24) / d + 1); /* d < 256: see vbox */
-#define DIV(v) (d < 256 ? ((v) + half) * m32 >> 24 : (uint32_t)(((uint64_t)(v) + half) * m >> 40))
-    uint32_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-    for (int j = 0; j < hi && j < n; j++) {
-        s0 += a[4 * j];
-        s1 += a[4 * j + 1];
-        s2 += a[4 * j + 2];
-        s3 += a[4 * j + 3];
-    }
-    for (int i = 0; i < n; i++) {
-        int in = i + hi, out = i - lo;
-        if (in < n) {
-            s0 += a[4 * in];
-            s1 += a[4 * in + 1];
-            s2 += a[4 * in + 2];
-            s3 += a[4 * in + 3];
-        }
-        b[4 * i] = DIV(s0);
-        b[4 * i + 1] = DIV(s1);
-        b[4 * i + 2] = DIV(s2);
-        b[4 * i + 3] = DIV(s3);
-        if (out >= 0) {
-            s0 -= a[4 * out];
-            s1 -= a[4 * out + 1];
-            s2 -= a[4 * out + 2];
-            s3 -= a[4 * out + 3];
-        }
-    }
-#undef DIV
-}
-
 /* The Gaussian kernel of s < 2 as 16.16 weights summing to 65536; its
  * radius. */
 static int gauss_kernel(double s, uint32_t *wt)
@@ -83,51 +43,50 @@ static int gauss_kernel(double s, uint32_t *wt)
     return r;
 }
 
-static void gauss_pass(const uint32_t *a, uint32_t *b, int n, int r, const uint32_t *wt)
-{
-    for (int i = 0; i < n; i++) {
-        for (int c = 0; c < 4; c++) {
-            uint64_t acc = 32768;
-            for (int k = -r; k <= r; k++) {
-                int j = i + k;
-                if (j >= 0 && j < n)
-                    acc += (uint64_t)wt[k < 0 ? -k : k] * a[4 * j + c];
-            }
-            b[4 * i + c] = (uint32_t)(acc >> 16);
-        }
-    }
-}
-
 /* A box pass down the columns of w4 channels and h rows from a to b (row
  * strides as, bs); acc holds w4 sums. */
 static void vbox(const uint8_t *restrict a, size_t as, uint8_t *restrict b, size_t bs, int w4,
                  int h, int lo, int hi, uint32_t *restrict acc)
 {
     uint32_t d = (uint32_t)(lo + hi + 1), half = d / 2;
-    uint64_t m = (UINT64_C(1) << 40) / d + 1; /* as in box_pass */
-    /* with d < 256, m32 = floor(2^24 / d) + 1 is exact for s + half < 2^24 / d,
-     * which 256 d bounds, and keeps the product below 2^32 */
+    /* (s + half) / d as a multiply and a shift: with m = floor(2^40 / d) + 1
+     * the quotient is exact for every s + half < 2^40 / d, and s + half <
+     * 256 d holds with d < 65536 (rf_blur_argb32 caps s); with d < 256,
+     * m32 = floor(2^24 / d) + 1 is exact for s + half < 2^24 / d, which
+     * 256 d bounds, and keeps the product below 2^32 */
+    uint64_t m = (UINT64_C(1) << 40) / d + 1;
     uint32_t m32 = (uint32_t)((UINT32_C(1) << 24) / d + 1);
+    int wb = w4 & ~15; /* blocks of 16 channels: loops of a known count vectorize at -O2 */
     memset(acc, 0, (size_t)w4 * sizeof *acc);
     for (int j = 0; j < hi && j < h; j++)
         for (int c = 0; c < w4; c++)
             acc[c] += a[(size_t)j * as + (size_t)c];
     for (int y = 0; y < h; y++) {
-        if (y + hi < h) {
-            const uint8_t *in = a + (size_t)(y + hi) * as;
-            for (int c = 0; c < w4; c++)
+        const uint8_t *in = y + hi < h ? a + (size_t)(y + hi) * as : NULL;
+        const uint8_t *out = y - lo >= 0 ? a + (size_t)(y - lo) * as : NULL;
+        uint8_t *o = b + (size_t)y * bs;
+        if (in != NULL) {
+            for (int c0 = 0; c0 < wb; c0 += 16)
+                for (int k = 0; k < 16; k++)
+                    acc[c0 + k] += in[c0 + k];
+            for (int c = wb; c < w4; c++)
                 acc[c] += in[c];
         }
-        uint8_t *o = b + (size_t)y * bs;
-        if (d < 256) /* the same quotient in 32 bits: (s + half) m32 < 2^32 */
-            for (int c = 0; c < w4; c++)
+        if (d < 256) {
+            for (int c0 = 0; c0 < wb; c0 += 16)
+                for (int k = 0; k < 16; k++)
+                    o[c0 + k] = (uint8_t)((acc[c0 + k] + half) * m32 >> 24);
+            for (int c = wb; c < w4; c++)
                 o[c] = (uint8_t)((acc[c] + half) * m32 >> 24);
-        else
+        } else {
             for (int c = 0; c < w4; c++)
                 o[c] = (uint8_t)(((uint64_t)acc[c] + half) * m >> 40);
-        if (y - lo >= 0) {
-            const uint8_t *out = a + (size_t)(y - lo) * as;
-            for (int c = 0; c < w4; c++)
+        }
+        if (out != NULL) {
+            for (int c0 = 0; c0 < wb; c0 += 16)
+                for (int k = 0; k < 16; k++)
+                    acc[c0 + k] -= out[c0 + k];
+            for (int c = wb; c < w4; c++)
                 acc[c] -= out[c];
         }
     }
@@ -154,24 +113,39 @@ static void vgauss(const uint8_t *restrict a, size_t as, uint8_t *restrict b, si
     }
 }
 
-/* Blurs one line of n pixels in a (result in a); b is scratch. */
-static void blur_line(uint32_t *a, uint32_t *b, int n, int d, int gr, const uint32_t *wt)
+/* The w x h 32-bit pixels at src (rows ss bytes apart) into dst
+ * transposed: dst row x (ds bytes apart) holds column x. In tiles of 8 x 8
+ * so both sides stay in cache. */
+static void transpose32(const uint8_t *restrict src, size_t ss, uint8_t *restrict dst, size_t ds,
+                        int w, int h)
+{
+    for (int y0 = 0; y0 < h; y0 += 8)
+        for (int x0 = 0; x0 < w; x0 += 8) {
+            int y1 = y0 + 8 < h ? y0 + 8 : h, x1 = x0 + 8 < w ? x0 + 8 : w;
+            for (int y = y0; y < y1; y++) {
+                const uint32_t *s = (const uint32_t *)(const void *)(src + (size_t)y * ss);
+                for (int x = x0; x < x1; x++)
+                    ((uint32_t *)(void *)(dst + (size_t)x * ds))[y] = s[x];
+            }
+        }
+}
+
+/* Three box passes (or the Gaussian) down the columns of the rows at a:
+ * a -> b -> a -> b. */
+static void vpasses(uint8_t *a, size_t as, uint8_t *b, size_t bs, int w4, int h, int d, int gr,
+                    const uint32_t *wt, uint32_t *acc)
 {
     if (gr >= 0) {
-        gauss_pass(a, b, n, gr, wt);
-        memcpy(a, b, (size_t)n * 4 * sizeof *a);
-        return;
-    }
-    if (d % 2) {
-        box_pass(a, b, n, d / 2, d / 2);
-        box_pass(b, a, n, d / 2, d / 2);
-        box_pass(a, b, n, d / 2, d / 2);
+        vgauss(a, as, b, bs, w4, h, gr, wt, acc);
+    } else if (d % 2) {
+        vbox(a, as, b, bs, w4, h, d / 2, d / 2, acc);
+        vbox(b, bs, a, as, w4, h, d / 2, d / 2, acc);
+        vbox(a, as, b, bs, w4, h, d / 2, d / 2, acc);
     } else {
-        box_pass(a, b, n, d / 2, d / 2 - 1);
-        box_pass(b, a, n, d / 2 - 1, d / 2);
-        box_pass(a, b, n, d / 2, d / 2);
+        vbox(a, as, b, bs, w4, h, d / 2, d / 2 - 1, acc);
+        vbox(b, bs, a, as, w4, h, d / 2 - 1, d / 2, acc);
+        vbox(a, as, b, bs, w4, h, d / 2, d / 2, acc);
     }
-    memcpy(a, b, (size_t)n * 4 * sizeof *a);
 }
 
 void rf_blur_argb32(uint8_t *pix, int stride, int w, int h, double s, void *work)
@@ -179,41 +153,24 @@ void rf_blur_argb32(uint8_t *pix, int stride, int w, int h, double s, void *work
     if (!(s > 0) || w <= 0 || h <= 0)
         return;
     int n = w > h ? w : h;
-    uint32_t *a = work, *b = a + (size_t)n * 4;
+    uint32_t *acc = work;
     uint32_t wt[GAUSS_MAX_R + 1];
     int gr = -1, d = 0;
     if (s > 16384)
-        s = 16384; /* d < 65536: box_pass's exact division */
+        s = 16384; /* d < 65536: vbox's exact division */
     if (s < 2)
         gr = gauss_kernel(s, wt);
     else
         d = rf_blur_box_size(s);
-    /* the channels by byte: the same bytes whatever the byte order */
-    for (int y = 0; y < h; y++) {
-        uint8_t *row = pix + (size_t)y * (size_t)stride;
-        for (int i = 0; i < 4 * w; i++)
-            a[i] = row[i];
-        blur_line(a, b, w, d, gr, wt);
-        for (int i = 0; i < 4 * w; i++)
-            row[i] = (uint8_t)a[i];
-    }
-    /* the columns: the same passes down every column at once, a row at a
-     * time (contiguous loops the compiler vectorizes), between pix and the
-     * region buffer */
-    uint8_t *t = (uint8_t *)(b + (size_t)n * 4);
-    size_t ps = (size_t)stride, ts = (size_t)w * 4;
-    int w4 = 4 * w;
-    if (gr >= 0) {
-        vgauss(pix, ps, t, ts, w4, h, gr, wt, a);
-    } else if (d % 2) {
-        vbox(pix, ps, t, ts, w4, h, d / 2, d / 2, a);
-        vbox(t, ts, pix, ps, w4, h, d / 2, d / 2, a);
-        vbox(pix, ps, t, ts, w4, h, d / 2, d / 2, a);
-    } else {
-        vbox(pix, ps, t, ts, w4, h, d / 2, d / 2 - 1, a);
-        vbox(t, ts, pix, ps, w4, h, d / 2 - 1, d / 2, a);
-        vbox(pix, ps, t, ts, w4, h, d / 2, d / 2, a);
-    }
+    uint8_t *t = (uint8_t *)(acc + (size_t)n * 4 * 2), *u = t + (size_t)w * (size_t)h * 4;
+    size_t ps = (size_t)stride, rs = (size_t)w * 4, cs = (size_t)h * 4;
+    /* the rows, as columns of the transposed region: t holds column x as
+     * its row x */
+    transpose32(pix, ps, t, cs, w, h);
+    vpasses(t, cs, u, cs, 4 * h, w, d, gr, wt, acc);
+    transpose32(u, cs, pix, ps, h, w);
+    /* the columns */
+    vpasses(pix, ps, t, rs, 4 * w, h, d, gr, wt, acc);
     for (int y = 0; y < h; y++)
-        memcpy(pix + (size_t)y * ps, t + (size_t)y * ts, ts);
+        memcpy(pix + (size_t)y * ps, t + (size_t)y * rs, rs);
 }

@@ -10,8 +10,9 @@
  *
  * Owns: nothing but the caller's buffers. It never allocates: the caller
  * passes a work buffer of RF_BLUR_WORK(w, h) bytes (the renderer keeps one,
- * for its canvas). Rows are blurred a line at a time, columns a row at a
- * time down all of them (loops the compiler vectorizes). Any number of threads
+ * for its canvas). Every pass runs down columns, a row at a time across all
+ * of them, in blocks of 16 channels (loops GCC vectorizes at -O2); the rows
+ * are blurred as the columns of a transposed copy. Any number of threads
  * may blur their own pixels at once. Level 1 (tests/layering.test).
  *
  * Every box pass rounds its mean: out = (sum + d / 2) / d, with sum the
@@ -26,9 +27,10 @@
 #include <stdint.h>
 
 /* The work buffer for regions of at most w x h pixels: two lines of
- * max(w, h) four-channel 32-bit sums, and a copy of the region. */
+ * max(w, h) four-channel 32-bit sums, and two copies of the region. */
 #define RF_BLUR_WORK(w, h)                                                              \
-    ((size_t)((w) > (h) ? (w) : (h)) * 4u * sizeof(uint32_t) * 2u + (size_t)(w) * (size_t)(h) * 4u)
+    ((size_t)((w) > (h) ? (w) : (h)) * 4u * sizeof(uint32_t) * 2u +                      \
+     (size_t)(w) * (size_t)(h) * 4u * 2u)
 
 /* The W3C box size d for standard deviation s >= 2. */
 int rf_blur_box_size(double s);

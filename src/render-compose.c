@@ -100,39 +100,94 @@ static double blur_sigma(const rf_renderer_t *r, const rf_layer_t *L)
     return s > 0 ? (s < cap ? s : cap) : 0; /* NaN: 0 */
 }
 
-/* Starts drawing L (node n, device matrix m) into its own surface over
- * only the region its blur can reach: its device box (stroke reach
- * included; a group's children may stroke past their boxes, so a group
- * takes the canvas) grown by 3 sigma, within the canvas. */
-static void blur_begin(rf_renderer_t *r, const rf_layer_t *L, const rf_node_t *n,
-                       const cairo_matrix_t *m, double sigma, double dx, double dy)
+/* The region of the canvas, in whole pixels, that L (node n, device
+ * matrix m) can paint, grown by extra px and offset by (dx, dy) (a
+ * shadow's): its device box with its stroke's reach and 2 px of
+ * antialiasing. A group's children may stroke past their boxes, so a group
+ * takes the canvas; text's glyphs may reach past its line boxes (accents
+ * above a capital), so its box is grown by half its height. All 0 when it
+ * is off the canvas (or not finite). */
+static void reach_rect(const rf_renderer_t *r, const rf_layer_t *L, const rf_node_t *n,
+                       const cairo_matrix_t *m, double extra, double dx, double dy, double d[4])
 {
-    cairo_t *cr = r->cr;
-    double d[4] = { 0, 0, r->width, r->height };
-    if (!(rf_layer_class(L)->flags & RF_CLASS_CHILDREN)) {
-        double a = m->xx, b = m->yx, c = m->xy, e = m->yy;
-        double stretch = sqrt(fmax(a * a + b * b, c * c + e * e)) + fabs(a * c + b * e);
-        double sw = L->stroke.kind != RF_PAINT_NONE ? P(&L->stroke_width, r->slots) : 0;
-        double reach = (sw > 0 && isfinite(sw) ? sw * stretch * 0.5 * RF_MITER_LIMIT : 0) + 2 +
-                       rf_blur_reach(sigma);
-        render_device_box(n, m, reach, d);
-        d[0] += fmin(dx, 0); /* a shadow's offset */
-        d[1] += fmin(dy, 0);
-        d[2] += fmax(dx, 0);
-        d[3] += fmax(dy, 0);
-        d[0] = fmax(floor(d[0]), 0);
-        d[1] = fmax(floor(d[1]), 0);
-        d[2] = fmin(ceil(d[2]), r->width);
-        d[3] = fmin(ceil(d[3]), r->height);
-        if (!(d[2] > d[0] && d[3] > d[1]))
-            d[0] = d[1] = d[2] = d[3] = 0; /* off the canvas (or NaN): nothing */
-    }
+    unsigned flags = rf_layer_class(L)->flags;
+    d[0] = d[1] = 0;
+    d[2] = r->width;
+    d[3] = r->height;
+    if (flags & RF_CLASS_CHILDREN)
+        return;
+    double a = m->xx, b = m->yx, c = m->xy, e = m->yy;
+    double stretch = sqrt(fmax(a * a + b * b, c * c + e * e)) + fabs(a * c + b * e);
+    double sw = L->stroke.kind != RF_PAINT_NONE ? P(&L->stroke_width, r->slots) : 0;
+    double reach = (sw > 0 && isfinite(sw) ? sw * stretch * 0.5 * RF_MITER_LIMIT : 0) + 2 + extra;
+    if (flags & RF_CLASS_INK)
+        reach += 0.5 * stretch * fabs(n->box[3] - n->box[1]);
+    render_device_box(n, m, reach, d);
+    d[0] += fmin(dx, 0);
+    d[1] += fmin(dy, 0);
+    d[2] += fmax(dx, 0);
+    d[3] += fmax(dy, 0);
+    d[0] = fmax(floor(d[0]), 0);
+    d[1] = fmax(floor(d[1]), 0);
+    d[2] = fmin(ceil(d[2]), r->width);
+    d[3] = fmin(ceil(d[3]), r->height);
+    if (!(d[2] > d[0] && d[3] > d[1]))
+        d[0] = d[1] = d[2] = d[3] = 0; /* off the canvas (or NaN): nothing */
+}
+
+/* Saves the state and clips to the device rectangle d. */
+static void clip_save(cairo_t *cr, const double d[4])
+{
     cairo_save(cr);
     cairo_identity_matrix(cr);
     cairo_new_path(cr);
     cairo_rectangle(cr, d[0], d[1], d[2] - d[0], d[3] - d[1]);
     cairo_clip(cr);
-    cairo_push_group(cr);
+}
+
+/* Shadow sh's offset and standard deviation this frame (the blur capped
+ * as blur_sigma's); 0 when it is off any canvas (or NaN). */
+static int shadow_now(const rf_renderer_t *r, const rf_shadow_t *sh, double *dx, double *dy,
+                      double *sg)
+{
+    double cap = r->width > r->height ? r->width : r->height;
+    *dx = P(&sh->x, r->slots);
+    *dy = P(&sh->y, r->slots);
+    *sg = 0.5 * P(&sh->blur, r->slots);
+    *sg = *sg > 0 ? (*sg < cap ? *sg : cap) : 0;
+    return fabs(*dx) <= 4 * cap && fabs(*dy) <= 4 * cap;
+}
+
+/* The region L, blurred by sigma, and its shadows can paint (reach_rect's
+ * rules): where a group for the whole layer needs to be. */
+static void whole_rect(const rf_renderer_t *r, const rf_layer_t *L, const rf_node_t *n,
+                       const cairo_matrix_t *m, double sigma, double d[4])
+{
+    double own = rf_blur_reach(sigma), e[4], dx, dy, sg;
+    reach_rect(r, L, n, m, own, 0, 0, d);
+    for (uint32_t i = 0; i < L->nshadows; i++) {
+        if (!shadow_now(r, &L->shadows[i], &dx, &dy, &sg))
+            continue;
+        reach_rect(r, L, n, m, own + rf_blur_reach(sg), dx, dy, e);
+        if (!(e[2] > e[0]))
+            continue;
+        if (!(d[2] > d[0])) {
+            memcpy(d, e, sizeof e);
+            continue;
+        }
+        d[0] = fmin(d[0], e[0]);
+        d[1] = fmin(d[1], e[1]);
+        d[2] = fmax(d[2], e[2]);
+        d[3] = fmax(d[3], e[3]);
+    }
+}
+
+/* Starts drawing into a surface over only the device region d (a blur's
+ * reach, from reach_rect). */
+static void blur_begin(rf_renderer_t *r, const double d[4])
+{
+    clip_save(r->cr, d);
+    cairo_push_group(r->cr);
 }
 
 /* Blurs what blur_begin's surface holds and paints it. */
@@ -159,26 +214,30 @@ static void blur_end(rf_renderer_t *r, double sigma)
 /* Ends the group the layer was drawn into: paints its shadows, the last
  * first (the first on top), each the layer's alpha in the shadow's color,
  * offset by x, y device px and blurred by blur / 2, over only the region it
- * can reach; then the layer; the opacity op applies to them as one (CSS). */
+ * can reach; then the layer; the opacity op applies to them as one (CSS).
+ * The layer was drawn (blurred by sigma) in its own region, inside a
+ * cairo_save and a clip_save, both undone here. */
 static void shadows_draw(rf_renderer_t *r, const rf_layer_t *L, const rf_node_t *n,
-                         const cairo_matrix_t *m, double op)
+                         const cairo_matrix_t *m, double sigma, double op)
 {
     cairo_t *cr = r->cr;
     cairo_pattern_t *pat = cairo_pop_group(cr);
-    if (op < 1)
+    double d[4], dx, dy, sg, own = rf_blur_reach(sigma);
+    cairo_restore(cr); /* the layer's region: the shadows reach past it */
+    if (op < 1) {
+        whole_rect(r, L, n, m, sigma, d);
+        clip_save(cr, d);
         cairo_push_group(cr); /* shadows and layer, then the opacity once */
-    double cap = r->width > r->height ? r->width : r->height;
+    }
     for (uint32_t i = L->nshadows; i-- > 0;) {
-        const rf_shadow_t *sh = &L->shadows[i];
-        double dx = P(&sh->x, r->slots), dy = P(&sh->y, r->slots);
-        double sg = 0.5 * P(&sh->blur, r->slots);
-        sg = sg > 0 ? (sg < cap ? sg : cap) : 0;
-        if (!(fabs(dx) <= 4 * cap && fabs(dy) <= 4 * cap))
-            continue; /* off the canvas, or NaN */
-        blur_begin(r, L, n, m, sg, dx, dy);
+        if (!shadow_now(r, &L->shadows[i], &dx, &dy, &sg))
+            continue;
+        const rf_color_t *c = &L->shadows[i].color;
+        reach_rect(r, L, n, m, own + rf_blur_reach(sg), dx, dy, d);
+        blur_begin(r, d);
         cairo_identity_matrix(cr);
         cairo_translate(cr, dx, dy);
-        cairo_set_source_rgba(cr, sh->color.r, sh->color.g, sh->color.b, sh->color.a);
+        cairo_set_source_rgba(cr, c->r, c->g, c->b, c->a);
         cairo_mask(cr, pat);
         blur_end(r, sg);
     }
@@ -189,6 +248,7 @@ static void shadows_draw(rf_renderer_t *r, const rf_layer_t *L, const rf_node_t 
     if (op < 1) {
         cairo_pop_group_to_source(cr);
         cairo_paint_with_alpha(cr, op);
+        cairo_restore(cr);
     }
     cairo_restore(cr);
 }
@@ -270,18 +330,24 @@ void render_draw_layer(rf_renderer_t *r, const rf_layer_t *L, uint32_t idx,
         return;
     cairo_t *cr = r->cr;
     int blend = L->blend != RF_BLEND_NORMAL && L->blend < RF_BLEND_N;
-    if (blend)
+    double sigma = blur_sigma(r, L), d[4];
+    if (blend) {
+        whole_rect(r, L, n, &m, sigma, d);
+        clip_save(cr, d);
         cairo_push_group(cr); /* the layer whole, then blended once */
+    }
     double whole = op; /* with shadows: the opacity of layer and shadows as one */
     if (L->nshadows > 0) {
         op = 1;
+        reach_rect(r, L, n, &m, rf_blur_reach(sigma), 0, 0, d);
         cairo_save(cr);
-        cairo_identity_matrix(cr);
+        clip_save(cr, d); /* undone by shadows_draw */
         cairo_push_group(cr); /* the layer, to cast its shadows */
     }
-    double sigma = blur_sigma(r, L);
-    if (sigma > 0)
-        blur_begin(r, L, n, &m, sigma, 0, 0);
+    if (sigma > 0) {
+        reach_rect(r, L, n, &m, rf_blur_reach(sigma), 0, 0, d);
+        blur_begin(r, d);
+    }
     if (!(rf_layer_class(L)->flags & RF_CLASS_CHILDREN)) {
         rf_layer_class(L)->draw(r, L, idx, &m, op);
     } else {
@@ -311,12 +377,12 @@ void render_draw_layer(rf_renderer_t *r, const rf_layer_t *L, uint32_t idx,
     if (sigma > 0)
         blur_end(r, sigma);
     if (L->nshadows > 0)
-        shadows_draw(r, L, n, &m, whole);
+        shadows_draw(r, L, n, &m, sigma, whole);
     if (blend) {
         cairo_pop_group_to_source(cr);
         cairo_set_operator(cr, blend_ops[L->blend]);
         cairo_identity_matrix(cr);
         cairo_paint(cr);
-        cairo_set_operator(cr, CAIRO_OPERATOR_OVER);
+        cairo_restore(cr); /* the operator, the matrix and the region */
     }
 }

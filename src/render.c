@@ -14,6 +14,9 @@
 #include "render.h"
 
 #include <errno.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -550,6 +553,14 @@ static cairo_status_t context_create(rf_renderer_t *r)
     cairo_set_miter_limit(r->cr, RF_MITER_LIMIT);
     cairo_set_fill_rule(r->cr, CAIRO_FILL_RULE_WINDING);
     return cairo_status(r->cr);
+}
+
+void rf_render_tune_allocator(void)
+{
+#ifdef __GLIBC__
+    mallopt(M_MMAP_THRESHOLD, 64 << 20);
+    mallopt(M_TRIM_THRESHOLD, 128 << 20);
+#endif
 }
 
 rf_renderer_t *rf_renderer_create(const rf_scene_t *scene, char *err, size_t errlen)
