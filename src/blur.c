@@ -8,6 +8,15 @@
 
 #define GAUSS_MAX_R 6 /* ceil(3 s) for s < 2 */
 
+/* GCC on x86-64 builds the box pass twice, for AVX2 and for the baseline,
+ * and picks one when the program loads: integer arithmetic, so the same
+ * bytes either way (measured 1.5x on the blur; BENCHMARKS.md). */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__GLIBC__)
+#define RF_BLUR_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define RF_BLUR_CLONES
+#endif
+
 int rf_blur_box_size(double s)
 {
     double d = floor(s * 3.0 * sqrt(2.0 * 3.14159265358979323846) / 4.0 + 0.5);
@@ -44,16 +53,14 @@ static int gauss_kernel(double s, uint32_t *wt)
 }
 
 /* A box pass down the columns of w4 channels and h rows from a to b (row
- * strides as, bs); acc holds w4 sums. */
+ * strides as, bs): one loop per row adds the row entering the window,
+ * writes the mean and takes out the row leaving it (zero, w4 zero bytes,
+ * stands for the rows past the ends); acc holds w4 sums. */
+RF_BLUR_CLONES
 static void vbox(const uint8_t *restrict a, size_t as, uint8_t *restrict b, size_t bs, int w4,
-                 int h, int lo, int hi, uint32_t *restrict acc)
+                 int h, int lo, int hi, uint32_t *restrict acc, const uint8_t *restrict zero)
 {
     uint32_t d = (uint32_t)(lo + hi + 1), half = d / 2;
-    /* (s + half) / d as a multiply and a shift: with m = floor(2^40 / d) + 1
-     * the quotient is exact for every s + half < 2^40 / d, and s + half <
-     * 256 d holds with d < 65536 (rf_blur_argb32 caps s); with d < 256,
-     * m32 = floor(2^24 / d) + 1 is exact for s + half < 2^24 / d, which
-     * 256 d bounds, and keeps the product below 2^32 */
     uint64_t m = (UINT64_C(1) << 40) / d + 1;
     uint32_t m32 = (uint32_t)((UINT32_C(1) << 24) / d + 1);
     int wb = w4 & ~15; /* blocks of 16 channels: loops of a known count vectorize at -O2 */
@@ -62,32 +69,27 @@ static void vbox(const uint8_t *restrict a, size_t as, uint8_t *restrict b, size
         for (int c = 0; c < w4; c++)
             acc[c] += a[(size_t)j * as + (size_t)c];
     for (int y = 0; y < h; y++) {
-        const uint8_t *in = y + hi < h ? a + (size_t)(y + hi) * as : NULL;
-        const uint8_t *out = y - lo >= 0 ? a + (size_t)(y - lo) * as : NULL;
+        const uint8_t *in = y + hi < h ? a + (size_t)(y + hi) * as : zero;
+        const uint8_t *out = y - lo >= 0 ? a + (size_t)(y - lo) * as : zero;
         uint8_t *o = b + (size_t)y * bs;
-        if (in != NULL) {
-            for (int c0 = 0; c0 < wb; c0 += 16)
-                for (int k = 0; k < 16; k++)
-                    acc[c0 + k] += in[c0 + k];
-            for (int c = wb; c < w4; c++)
-                acc[c] += in[c];
-        }
         if (d < 256) {
             for (int c0 = 0; c0 < wb; c0 += 16)
-                for (int k = 0; k < 16; k++)
-                    o[c0 + k] = (uint8_t)((acc[c0 + k] + half) * m32 >> 24);
-            for (int c = wb; c < w4; c++)
-                o[c] = (uint8_t)((acc[c] + half) * m32 >> 24);
+                for (int k = 0; k < 16; k++) {
+                    uint32_t v = acc[c0 + k] + in[c0 + k];
+                    o[c0 + k] = (uint8_t)((v + half) * m32 >> 24);
+                    acc[c0 + k] = v - out[c0 + k];
+                }
+            for (int c = wb; c < w4; c++) {
+                uint32_t v = acc[c] + in[c];
+                o[c] = (uint8_t)((v + half) * m32 >> 24);
+                acc[c] = v - out[c];
+            }
         } else {
-            for (int c = 0; c < w4; c++)
-                o[c] = (uint8_t)(((uint64_t)acc[c] + half) * m >> 40);
-        }
-        if (out != NULL) {
-            for (int c0 = 0; c0 < wb; c0 += 16)
-                for (int k = 0; k < 16; k++)
-                    acc[c0 + k] -= out[c0 + k];
-            for (int c = wb; c < w4; c++)
-                acc[c] -= out[c];
+            for (int c = 0; c < w4; c++) {
+                uint32_t v = acc[c] + in[c];
+                o[c] = (uint8_t)(((uint64_t)v + half) * m >> 40);
+                acc[c] = v - out[c];
+            }
         }
     }
 }
@@ -133,18 +135,18 @@ static void transpose32(const uint8_t *restrict src, size_t ss, uint8_t *restric
 /* Three box passes (or the Gaussian) down the columns of the rows at a:
  * a -> b -> a -> b. */
 static void vpasses(uint8_t *a, size_t as, uint8_t *b, size_t bs, int w4, int h, int d, int gr,
-                    const uint32_t *wt, uint32_t *acc)
+                    const uint32_t *wt, uint32_t *acc, const uint8_t *zero)
 {
     if (gr >= 0) {
         vgauss(a, as, b, bs, w4, h, gr, wt, acc);
     } else if (d % 2) {
-        vbox(a, as, b, bs, w4, h, d / 2, d / 2, acc);
-        vbox(b, bs, a, as, w4, h, d / 2, d / 2, acc);
-        vbox(a, as, b, bs, w4, h, d / 2, d / 2, acc);
+        vbox(a, as, b, bs, w4, h, d / 2, d / 2, acc, zero);
+        vbox(b, bs, a, as, w4, h, d / 2, d / 2, acc, zero);
+        vbox(a, as, b, bs, w4, h, d / 2, d / 2, acc, zero);
     } else {
-        vbox(a, as, b, bs, w4, h, d / 2, d / 2 - 1, acc);
-        vbox(b, bs, a, as, w4, h, d / 2 - 1, d / 2, acc);
-        vbox(a, as, b, bs, w4, h, d / 2, d / 2, acc);
+        vbox(a, as, b, bs, w4, h, d / 2, d / 2 - 1, acc, zero);
+        vbox(b, bs, a, as, w4, h, d / 2 - 1, d / 2, acc, zero);
+        vbox(a, as, b, bs, w4, h, d / 2, d / 2, acc, zero);
     }
 }
 
@@ -163,14 +165,17 @@ void rf_blur_argb32(uint8_t *pix, int stride, int w, int h, double s, void *work
     else
         d = rf_blur_box_size(s);
     uint8_t *t = (uint8_t *)(acc + (size_t)n * 4 * 2), *u = t + (size_t)w * (size_t)h * 4;
+    /* a row of zeros (the second line of sums) for rows past the ends */
+    uint8_t *zero = (uint8_t *)(acc + (size_t)n * 4);
+    memset(zero, 0, (size_t)n * 4);
     size_t ps = (size_t)stride, rs = (size_t)w * 4, cs = (size_t)h * 4;
     /* the rows, as columns of the transposed region: t holds column x as
      * its row x */
     transpose32(pix, ps, t, cs, w, h);
-    vpasses(t, cs, u, cs, 4 * h, w, d, gr, wt, acc);
+    vpasses(t, cs, u, cs, 4 * h, w, d, gr, wt, acc, zero);
     transpose32(u, cs, pix, ps, h, w);
     /* the columns */
-    vpasses(pix, ps, t, rs, 4 * w, h, d, gr, wt, acc);
+    vpasses(pix, ps, t, rs, 4 * w, h, d, gr, wt, acc, zero);
     for (int y = 0; y < h; y++)
         memcpy(pix + (size_t)y * ps, t + (size_t)y * rs, rs);
 }
