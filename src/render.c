@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "blur.h"
+#include "color.h"
 #include "layer.h"
 #include "path.h"
 #include "render-int.h"
@@ -135,8 +136,15 @@ static void paint_set(rf_renderer_t *r, const rf_paint_t *p, cairo_pattern_t *ca
     case RF_PAINT_MIX: {
         double k = clamp01(P(&p->by, r->slots));
         const rf_color_t *a = &p->color, *b = &p->color2;
-        cairo_set_source_rgba(cr, a->r + (b->r - a->r) * k, a->g + (b->g - a->g) * k,
-                              a->b + (b->b - a->b) * k, (a->a + (b->a - a->a) * k) * alpha);
+        if (p->space == RF_SPACE_SRGB) { /* the bytes of old: no conversion */
+            cairo_set_source_rgba(cr, a->r + (b->r - a->r) * k, a->g + (b->g - a->g) * k,
+                                  a->b + (b->b - a->b) * k, (a->a + (b->a - a->a) * k) * alpha);
+            return;
+        }
+        const double ca[4] = { a->r, a->g, a->b, a->a }, cb[4] = { b->r, b->g, b->b, b->a };
+        double m[4];
+        rf_color_mix(p->space, ca, cb, k, m);
+        cairo_set_source_rgba(cr, m[0], m[1], m[2], m[3] * alpha);
         return;
     }
     default: {

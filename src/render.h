@@ -73,9 +73,10 @@
  * instead of using a group.
  *
  * Paints. Colors are straight (not premultiplied) RGBA in [0, 1]; cairo
- * stores premultiplied pixels. SOLID: the color. MIX: channel-wise (alpha
- * included) color + (color2 - color) * clamp(by, 0, 1), not gamma-aware
- * (NaN by: 0). LINEAR: from p0 to p1 in the layer's own coordinates.
+ * stores premultiplied pixels. SOLID: the color. MIX: in space srgb,
+ * channel-wise (alpha included) color + (color2 - color) * clamp(by, 0, 1),
+ * not gamma-aware (NaN by: 0); in linear or oklab, rf_color_mix (color.h:
+ * converted, interpolated, converted back, no allocation). LINEAR: from p0 to p1 in the layer's own coordinates.
  * RADIAL: circles (p0, 0) to (p0, radius). Gradient stops are
  * cairo_pattern_add_color_stop_rgba at their offsets, padded beyond the
  * ends (CSS, SVG). A degenerate gradient (p0 == p1, radius <= 0, or a

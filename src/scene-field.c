@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "color.h"
 #include "jsonsyn.h"
 #include "scene-int.h"
 
@@ -472,48 +473,16 @@ int scene_easing_field(loader_t *L, const cJSON *it, const char *key, int cubic_
     return F_OK;
 }
 
-/* "#rgb", "#rgba", "#rrggbb", "#rrggbbaa" -> 0xRRGGBBAA. */
-static int parse_color(const char *s, uint32_t *out)
-{
-    if (s[0] != '#')
-        return -1;
-    size_t n = strlen(s + 1);
-    if (n != 3 && n != 4 && n != 6 && n != 8)
-        return -1;
-    unsigned v[8] = { 0 };
-    for (size_t i = 0; i < n; i++) {
-        char c = s[1 + i];
-        if (c >= '0' && c <= '9')
-            v[i] = (unsigned)(c - '0');
-        else if (c >= 'a' && c <= 'f')
-            v[i] = (unsigned)(c - 'a' + 10);
-        else if (c >= 'A' && c <= 'F')
-            v[i] = (unsigned)(c - 'A' + 10);
-        else
-            return -1;
-    }
-    unsigned r, g, b, a = 255;
-    if (n <= 4) {
-        r = v[0] * 17; g = v[1] * 17; b = v[2] * 17;
-        if (n == 4)
-            a = v[3] * 17;
-    } else {
-        r = v[0] * 16 + v[1]; g = v[2] * 16 + v[3]; b = v[4] * 16 + v[5];
-        if (n == 8)
-            a = v[6] * 16 + v[7];
-    }
-    *out = (uint32_t)r << 24 | (uint32_t)g << 16 | (uint32_t)b << 8 | (uint32_t)a;
-    return 0;
-}
-
+/* A color string (color.h: '#' forms, names, rgb(), hsl(), oklch()) ->
+ * 0xRRGGBBAA; an error names the color, the reason and the forms. */
 int scene_color_string(loader_t *L, const cJSON *it, const char *key, uint32_t *out)
 {
     qbuf_t a;
-    if (parse_color(it->valuestring, out) == 0)
+    char why[160];
+    if (rf_color_parse(it->valuestring, out, why, sizeof why) == 0)
         return F_OK;
-    scene_err_key(L, key, "invalid color \"%s\": expected \"#rgb\", \"#rgba\", \"#rrggbb\" or "
-                  "\"#rrggbbaa\"",
-                  scene_q(&a, it->valuestring));
+    scene_err_key(L, key, "invalid color \"%s\": %s; expected %s", scene_q(&a, it->valuestring),
+                  why, RF_COLOR_FORMS);
     return F_BAD;
 }
 

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "color.h"
 #include "jsonsyn.h"
 #include "scene-int.h"
 
@@ -190,10 +191,30 @@ static const char *const linear_keys[] = { "from", "to", "stops" };
 static const char *const radial_keys[] = { "center", "radius", "stops" };
 enum { C_MIX, C_LINEAR, C_RADIAL };
 
-/* {"mix": [COLOR, COLOR], "by": NUMBER}, the "mix" member given. */
-static void walk_mix(loader_t *L, const cJSON *mix, const cJSON *by, rf_paint_t *p)
+/* "space": the color space of a mix (color.h), srgb when absent. */
+static void walk_space(loader_t *L, const cJSON *it, rf_paint_t *p)
+{
+    qbuf_t a;
+    int sp = cJSON_IsString(it) ? rf_color_space_find(it->valuestring) : -1;
+    if (sp >= 0)
+        p->space = (uint8_t)sp;
+    else if (!cJSON_IsString(it))
+        scene_err_key(L, "space", "must be \"srgb\", \"linear\" or \"oklab\", got %s",
+                      scene_json_type(it));
+    else
+        scene_err_key(L, "space", "unknown color space '%s' (known: srgb, linear, oklab)",
+                      scene_q(&a, it->valuestring));
+}
+
+/* {"mix": [COLOR, COLOR], "by": NUMBER, "space": SPACE}, the "mix" member
+ * given. */
+static void walk_mix(loader_t *L, const cJSON *mix, const cJSON *by, const cJSON *space,
+                     rf_paint_t *p)
 {
     p->kind = RF_PAINT_MIX;
+    p->space = RF_SPACE_SRGB;
+    if (space != NULL)
+        walk_space(L, space, p);
     if (!cJSON_IsArray(mix) || cJSON_GetArraySize(mix) != 2) {
         int n = cJSON_GetArraySize(mix);
         if (cJSON_IsArray(mix))
@@ -263,7 +284,7 @@ static void walk_color(loader_t *L, const cJSON *it, const char *key, rf_paint_t
         return;
     }
     size_t m = scene_push(L, key);
-    const cJSON *body = NULL, *by = NULL;
+    const cJSON *body = NULL, *by = NULL, *space = NULL;
     int kind = -1;
     for (const cJSON *c = it->child; c != NULL && body == NULL; c = c->next)
         if ((kind = scene_find_name(color_kinds, NELEM(color_kinds), c->string)) >= 0)
@@ -285,8 +306,13 @@ static void walk_color(loader_t *L, const cJSON *it, const char *key, rf_paint_t
                 scene_err_key(L, c->string, "duplicate key 'by'");
             else
                 by = c;
+        } else if (strcmp(c->string, "space") == 0 && kind == C_MIX) {
+            if (space != NULL)
+                scene_err_key(L, c->string, "duplicate key 'space'");
+            else
+                space = c;
         } else if (body == NULL) {
-            if (strcmp(c->string, "by") != 0) {
+            if (strcmp(c->string, "by") != 0 && strcmp(c->string, "space") != 0) {
                 scene_err_unknown_key(L, c->string, "color kind", color_kinds, NELEM(color_kinds));
                 unknown++;
             }
@@ -295,7 +321,7 @@ static void walk_color(loader_t *L, const cJSON *it, const char *key, rf_paint_t
                                    c->string) >= 0) {
             scene_err_key(L, c->string, "'%s' belongs inside '%s'", c->string, body->string);
         } else if (kind == C_MIX) {
-            static const char *const mix_keys[] = { "mix", "by" };
+            static const char *const mix_keys[] = { "mix", "by", "space" };
             scene_err_unknown_key(L, c->string, "key", mix_keys, NELEM(mix_keys));
         } else {
             scene_err_key(L, c->string, "unknown key '%s' (a %s gradient has only '%s')",
@@ -306,7 +332,7 @@ static void walk_color(loader_t *L, const cJSON *it, const char *key, rf_paint_t
         if (unknown == 0)
             scene_err(L, "a color object needs one of 'mix', 'linear' or 'radial'");
     } else if (kind == C_MIX) {
-        walk_mix(L, body, by, p);
+        walk_mix(L, body, by, space, p);
     } else {
         walk_gradient(L, body, kind, p);
     }

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "color.h"
 #include "layer.h"
 #include "path.h"
 #include "render.h"
@@ -560,6 +561,46 @@ START_TEST(test_mix_color)
     r = draw(&sc, 0);
     assert_block(r, 0, 0, 10, 10, 0x80800000u, 0);
     rf_renderer_destroy(r);
+}
+END_TEST
+
+/* A mix's space, drawn: black -> white at 0.5 is 0.5 in sRGB bytes
+ * (128), 0.5 linear light = sRGB 0.73536 (cairo: 0.73536 * 65535 + 0.5 =
+ * 48192 -> 188) and OKLab L 0.5 = linear 0.125 = sRGB 0.38857 (25465 ->
+ * 99); hand-derived in check_color.c. */
+START_TEST(test_mix_spaces)
+{
+    static const struct { int space; uint32_t want; } cases[] = {
+        { RF_SPACE_SRGB, 0xff808080u },
+        { RF_SPACE_LINEAR, 0xffbcbcbcu },
+        { RF_SPACE_OKLAB, 0xff636363u },
+    };
+    rf_layer_t L[1] = { rect_at(0, 0, 10, 10, 0) };
+    L[0].fill.kind = RF_PAINT_MIX;
+    L[0].fill.color = rgba(0x000000ffu);
+    L[0].fill.color2 = rgba(0xffffffffu);
+    L[0].fill.by = K(0.5);
+    rf_scene_t sc = scene_of(10, 10, 0, L, 1);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        L[0].fill.space = (uint8_t)cases[i].space;
+        rf_renderer_t *r = draw(&sc, 0);
+        assert_block(r, 0, 0, 10, 10, cases[i].want, 0);
+        rf_renderer_destroy(r);
+    }
+    /* the ends are the colors themselves in every space */
+    L[0].fill.color = rgba(0xff8800ffu);
+    L[0].fill.color2 = rgba(0x3366ccffu);
+    for (int sp = RF_SPACE_SRGB; sp <= RF_SPACE_OKLAB; sp++) {
+        L[0].fill.space = (uint8_t)sp;
+        L[0].fill.by = K(0);
+        rf_renderer_t *r = draw(&sc, 0);
+        assert_block(r, 0, 0, 10, 10, 0xffff8800u, 0);
+        rf_renderer_destroy(r);
+        L[0].fill.by = K(1);
+        r = draw(&sc, 0);
+        assert_block(r, 0, 0, 10, 10, 0xff3366ccu, 0);
+        rf_renderer_destroy(r);
+    }
 }
 END_TEST
 
@@ -1239,6 +1280,7 @@ static Suite *render_suite(void)
 
     tc = tcase_create("paint");
     tcase_add_test(tc, test_mix_color);
+    tcase_add_test(tc, test_mix_spaces);
     tcase_add_test(tc, test_premultiplied_colors);
     tcase_add_test(tc, test_linear_gradient);
     tcase_add_test(tc, test_radial_gradient);

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "arena.h"
+#include "color.h"
 #include "diag.h"
 #include "suggest.h"
 #include "jsonsyn.h"
@@ -2007,6 +2008,36 @@ START_TEST(layers_colors)
 }
 END_TEST
 
+/* CSS colors everywhere a color goes, and a mix's space. */
+START_TEST(layers_css_colors)
+{
+    rf_scene_t *sc = loadq("{'runeframe': 1, 'canvas': {'width': 64, 'height': 32, "
+        "'background': 'rebeccapurple'}, 'timeline': {'duration': 1}, 'layers': ["
+        "{'type': 'circle', 'r': 1, 'fill': 'rgb(255 128 0 / 50%)', 'stroke': 'Orange'},"
+        "{'type': 'circle', 'r': 1, 'fill': 'hsl(120deg 100% 25%)', 'stroke': 'transparent'},"
+        "{'type': 'rect', 'width': 1, 'height': 1,"
+        " 'fill': {'mix': ['oklch(0.6279554 0.2576833 29.2338851)', 'blue'], 'by': 0.5,"
+        " 'space': 'oklab'},"
+        " 'stroke': {'space': 'linear', 'mix': ['black', 'white'], 'by': 0.5}},"
+        "{'type': 'rect', 'width': 1, 'height': 1,"
+        " 'fill': {'mix': ['red', 'blue'], 'by': 0.5, 'space': 'srgb'},"
+        " 'stroke': {'mix': ['red', 'blue'], 'by': 0.5}}]}");
+    ck_assert_uint_eq(sc->background, 0x663399ffu);
+    const rf_layer_t *l = sc->layers;
+    ck_color(l[0].fill.color, 1, 128 / 255.0, 0, 128 / 255.0);
+    ck_color(l[0].stroke.color, 1, 165 / 255.0, 0, 1);
+    ck_color(l[1].fill.color, 0, 128 / 255.0, 0, 1);
+    ck_color(l[1].stroke.color, 0, 0, 0, 0);
+    ck_assert_int_eq(l[2].fill.kind, RF_PAINT_MIX);
+    ck_assert_int_eq(l[2].fill.space, RF_SPACE_OKLAB);
+    ck_color(l[2].fill.color, 1, 0, 0, 1);
+    ck_assert_int_eq(l[2].stroke.space, RF_SPACE_LINEAR);
+    ck_assert_int_eq(l[3].fill.space, RF_SPACE_SRGB);
+    ck_assert_int_eq(l[3].stroke.space, RF_SPACE_SRGB);
+    rf_scene_destroy(sc);
+}
+END_TEST
+
 START_TEST(layers_mix_and_gradients)
 {
     rf_scene_t *sc = loadq(QHEAD SLOT_VALUES "'layers': ["
@@ -2112,8 +2143,19 @@ START_TEST(layers_errors)
     ck_assert(fails_with_q(QHEAD "'layers': [{'type': 'circle', 'r': 1, 'stroke_width': -0.5}]}",
                            "/layers/0/stroke_width: must be >= 0, got -0.5"));
     ck_assert(fails_with_q(QHEAD "'layers': [{'type': 'circle', 'r': 1, 'fill': '#ff00zz'}]}",
-                           "/layers/0/fill: invalid color \"#ff00zz\": expected \"#rgb\", "
-                           "\"#rgba\", \"#rrggbb\" or \"#rrggbbaa\""));
+                           "/layers/0/fill: invalid color \"#ff00zz\": '#' is followed by hex "
+                           "digits only, got 'z'; expected " RF_COLOR_FORMS));
+    ck_assert(fails_with_q(QHEAD "'layers': [{'type': 'circle', 'r': 1, 'fill': 'organe'}]}",
+                           "/layers/0/fill: invalid color \"organe\": unknown color name, did "
+                           "you mean \"orange\"?; expected " RF_COLOR_FORMS));
+    ck_assert(fails_with_q(QHEAD "'layers': [{'type': 'circle', 'r': 1, 'fill': {'mix': ['red', "
+                           "'blue'], 'by': 0.5, 'space': 'lab'}}]}",
+                           "/layers/0/fill/space: unknown color space 'lab' (known: srgb, "
+                           "linear, oklab)"));
+    ck_assert(fails_with_q(QHEAD "'layers': [{'type': 'circle', 'r': 1, 'fill': {'mix': ['red', "
+                           "'blue'], 'by': 0.5, 'space': 1}}]}",
+                           "/layers/0/fill/space: must be \"srgb\", \"linear\" or \"oklab\", got "
+                           "a number"));
     ck_assert(fails_with_q(QHEAD "'layers': [{'type': 'line', 'x1': 0, 'y1': 0, 'x2': 1, 'y2': 1,"
                            " 'fill': '#fff'}]}",
                            "/layers/0/fill: a line has no fill (use stroke)"));
@@ -2420,6 +2462,7 @@ static Suite *scene_suite(void)
     tcase_add_test(tc, layers_types);
     tcase_add_test(tc, layers_groups);
     tcase_add_test(tc, layers_colors);
+    tcase_add_test(tc, layers_css_colors);
     tcase_add_test(tc, layers_mix_and_gradients);
     tcase_add_test(tc, layers_follow_orient);
     tcase_add_test(tc, layers_errors);
