@@ -115,19 +115,24 @@ static void vgauss(const uint8_t *restrict a, size_t as, uint8_t *restrict b, si
     }
 }
 
-/* The w x h 32-bit pixels at src (rows ss bytes apart) into dst
- * transposed: dst row x (ds bytes apart) holds column x. In tiles of 8 x 8
- * so both sides stay in cache. */
-static void transpose32(const uint8_t *restrict src, size_t ss, uint8_t *restrict dst, size_t ds,
-                        int w, int h)
+/* The w x h pixels of bpp bytes (4 or 1) at src (rows ss bytes apart)
+ * into dst transposed: dst row x (ds bytes apart) holds column x. In tiles
+ * of 8 x 8 so both sides stay in cache. */
+static void transpose(const uint8_t *restrict src, size_t ss, uint8_t *restrict dst, size_t ds,
+                      int w, int h, int bpp)
 {
     for (int y0 = 0; y0 < h; y0 += 8)
         for (int x0 = 0; x0 < w; x0 += 8) {
             int y1 = y0 + 8 < h ? y0 + 8 : h, x1 = x0 + 8 < w ? x0 + 8 : w;
             for (int y = y0; y < y1; y++) {
-                const uint32_t *s = (const uint32_t *)(const void *)(src + (size_t)y * ss);
-                for (int x = x0; x < x1; x++)
-                    ((uint32_t *)(void *)(dst + (size_t)x * ds))[y] = s[x];
+                const uint8_t *sr = src + (size_t)y * ss;
+                if (bpp == 4)
+                    for (int x = x0; x < x1; x++)
+                        ((uint32_t *)(void *)(dst + (size_t)x * ds))[y] =
+                            ((const uint32_t *)(const void *)sr)[x];
+                else
+                    for (int x = x0; x < x1; x++)
+                        dst[(size_t)x * ds + (size_t)y] = sr[x];
             }
         }
 }
@@ -150,7 +155,9 @@ static void vpasses(uint8_t *a, size_t as, uint8_t *b, size_t bs, int w4, int h,
     }
 }
 
-void rf_blur_argb32(uint8_t *pix, int stride, int w, int h, double s, void *work)
+/* The blur of w x h pixels of bpp bytes (4: ARGB32, 1: A8), every byte a
+ * channel of its own. */
+static void blur_bytes(uint8_t *pix, int stride, int w, int h, int bpp, double s, void *work)
 {
     if (!(s > 0) || w <= 0 || h <= 0)
         return;
@@ -168,14 +175,24 @@ void rf_blur_argb32(uint8_t *pix, int stride, int w, int h, double s, void *work
     /* a row of zeros (the second line of sums) for rows past the ends */
     uint8_t *zero = (uint8_t *)(acc + (size_t)n * 4);
     memset(zero, 0, (size_t)n * 4);
-    size_t ps = (size_t)stride, rs = (size_t)w * 4, cs = (size_t)h * 4;
+    size_t ps = (size_t)stride, rs = (size_t)w * (size_t)bpp, cs = (size_t)h * (size_t)bpp;
     /* the rows, as columns of the transposed region: t holds column x as
      * its row x */
-    transpose32(pix, ps, t, cs, w, h);
-    vpasses(t, cs, u, cs, 4 * h, w, d, gr, wt, acc, zero);
-    transpose32(u, cs, pix, ps, h, w);
+    transpose(pix, ps, t, cs, w, h, bpp);
+    vpasses(t, cs, u, cs, bpp * h, w, d, gr, wt, acc, zero);
+    transpose(u, cs, pix, ps, h, w, bpp);
     /* the columns */
-    vpasses(pix, ps, t, rs, 4 * w, h, d, gr, wt, acc, zero);
+    vpasses(pix, ps, t, rs, bpp * w, h, d, gr, wt, acc, zero);
     for (int y = 0; y < h; y++)
         memcpy(pix + (size_t)y * ps, t + (size_t)y * rs, rs);
+}
+
+void rf_blur_argb32(uint8_t *pix, int stride, int w, int h, double s, void *work)
+{
+    blur_bytes(pix, stride, w, h, 4, s, work);
+}
+
+void rf_blur_a8(uint8_t *pix, int stride, int w, int h, double s, void *work)
+{
+    blur_bytes(pix, stride, w, h, 1, s, work);
 }

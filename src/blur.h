@@ -45,4 +45,8 @@ int rf_blur_reach(double s);
  * RF_BLUR_WORK(w, h) bytes (or more: those of a larger region). */
 void rf_blur_argb32(uint8_t *pix, int stride, int w, int h, double s, void *work);
 
+/* The same blur of w x h A8 (alpha only) pixels: a shadow's, a quarter of
+ * the work; work as for rf_blur_argb32. */
+void rf_blur_a8(uint8_t *pix, int stride, int w, int h, double s, void *work);
+
 #endif

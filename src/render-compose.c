@@ -190,21 +190,34 @@ static void blur_begin(rf_renderer_t *r, const double d[4])
     cairo_push_group(r->cr);
 }
 
+/* Blurs the image surface of pattern pat (a popped group: ARGB32, or A8
+ * for a shadow) in place by sigma. */
+static void blur_surface(rf_renderer_t *r, cairo_pattern_t *pat, double sigma)
+{
+    cairo_surface_t *s = NULL;
+    if (cairo_pattern_get_surface(pat, &s) != CAIRO_STATUS_SUCCESS ||
+        cairo_surface_get_type(s) != CAIRO_SURFACE_TYPE_IMAGE || r->blur_line == NULL)
+        return;
+    cairo_surface_flush(s);
+    unsigned char *px = cairo_image_surface_get_data(s);
+    int w = cairo_image_surface_get_width(s), h = cairo_image_surface_get_height(s);
+    int stride = cairo_image_surface_get_stride(s);
+    cairo_format_t f = cairo_image_surface_get_format(s);
+    if (px != NULL && w <= r->width && h <= r->height) {
+        if (f == CAIRO_FORMAT_A8)
+            rf_blur_a8(px, stride, w, h, sigma, r->blur_line);
+        else if (f == CAIRO_FORMAT_ARGB32)
+            rf_blur_argb32(px, stride, w, h, sigma, r->blur_line);
+    }
+    cairo_surface_mark_dirty(s);
+}
+
 /* Blurs what blur_begin's surface holds and paints it. */
 static void blur_end(rf_renderer_t *r, double sigma)
 {
     cairo_t *cr = r->cr;
     cairo_pattern_t *pat = cairo_pop_group(cr);
-    cairo_surface_t *s = NULL;
-    if (cairo_pattern_get_surface(pat, &s) == CAIRO_STATUS_SUCCESS &&
-        cairo_surface_get_type(s) == CAIRO_SURFACE_TYPE_IMAGE && r->blur_line != NULL) {
-        cairo_surface_flush(s);
-        unsigned char *px = cairo_image_surface_get_data(s);
-        int w = cairo_image_surface_get_width(s), h = cairo_image_surface_get_height(s);
-        if (px != NULL && w <= r->width && h <= r->height)
-            rf_blur_argb32(px, cairo_image_surface_get_stride(s), w, h, sigma, r->blur_line);
-        cairo_surface_mark_dirty(s);
-    }
+    blur_surface(r, pat, sigma);
     cairo_set_source(cr, pat);
     cairo_paint(cr);
     cairo_pattern_destroy(pat);
@@ -212,9 +225,9 @@ static void blur_end(rf_renderer_t *r, double sigma)
 }
 
 /* Ends the group the layer was drawn into: paints its shadows, the last
- * first (the first on top), each the layer's alpha in the shadow's color,
- * offset by x, y device px and blurred by blur / 2, over only the region it
- * can reach; then the layer; the opacity op applies to them as one (CSS).
+ * first (the first on top), each the layer's alpha offset by x, y device
+ * px and blurred by blur / 2 (an A8 surface over only the region it can
+ * reach), painted in the shadow's color; then the layer; the opacity op applies to them as one (CSS).
  * The layer was drawn (blurred by sigma) in its own region, inside a
  * cairo_save and a clip_save, both undone here. */
 static void shadows_draw(rf_renderer_t *r, const rf_layer_t *L, const rf_node_t *n,
@@ -233,13 +246,21 @@ static void shadows_draw(rf_renderer_t *r, const rf_layer_t *L, const rf_node_t 
         if (!shadow_now(r, &L->shadows[i], &dx, &dy, &sg))
             continue;
         const rf_color_t *c = &L->shadows[i].color;
+        /* the layer's alpha, offset, into an A8 surface of the region the
+         * shadow reaches; blurred; then the color through it */
         reach_rect(r, L, n, m, own + rf_blur_reach(sg), dx, dy, d);
-        blur_begin(r, d);
-        cairo_identity_matrix(cr);
+        clip_save(cr, d);
+        cairo_push_group_with_content(cr, CAIRO_CONTENT_ALPHA);
         cairo_translate(cr, dx, dy);
-        cairo_set_source_rgba(cr, c->r, c->g, c->b, c->a);
+        cairo_set_source_rgba(cr, 0, 0, 0, 1);
         cairo_mask(cr, pat);
-        blur_end(r, sg);
+        cairo_identity_matrix(cr);
+        cairo_pattern_t *alpha = cairo_pop_group(cr);
+        blur_surface(r, alpha, sg);
+        cairo_set_source_rgba(cr, c->r, c->g, c->b, c->a);
+        cairo_mask(cr, alpha);
+        cairo_pattern_destroy(alpha);
+        cairo_restore(cr);
     }
     cairo_identity_matrix(cr);
     cairo_set_source(cr, pat);

@@ -85,6 +85,30 @@ START_TEST(test_edge_cdf)
 }
 END_TEST
 
+/* The A8 blur against the W3C reference (blur-ref.h, from Python) on the
+ * white pixel, with a stride wider than the row and an odd width. */
+START_TEST(test_a8_white_pixel)
+{
+    int n = BLUR_REF_N, stride = n + 5;
+    uint8_t *pix = malloc((size_t)stride * (size_t)n);
+    void *line = malloc(RF_BLUR_WORK(n, n));
+    ck_assert(pix && line);
+    for (size_t k = 0; k < sizeof blur_ref / sizeof blur_ref[0]; k++) {
+        memset(pix, 0, (size_t)stride * (size_t)n);
+        pix[(size_t)(n / 2) * (size_t)stride + (size_t)(n / 2)] = 255;
+        rf_blur_a8(pix, stride, n, n, blur_ref[k].s, line);
+        for (int y = 0; y < n; y++)
+            for (int x = 0; x < n; x++) {
+                int got = pix[(size_t)y * (size_t)stride + (size_t)x];
+                ck_assert_msg(got == blur_ref[k].px[y * n + x], "a8 s=%g (%d, %d): %d, want %d",
+                              blur_ref[k].s, x, y, got, blur_ref[k].px[y * n + x]);
+            }
+    }
+    free(pix);
+    free(line);
+}
+END_TEST
+
 static Suite *blur_suite(void)
 {
     Suite *s = suite_create("blur");
@@ -92,6 +116,7 @@ static Suite *blur_suite(void)
     tcase_add_test(tc, test_box_size);
     tcase_add_test(tc, test_white_pixel);
     tcase_add_test(tc, test_edge_cdf);
+    tcase_add_test(tc, test_a8_white_pixel);
     suite_add_tcase(s, tc);
     return s;
 }
