@@ -511,7 +511,9 @@ static int parse_func(const char *s, size_t name_len, uint32_t *out, char *err, 
         return fail(err, errlen, "unknown color function %s%s()", word,
                     n < sizeof fn ? "" : "...");
     }
-    token_t t[MAX_TOKENS], c[4];
+    /* c as long as t: shape copies every component before it counts them
+     * (rgb(1,2,3,4,5) is refused after the fifth is read) */
+    token_t t[MAX_TOKENS], c[MAX_TOKENS];
     int nt = 0, nc = 0, legacy = 0;
     if (tokenize(s + name_len + 1, t, &nt, err, errlen) != 0 ||
         shape(fn, t, nt, c, &nc, &legacy, err, errlen) != 0)
