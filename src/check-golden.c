@@ -96,7 +96,10 @@ int check_scan(const char *dir, int digits, long **out, size_t *n, int *missing,
 /* ------------------------------------------------------------ trace.csv */
 
 /* Writes DIR/trace.csv from the frames rendered in this run, unless the
- * file already holds exactly those bytes (its mtime then stays). */
+ * file already holds exactly those bytes (its mtime then stays): the
+ * values of this run for the goldens it wrote, the old trace's row for the
+ * goldens it kept (this run's values when the old trace has no complete row
+ * at that time: a golden kept without a trace). */
 void check_write_trace(check_ctx_t *c)
 {
     rf_check_run_t *run = c->run;
@@ -118,6 +121,12 @@ void check_write_trace(check_ctx_t *c)
             continue;
         times[k] = run->frames[i].t;
         memcpy(rows + k * ns, c->slots + i * ns, ns * sizeof(double));
+        /* a golden this run kept (it passed, or within --max-diff-*) keeps
+         * the values it was recorded with: the next failure measures
+         * motion from the pixels the golden holds */
+        if (!run->frames[i].updated &&
+            !rf_trace_recall(c->trace, &sc->values, times[k], rows + k * ns))
+            memcpy(rows + k * ns, c->slots + i * ns, ns * sizeof(double));
         k++;
     }
     if (k == 0)

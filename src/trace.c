@@ -186,6 +186,23 @@ static int trace_scene_has(const rf_values_t *vs, const char *col)
            (k >= 0 || v->nout != RF_VALUE_COMPONENTS);
 }
 
+int rf_trace_recall(const rf_trace_t *trace, const rf_values_t *vs, double t, double *slots)
+{
+    const double *row = trace != NULL && vs != NULL ? trace_find_row(trace, t) : NULL;
+    if (row == NULL)
+        return 0;
+    for (uint32_t i = 0; i < vs->nnamed; i++) {
+        const rf_value_t *v = &vs->values[i];
+        for (uint32_t j = 0; j < v->nout; j++) {
+            size_t c = trace_find_col(trace, v->name, v->nout == 3 ? rf_value_components[j] : NULL);
+            if (c == 0)
+                return 0;
+            slots[v->slot + j] = row[c];
+        }
+    }
+    return 1;
+}
+
 void rf_trace_compare(const rf_trace_t *trace, const rf_values_t *vs, double t,
                       const double *slots, rf_trace_move_t *moves, size_t cap,
                       rf_trace_diff_t *d)

@@ -85,6 +85,12 @@ void rf_trace_compare(const rf_trace_t *trace, const rf_values_t *vs, double t,
                       const double *slots, rf_trace_move_t *moves, size_t cap,
                       rf_trace_diff_t *d);
 
+/* Writes the trace's numbers at time t (the same double) into slots, vs's
+ * slot array at t, over each named value's outputs; other slots are left
+ * as they are. Returns 1 when the trace has a row at t with a column for
+ * every output of vs, else 0 (slots may then be partly written). */
+int rf_trace_recall(const rf_trace_t *trace, const rf_values_t *vs, double t, double *slots);
+
 /* One line, no newline, into buf (returns snprintf's result):
  *   "card.x at t=0.533333: 212.4 -> 215 (+2.6)"
  * The two numbers are printed with the fewest significant digits (at
