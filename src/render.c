@@ -538,7 +538,7 @@ static int clip_apply(rf_renderer_t *r, const rf_layer_t *clip, const cairo_matr
  * one 8-bit step anyway, and the cap bounds the time); 0 for none. */
 static double blur_sigma(const rf_renderer_t *r, const rf_layer_t *L)
 {
-    double s = P(&L->blur, r->slots), cap = r->width > r->height ? r->width : r->height;
+    double s = P(&L->blur, r->slots) * r->unit, cap = r->width > r->height ? r->width : r->height;
     return s > 0 ? (s < cap ? s : cap) : 0; /* NaN: 0 */
 }
 
@@ -612,8 +612,8 @@ static void shadows_draw(rf_renderer_t *r, const rf_layer_t *L, const rf_node_t 
     double cap = r->width > r->height ? r->width : r->height;
     for (uint32_t i = L->nshadows; i-- > 0;) {
         const rf_shadow_t *sh = &L->shadows[i];
-        double dx = P(&sh->x, r->slots), dy = P(&sh->y, r->slots);
-        double sg = 0.5 * P(&sh->blur, r->slots);
+        double dx = P(&sh->x, r->slots) * r->unit, dy = P(&sh->y, r->slots) * r->unit;
+        double sg = 0.5 * P(&sh->blur, r->slots) * r->unit;
         sg = sg > 0 ? (sg < cap ? sg : cap) : 0;
         if (!(fabs(dx) <= 4 * cap && fabs(dy) <= 4 * cap))
             continue; /* off the canvas, or NaN */
@@ -796,6 +796,8 @@ rf_renderer_t *rf_renderer_create(const rf_scene_t *scene, char *err, size_t err
     r->scene = scene;
     r->width = scene->width;
     r->height = scene->height;
+    r->unit = scene->scale > 0 ? scene->scale : 1;
+    cairo_matrix_init_scale(&r->root, r->unit, r->unit);
     r->surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, scene->width, scene->height);
     cairo_status_t st = cairo_surface_status(r->surface);
     if (st != CAIRO_STATUS_SUCCESS) {
@@ -935,8 +937,7 @@ int rf_renderer_draw(rf_renderer_t *r, double t)
 
     cairo_t *cr = r->cr;
     uint32_t bg = sc->background;
-    cairo_matrix_t id;
-    cairo_matrix_init_identity(&id);
+    cairo_matrix_t id = r->root;
     cairo_new_path(cr);
     cairo_identity_matrix(cr);
     if (prefix_restore(r)) {
