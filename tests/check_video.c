@@ -48,10 +48,22 @@ START_TEST(test_tmp_name)
 }
 END_TEST
 
+/* rf_video_argv of spec writing tmp is exactly want (NULL-terminated). */
+static void expect_argv(const rf_video_spec_t *spec, const char *tmp, const char *const *want)
+{
+    rf_video_argv_t a;
+    size_t i;
+
+    rf_video_argv(spec, tmp, &a);
+    for (i = 0; want[i] != NULL; i++)
+        ck_assert_str_eq(a.argv[i], want[i]);
+    ck_assert_ptr_null(a.argv[i]);
+}
+
 START_TEST(test_argv)
 {
-    rf_video_spec_t mp4 = { 640, 360, 30, 1, 1 };
-    rf_video_spec_t webm = { 64, 48, 29.97, 0, 0, .webm = 1 };
+    rf_video_spec_t mp4 = { .width = 640, .height = 360, .fps = 30, .rgb = 1, .mp4 = 1 };
+    rf_video_spec_t webm = { .width = 64, .height = 48, .fps = 29.97, .webm = 1 };
     const char *want_mp4[] = { "ffmpeg", "-hide_banner", "-loglevel", "error", "-y", "-f",
                                "rawvideo", "-pix_fmt", "rgb24", "-s", "640x360", "-r", "30/1",
                                "-i", "-", "-pix_fmt", "yuv420p", "./o.tmp.mp4", NULL };
@@ -60,17 +72,9 @@ START_TEST(test_argv)
                                 "2997/100", "-i", "-", "-c:v", "libvpx-vp9", "-row-mt", "1",
                                 "-deadline", "realtime", "-cpu-used", "6", "-crf", "32",
                                 "-b:v", "0", "-pix_fmt", "yuva420p", "./o.tmp.webm", NULL };
-    rf_video_argv_t a;
-    size_t i;
 
-    rf_video_argv(&mp4, "./o.tmp.mp4", &a);
-    for (i = 0; want_mp4[i] != NULL; i++)
-        ck_assert_str_eq(a.argv[i], want_mp4[i]);
-    ck_assert_ptr_null(a.argv[i]);
-    rf_video_argv(&webm, "./o.tmp.webm", &a);
-    for (i = 0; want_webm[i] != NULL; i++)
-        ck_assert_str_eq(a.argv[i], want_webm[i]);
-    ck_assert_ptr_null(a.argv[i]);
+    expect_argv(&mp4, "./o.tmp.mp4", want_mp4);
+    expect_argv(&webm, "./o.tmp.webm", want_webm);
 }
 END_TEST
 
@@ -114,20 +118,15 @@ END_TEST
 
 START_TEST(test_gif_argv)
 {
-    rf_video_spec_t gif = { 96, 64, 60, 0, 0, .gif = 1, .duration = 3 };
+    rf_video_spec_t gif = { .width = 96, .height = 64, .fps = 60, .gif = 1, .duration = 3 };
     const char *want[] = { "ffmpeg", "-hide_banner", "-loglevel", "error", "-y", "-f",
                            "rawvideo", "-pix_fmt", "rgba", "-s", "96x64", "-r", "60/1", "-i", "-",
                            "-filter_complex",
                            "[0:v]fps=100/2,split[a][b];[a]palettegen=stats_mode=full[p];"
                            "[b][p]paletteuse=dither=sierra2_4a:diff_mode=rectangle",
                            "-frames:v", "150", "-final_delay", "2", "./o.tmp.gif", NULL };
-    rf_video_argv_t a;
-    size_t i;
 
-    rf_video_argv(&gif, "./o.tmp.gif", &a);
-    for (i = 0; want[i] != NULL; i++)
-        ck_assert_str_eq(a.argv[i], want[i]);
-    ck_assert_ptr_null(a.argv[i]);
+    expect_argv(&gif, "./o.tmp.gif", want);
 }
 END_TEST
 
@@ -177,7 +176,7 @@ static void fake_teardown(void)
 /* Feeds n bytes and finishes: rf_video_finish's result. */
 static int run(rf_video_t *v, size_t n, char *err, size_t errlen)
 {
-    rf_video_spec_t spec = { 2, 2, 10, 0, 0 };
+    rf_video_spec_t spec = { .width = 2, .height = 2, .fps = 10 };
     int stopped = 0;
 
     ck_assert_int_eq(rf_video_create(v, out, rf_video_ext(out), err, errlen), 0);
