@@ -13,6 +13,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "atomic.h"
@@ -26,7 +27,7 @@
 /* The option ids, in the order of .opts below. */
 enum {
     OPT_OUTPUT, OPT_FRAMES, OPT_JOBS, OPT_SHARD, OPT_FORMAT, OPT_QUIET, OPT_PNG_LEVEL,
-    OPT_PNG_FILTER, OPT_NO_REUSE, OPT_CLEAN,
+    OPT_PNG_FILTER, OPT_NO_REUSE, OPT_CLEAN, OPT_SCALE, OPT_FPS,
 };
 
 typedef struct render_opts {
@@ -39,6 +40,9 @@ typedef struct render_opts {
     int has_format;
     rf_png_options_t png;
     int has_png;                /* --png-level or --png-filter given */
+    int quiet;                  /* --quiet: no progress line, no note */
+    double scale;               /* --scale S; 1 without */
+    double fps;                 /* --fps F; 0 without */
 } render_opts_t;
 
 /* The signal that interrupted the render (SIGINT, SIGTERM, SIGHUP), or 0. */
@@ -93,7 +97,7 @@ static int render_parse_shard(const char *s, long *k, long *n)
 
 /* -o, --quiet and --no-reuse are read from the arguments. */
 static const render_opts_t render_defaults = {
-    .a = -1, .b = -1, .shard_k = 1, .shard_n = 1, .png = RF_PNG_OPTIONS_RENDER,
+    .a = -1, .b = -1, .shard_k = 1, .shard_n = 1, .png = RF_PNG_OPTIONS_RENDER, .scale = 1,
 };
 
 static int render_option(void *state, int id, const char *arg)
@@ -135,6 +139,10 @@ static int render_option(void *state, int id, const char *arg)
     case OPT_PNG_FILTER:
         o->has_png = 1;
         return rf_cmd_parse_png_filter(&rf_cmd_render, arg, &o->png);
+    case OPT_SCALE:
+        return rf_cmd_parse_scale(&rf_cmd_render, arg, &o->scale);
+    case OPT_FPS:
+        return rf_cmd_parse_fps(&rf_cmd_render, arg, &o->fps);
     default: /* -o, --quiet, --no-reuse: args */
         return 0;
     }
@@ -170,6 +178,7 @@ static int render_video(const render_opts_t *o, const rf_scene_t *scene, rf_fram
     rf_frames_result_t res;
     char err[RF_FRAMES_ERR_LEN + 1024];
     int mp4 = strcasecmp(ext, ".mp4") == 0, mov = strcasecmp(ext, ".mov") == 0;
+    int gif = strcasecmp(ext, ".gif") == 0;
     int status = RF_EXIT_IO, rc, close_failed;
 
     if (o->has_format)
@@ -197,6 +206,19 @@ static int render_video(const render_opts_t *o, const rf_scene_t *scene, rf_fram
     spec.rgb = job->format == RF_FRAMES_RGB;
     spec.mp4 = mp4;
     spec.mov = mov;
+    spec.webm = strcasecmp(ext, ".webm") == 0;
+    spec.gif = gif;
+    /* the whole scene plays for its duration; a part of it, for its frames */
+    spec.duration = job->range.count == scene->nframes ? scene->duration
+                                                       : (double)job->range.count / scene->fps;
+    if (gif) {
+        rf_video_gif_timing_t g;
+        rf_video_gif_timing(scene->fps, spec.duration, &g);
+        if (g.dropped && !o->quiet)
+            fprintf(stderr, "runeframe: note: render: %s: %.4g fps shown at %.4g fps (GIF "
+                            "delays are whole 1/100 s, and browsers slow those under 2/100 s)\n",
+                    o->out, scene->fps, 100.0 / g.cs);
+    }
     if (rf_video_start(&v, &spec, err, sizeof err) != 0) {
         fprintf(stderr, "runeframe: render: %s\n", err);
         goto out;
@@ -412,6 +434,7 @@ static int render_check(void *state, const rf_cmd_args_t *args)
     render_opts_t *o = state;
 
     o->out = args->opt[OPT_OUTPUT];
+    o->quiet = args->opt[OPT_QUIET] != NULL;
     if (o->out != NULL && !o->has_format && rf_video_has_ext(o->out, ".y4m")) {
         /* -o NAME.y4m says which stream it is */
         o->format = RF_FRAMES_Y4M;
@@ -430,15 +453,31 @@ static int render_check(void *state, const rf_cmd_args_t *args)
     return render_check_name(o->out);
 }
 
+static double render_now(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
 static int render_exec(void *state, const rf_cmd_args_t *args)
 {
     const render_opts_t *o = state;
-    const rf_scene_t *scene = args->scene;
+    rf_scene_t draft;           /* --scale and --fps: borrows args->scene */
+    const rf_scene_t *scene = &draft;
     const char *ext = rf_video_ext(o->out);
     rf_frames_job_t job = { 0 };
     long a, b;
     int status;
     struct sigaction sa;
+    char err[256];
+    double t0 = render_now();
+    /* on a terminal: a progress line, then one summary line (cli.md) */
+    int summary = !o->quiet && isatty(STDERR_FILENO);
+
+    if (rf_scene_draft(args->scene, o->scale, o->fps, &draft, err, sizeof err) != 0)
+        return rf_cmd_usage_error(&rf_cmd_render, "%s", err);
 
     a = o->a < 0 ? 0 : o->a;
     b = o->b < 0 ? scene->nframes : o->b;
@@ -461,7 +500,7 @@ static int render_exec(void *state, const rf_cmd_args_t *args)
     job.png = o->png;
     job.jobs = rf_cmd_jobs(o->jobs);
     job.reuse = args->opt[OPT_NO_REUSE] == NULL;
-    job.progress = args->opt[OPT_QUIET] == NULL && isatty(STDERR_FILENO);
+    job.progress = summary ? 2 : 0;
     job.interrupt = &render_signal;
 
     /* Ctrl-C and kill stop the workers between frames, so the run cleans
@@ -483,6 +522,10 @@ static int render_exec(void *state, const rf_cmd_args_t *args)
     else
         status = render_stream(o, scene, &job);
     render_reraise();
+    if (status == RF_EXIT_OK && summary)
+        fprintf(stderr, "runeframe: render: %ld frame%s (%dx%d) to %s in %.1f s\n",
+                job.range.count, job.range.count == 1 ? "" : "s", scene->width, scene->height,
+                strcmp(o->out, "-") == 0 ? "standard output" : o->out, render_now() - t0);
     return status;
 }
 
@@ -514,11 +557,16 @@ const rf_cmd_t rf_cmd_render = {
         "  --png-filter F     PNG row filter: none (default), sub, up, avg, paeth, all\n"
         "  --no-reuse         draw and encode every frame, even copies (benchmarks)\n"
         "  --clean            delete the folder's frame-NNNNN.png files first (render\n"
-        "                     warns about those that are not frames of this scene)\n",
+        "                     warns about those that are not frames of this scene)\n"
+        "  --scale S          a draft: the canvas round(width * S) x round(height * S)\n"
+        "                     and everything on it scaled by S (0 < S <= 1)\n"
+        "  --fps F            frame N at time N / F instead of N / the scene's fps\n"
+        "                     (0 < F <= 1000; --frames counts these frames)\n",
     .usage = "SCENE [-o DIR] [--frames A:B] [--jobs N] [--shard K/N]\n"
-             "                        [--format png|y4m|rgba] [--quiet] [--png-level L]",
+             "                        [--format png|y4m|rgba] [--scale S] [--fps F] [--quiet]\n"
+             "                        [--png-level L]",
     .name = "render",
-    .opts = "o|output: frames: jobs: shard: format: quiet png-level: png-filter: no-reuse clean",
+    .opts = "o|output: frames: jobs: shard: format: quiet png-level: png-filter: no-reuse clean scale: fps:",
     RF_CMD_ONE_SCENE, .state_size = sizeof(render_opts_t), .defaults = &render_defaults,
     .option = render_option, .check = render_check, .exec = render_exec,
 };

@@ -14,6 +14,7 @@
 #include "cmd.h"
 #include "diag.h"
 #include "frames.h"
+#include "numfmt.h"
 #include "pngio.h"
 #include "scene.h"
 #include "series.h"
@@ -365,5 +366,19 @@ int rf_cmd_parse_png_filter(const rf_cmd_t *cmd, const char *arg, rf_png_options
     if (rf_png_filter_parse(arg, &png->filter) != 0)
         return rf_cmd_usage_error(cmd, "--png-filter must be none, sub, up, avg, paeth or all, "
                                        "got '%s'", arg);
+    return 0;
+}
+
+int rf_cmd_parse_scale(const rf_cmd_t *cmd, const char *arg, double *scale)
+{
+    if (rf_num_parse(arg, scale) != 0 || !(*scale > 0 && *scale <= 1))
+        return rf_cmd_usage_error(cmd, "--scale must be a number > 0 and <= 1, got '%s'", arg);
+    return 0;
+}
+
+int rf_cmd_parse_fps(const rf_cmd_t *cmd, const char *arg, double *fps)
+{
+    if (rf_num_parse(arg, fps) != 0 || !(*fps > 0 && *fps <= 1000))
+        return rf_cmd_usage_error(cmd, "--fps must be a number > 0 and <= 1000, got '%s'", arg);
     return 0;
 }

@@ -158,5 +158,9 @@ int rf_cmd_parse_jobs(const rf_cmd_t *cmd, const char *arg, long *jobs);
 int rf_cmd_jobs(long jobs);
 int rf_cmd_parse_png_level(const rf_cmd_t *cmd, const char *arg, struct rf_png_options *png);
 int rf_cmd_parse_png_filter(const rf_cmd_t *cmd, const char *arg, struct rf_png_options *png);
+/* Drafts (cli.md): --scale S, 0 < S <= 1, and --fps F, 0 < F <= 1000 (as
+ * a scene's fps). */
+int rf_cmd_parse_scale(const rf_cmd_t *cmd, const char *arg, double *scale);
+int rf_cmd_parse_fps(const rf_cmd_t *cmd, const char *arg, double *fps);
 
 #endif

@@ -490,7 +490,9 @@ static void deadline_ms(struct timespec *ts, long ms)
     ts->tv_nsec %= 1000000000L;
 }
 
-/* "\rframe 120/241  58.3 fps  ETA 2s", padded over a longer previous line. */
+/* "\rframe 120/241  58.3 fps  ETA 2s", padded over a longer previous line;
+ * final 1: then a newline; 2: then the line erased (the cursor back at its
+ * start). */
 static void progress_print(long done, long total, double elapsed, int final)
 {
     char eta[32] = "?";
@@ -505,9 +507,11 @@ static void progress_print(long done, long total, double elapsed, int final)
         else
             snprintf(eta, sizeof eta, "%ldh%02ldm", s / 3600, s / 60 % 60);
     }
-    fprintf(stderr, "\rframe %ld/%ld  %.1f fps  ETA %-8s", done, total, fps, eta);
-    if (final)
+    int n = fprintf(stderr, "\rframe %ld/%ld  %.1f fps  ETA %-8s", done, total, fps, eta);
+    if (final == 1)
         fputc('\n', stderr);
+    else if (final == 2 && n > 1)
+        fprintf(stderr, "\r%*s\r", n - 1, "");
     fflush(stderr);
 }
 
@@ -651,7 +655,7 @@ int rf_frames_run(const rf_frames_job_t *job, rf_frames_result_t *result)
             pthread_join(workers[i].thread, NULL);
     if (job->progress)
         progress_print(job->format == RF_FRAMES_PNG ? atomic_load(&r.done) : r.written, count,
-                       now_seconds() - t0, 1);
+                       now_seconds() - t0, job->progress == 2 ? 2 : 1);
 done:
     result->produced = job->format == RF_FRAMES_PNG ? atomic_load(&r.done) : r.written;
     result->rendered = atomic_load(&r.rendered);

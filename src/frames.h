@@ -136,7 +136,8 @@ typedef struct rf_frames_job {
     const char *dir;            /* PNG: the folder, which must exist */
     FILE *out;                  /* other formats: the stream, written in order */
     const char *out_name;       /* its name in messages ("standard output") */
-    int progress;               /* nonzero: a progress line on stderr */
+    int progress;               /* nonzero: a progress line on stderr; 2: erased
+                                   at the end (the caller prints a summary) */
     /* Polled by the workers and the writer: once nonzero (a signal handler
      * sets it) the run stops after the frames in flight and fails with the
      * message "interrupted". May be NULL. */

@@ -96,7 +96,7 @@ static int clip_apply(rf_renderer_t *r, const rf_layer_t *clip, const cairo_matr
  * one 8-bit step anyway, and the cap bounds the time); 0 for none. */
 static double blur_sigma(const rf_renderer_t *r, const rf_layer_t *L)
 {
-    double s = P(&L->blur, r->slots), cap = r->width > r->height ? r->width : r->height;
+    double s = P(&L->blur, r->slots) * r->unit, cap = r->width > r->height ? r->width : r->height;
     return s > 0 ? (s < cap ? s : cap) : 0; /* NaN: 0 */
 }
 
@@ -151,9 +151,9 @@ static int shadow_now(const rf_renderer_t *r, const rf_shadow_t *sh, double *dx,
                       double *sg)
 {
     double cap = r->width > r->height ? r->width : r->height;
-    *dx = P(&sh->x, r->slots);
-    *dy = P(&sh->y, r->slots);
-    *sg = 0.5 * P(&sh->blur, r->slots);
+    *dx = P(&sh->x, r->slots) * r->unit; /* device px: scaled with a draft */
+    *dy = P(&sh->y, r->slots) * r->unit;
+    *sg = 0.5 * P(&sh->blur, r->slots) * r->unit;
     *sg = *sg > 0 ? (*sg < cap ? *sg : cap) : 0;
     return fabs(*dx) <= 4 * cap && fabs(*dy) <= 4 * cap;
 }

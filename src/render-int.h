@@ -35,6 +35,12 @@ struct rf_renderer {
     cairo_surface_t *surface;
     cairo_t *cr;
     int width, height;
+    /* The device matrix every top-level layer is drawn under: the
+     * identity, or S(scale) for a draft (scene.h rf_scene_t.scale); unit
+     * is that scale (1 without), for what is given in device px (blur,
+     * shadow offsets). */
+    cairo_matrix_t root;
+    double unit;
     double *slots;             /* values.nslots (at least 1) */
     double t;                  /* the time of the frame being drawn */
     rf_node_t *nodes;          /* one per layer, pre-order */

@@ -47,7 +47,7 @@ int prefix_find(rf_renderer_t *r)
     uint32_t n = sc->nlayers, idx = 0, depth = 0, nprefix = 0;
     cairo_matrix_t parent;
     double area = 0;
-    cairo_matrix_init_identity(&parent);
+    parent = r->root;
     for (;;) {
         uint32_t i = 0;
         for (; i < n && rf_layer_is_static(&list[i]); i++, nprefix++) {
@@ -79,7 +79,7 @@ int prefix_find(rf_renderer_t *r)
 static int chain_matrices(const rf_renderer_t *r, cairo_matrix_t *m)
 {
     cairo_matrix_t parent;
-    cairo_matrix_init_identity(&parent);
+    parent = r->root;
     for (uint32_t k = 0; k < r->split_depth; k++) {
         const rf_node_t *g = &r->nodes[r->split_node[k]];
         if (!g->ok)
@@ -153,8 +153,7 @@ int prefix_restore(rf_renderer_t *r)
 
 void prefix_draw_rest(rf_renderer_t *r)
 {
-    cairo_matrix_t id;
-    cairo_matrix_init_identity(&id);
+    cairo_matrix_t id = r->root;
     draw_rest(r, r->scene->layers, r->scene->nlayers, 0, &id);
 }
 

@@ -583,6 +583,8 @@ rf_renderer_t *rf_renderer_create(const rf_scene_t *scene, char *err, size_t err
     r->scene = scene;
     r->width = scene->width;
     r->height = scene->height;
+    r->unit = scene->scale > 0 ? scene->scale : 1;
+    cairo_matrix_init_scale(&r->root, r->unit, r->unit);
     r->surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, scene->width, scene->height);
     cairo_status_t st = cairo_surface_status(r->surface);
     if (st != CAIRO_STATUS_SUCCESS) {
@@ -724,8 +726,7 @@ int rf_renderer_draw(rf_renderer_t *r, double t)
 
     cairo_t *cr = r->cr;
     uint32_t bg = sc->background;
-    cairo_matrix_t id;
-    cairo_matrix_init_identity(&id);
+    cairo_matrix_t id = r->root;
     cairo_new_path(cr);
     cairo_identity_matrix(cr);
     if (prefix_restore(r)) {

@@ -208,8 +208,7 @@ int scene_set_frames(loader_t *L, double duration)
         return -1;
     }
     sc->duration = duration;
-    /* the 1e-9 keeps 1.16 s at 25 fps (28.999999999999996) at 30 frames */
-    sc->nframes = (long)floor(frames + 1e-9) + 1;
+    sc->nframes = rf_scene_count_frames(duration, sc->fps);
     return 0;
 }
 

@@ -328,3 +328,36 @@ double rf_scene_frame_time(const rf_scene_t *scene, long i)
     return (double)i / scene->fps;
 }
 
+long rf_scene_count_frames(double duration, double fps)
+{
+    double frames = duration * fps;
+
+    if (!(frames <= RF_MAX_FRAMES))
+        return -1;
+    /* the 1e-9 keeps 1.16 s at 25 fps (28.999999999999996) at 30 frames */
+    return (long)floor(frames + 1e-9) + 1;
+}
+
+int rf_scene_draft(const rf_scene_t *scene, double scale, double fps, rf_scene_t *out,
+                   char *err, size_t errlen)
+{
+    *out = *scene;
+    if (scale > 0 && scale != 1) {
+        double w = round(scene->width * scale), h = round(scene->height * scale);
+        out->width = w >= 1 ? (int)w : 1;
+        out->height = h >= 1 ? (int)h : 1;
+        out->scale = scale;
+    }
+    if (fps > 0) {
+        long n = rf_scene_count_frames(scene->duration, fps);
+        if (n < 0) {
+            snprintf(err, errlen, "--fps %g: too many frames: duration * fps = %g * %g = %g, "
+                                  "the limit is %u", fps, scene->duration, fps,
+                     scene->duration * fps, (unsigned)RF_MAX_FRAMES);
+            return -1;
+        }
+        out->fps = fps;
+        out->nframes = n;
+    }
+    return 0;
+}

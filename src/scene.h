@@ -44,6 +44,9 @@ struct rf_scene {
     double duration;          /* seconds > 0, resolved when "auto" */
     int duration_auto;        /* nonzero: duration came from settle times */
     long nframes;             /* floor(duration * fps + 1e-9) + 1 */
+    double scale;             /* a draft's (rf_scene_draft): width and height
+                                 are the canvas's times it, and everything is
+                                 drawn scaled by it; 0 as loaded (no scale) */
     rf_values_t values;
     uint32_t npaths;          /* named paths of `paths`, in file order */
     const rf_scene_path_t *paths;
@@ -83,6 +86,21 @@ rf_scene_t *rf_scene_load_buffer_with(const char *name, const char *buf, size_t 
 
 /* Frees the scene and everything it owns. NULL is a no-op. */
 void rf_scene_destroy(rf_scene_t *scene);
+
+/* A draft of scene (cli.md "Drafts") into *out, a copy that borrows
+ * everything scene owns (scene must outlive it; never destroy it): with
+ * scale S (0 < S <= 1; 1: none) the canvas is round(width * S) x
+ * round(height * S), at least 1 x 1, and everything on it is drawn scaled
+ * by S; with fps F (0 < F <= 1000; 0: the scene's) frame n is at n / F and
+ * the frames are counted as the loader counts them. Returns 0, or -1 with a
+ * message in err when F gives more than RF_MAX_FRAMES frames. */
+int rf_scene_draft(const rf_scene_t *scene, double scale, double fps, rf_scene_t *out,
+                   char *err, size_t errlen);
+
+/* Frames of a timeline: floor(duration * fps + 1e-9) + 1 (the 1e-9 keeps
+ * 1.16 s at 25 fps, 28.999999999999996, at 30 frames); -1 when duration *
+ * fps exceeds RF_MAX_FRAMES. */
+long rf_scene_count_frames(double duration, double fps);
 
 /* Time of frame i: i / fps as one division, never accumulated. */
 double rf_scene_frame_time(const rf_scene_t *scene, long i);
