@@ -25,6 +25,14 @@ const rf_layer_key_t rf_layer_common_keys[] = {
     { "stroke", RF_KEY_PAINT, RF_KEY_DRAWN, RF_KEY_AT(stroke), 0, 0, 0, NULL },
     { "stroke_width", RF_KEY_NUMBER, RF_KEY_DRAWN | RF_KEY_NONNEG, RF_KEY_AT(stroke_width), 0,
       1, 0, NULL },
+    { "line_cap", RF_KEY_CHOICE, RF_KEY_DRAWN, RF_KEY_AT(line_cap), 0, 0, 0,
+      "butt|round|square" },
+    { "line_join", RF_KEY_CHOICE, RF_KEY_DRAWN, RF_KEY_AT(line_join), 0, 0, 0,
+      "miter|round|bevel" },
+    { "miter_limit", RF_KEY_NUMBER, RF_KEY_DRAWN | RF_KEY_MIN1, RF_KEY_AT(miter_limit), 0,
+      RF_MITER_DEFAULT, RF_MITER_MAX, NULL },
+    { "dash", RF_KEY_DASH, RF_KEY_DRAWN, RF_KEY_AT(dash), RF_KEY_AT(ndash), 0, 0, NULL },
+    { "dash_offset", RF_KEY_NUMBER, RF_KEY_DRAWN, RF_KEY_AT(dash_offset), 0, 0, 0, NULL },
     { "follow", RF_KEY_FOLLOW, RF_KEY_OWN, RF_KEY_AT(follow_slot), 0, 0, 0, NULL },
     { "orient", RF_KEY_BOOL, 0, RF_KEY_AT(orient), 0, 0, 0, NULL },
     { "blur", RF_KEY_NUMBER, RF_KEY_NONNEG, RF_KEY_AT(blur), 0, 0, 0, NULL },
@@ -140,6 +148,14 @@ static int key_each_slot(rf_layer_t *L, const rf_layer_key_t *k, rf_layer_slot_f
     }
     case RF_KEY_FOLLOW:
         return fn(k, (uint32_t *)field(L, k->at), ctx);
+    case RF_KEY_DASH: {
+        /* the entries were allocated writable by the loader */
+        rf_prop_t *d = *(rf_prop_t **)field(L, k->at);
+        uint32_t n = *(uint32_t *)field(L, k->at2);
+        for (uint32_t i = 0; i < n && r == 0; i++)
+            r = fn(k, &d[i].slot, ctx);
+        return r;
+    }
     case RF_KEY_SHADOW: {
         rf_shadow_t *sh = *(rf_shadow_t **)field(L, k->at);
         uint32_t n = *(uint32_t *)field(L, k->at2);

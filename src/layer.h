@@ -191,6 +191,18 @@ typedef struct rf_per_glyph {
     rf_prop_t x, y, rotate, scale, opacity;
 } rf_per_glyph_t;
 
+/* The stroke style (scene-v1.md "Strokes"), in the words' order of the
+ * line_cap and line_join rows ("butt|round|square", "miter|round|bevel"). */
+typedef enum rf_line_cap { RF_CAP_BUTT = 0, RF_CAP_ROUND, RF_CAP_SQUARE } rf_line_cap_t;
+typedef enum rf_line_join { RF_JOIN_MITER = 0, RF_JOIN_ROUND, RF_JOIN_BEVEL } rf_line_join_t;
+/* The most entries of a `dash` array (a longer one is a load error). */
+#define RF_DASH_MAX 64
+/* miter_limit: the contract's default, and the largest drawn (a constant
+ * above it is a load error, an animated one is clamped): it bounds how far
+ * a stroke reaches past its path, so the renderer's extents. */
+#define RF_MITER_DEFAULT 10.0
+#define RF_MITER_MAX 100.0
+
 typedef enum rf_text_align { RF_ALIGN_LEFT = 0, RF_ALIGN_CENTER, RF_ALIGN_RIGHT } rf_text_align_t;
 
 /* `blend` (scene-v1.md "Compositing"): CSS mix-blend-mode names, in
@@ -226,6 +238,13 @@ struct rf_layer {
     rf_prop_t opacity;          /* clamped to [0, 1] when drawn */
     rf_prop_t stroke_width;
     rf_paint_t fill, stroke;
+    /* the stroke style (render-stroke.c draws it) */
+    uint8_t line_cap;           /* rf_line_cap_t */
+    uint8_t line_join;          /* rf_line_join_t */
+    rf_prop_t miter_limit;      /* >= 1, RF_MITER_DEFAULT */
+    const rf_prop_t *dash;      /* on, off, ... lengths (px); NULL: solid */
+    uint32_t ndash;             /* <= RF_DASH_MAX */
+    rf_prop_t dash_offset;      /* px into the pattern where it starts */
     uint32_t follow_slot;       /* first slot (x; y and angle follow) of a
                                  * sample_path value, RF_PROP_CONST when none */
     rf_prop_t blur;             /* Gaussian standard deviation (px), 0: none */
@@ -264,6 +283,8 @@ struct rf_layer {
 typedef enum rf_key_kind {
     RF_KEY_TYPE = 0,   /* "type": read first by the loader */
     RF_KEY_NUMBER,     /* rf_prop_t: a number, a value name or an inline value */
+    RF_KEY_DASH,       /* const rf_prop_t * + uint32_t count (at2): [on, off,
+                        * ...], each a NUMBER >= 0 (scene-stroke.c) */
     RF_KEY_PAIR,       /* two rf_prop_t, at and at2: [a, b] */
     RF_KEY_SCALE,      /* two rf_prop_t: a number (both) or [sx, sy] */
     RF_KEY_PAINT,      /* rf_paint_t: a color, "none", a mix or a gradient */
@@ -296,6 +317,8 @@ enum {
     RF_KEY_OWN = 1 << 3,      /* a common key that places the layer itself
                                * (transform, opacity, follow): what a group
                                * must keep constant to be chained (render) */
+    RF_KEY_MIN1 = 1 << 4,     /* a constant must be >= 1 (miter_limit) and
+                               * at most def2 */
 };
 
 typedef struct rf_layer_key {
@@ -303,7 +326,8 @@ typedef struct rf_layer_key {
     uint8_t kind;              /* rf_key_kind_t */
     uint8_t flags;             /* RF_KEY_* */
     uint16_t at, at2;          /* offsets in rf_layer_t (RF_KEY_AT) */
-    double def, def2;          /* defaults of NUMBER, PAIR, SCALE */
+    double def, def2;          /* defaults of NUMBER, PAIR, SCALE; a MIN1
+                                  NUMBER's largest in def2 */
     const char *shape;         /* PAIR, SCALE: "[ax, ay]" for messages;
                                   CHOICE: the words, "left|center|right" */
 } rf_layer_key_t;
@@ -314,7 +338,7 @@ typedef struct rf_layer_key {
 
 /* The most keys one layer may have: the common ones plus its type's
  * (tests/check_layer.c holds every row to it). */
-#define RF_LAYER_MAX_KEYS 32
+#define RF_LAYER_MAX_KEYS 40
 
 /* ---- the type rows ---- */
 
@@ -350,8 +374,9 @@ typedef struct rf_layer_class {
 } rf_layer_class_t;
 
 /* The common keys, in the order messages list them: type, id, x, y,
- * rotate, scale, anchor, opacity, fill, stroke, stroke_width, follow,
- * orient, blur, shadow, blend, pixel_snap. */
+ * rotate, scale, anchor, opacity, fill, stroke, stroke_width,
+ * line_cap, line_join, miter_limit, dash, dash_offset, follow, orient,
+ * blur, shadow, blend, pixel_snap. */
 extern const rf_layer_key_t rf_layer_common_keys[];
 extern const uint32_t rf_layer_ncommon_keys;
 

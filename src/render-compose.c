@@ -119,7 +119,7 @@ static void reach_rect(const rf_renderer_t *r, const rf_layer_t *L, const rf_nod
     double a = m->xx, b = m->yx, c = m->xy, e = m->yy;
     double stretch = sqrt(fmax(a * a + b * b, c * c + e * e)) + fabs(a * c + b * e);
     double sw = L->stroke.kind != RF_PAINT_NONE ? P(&L->stroke_width, r->slots) : 0;
-    double reach = (sw > 0 && isfinite(sw) ? sw * stretch * 0.5 * RF_MITER_LIMIT : 0) + 2 + extra;
+    double reach = (sw > 0 && isfinite(sw) ? sw * stretch * render_stroke_reach(L, r->slots) : 0) + 2 + extra;
     if (flags & RF_CLASS_INK)
         reach += 0.5 * stretch * fabs(n->box[3] - n->box[1]);
     render_device_box(n, m, reach, d);

@@ -15,8 +15,6 @@
 #include "render.h"
 #include "shape.h"
 
-/* SVG's default; also bounds how far a stroke reaches past its path. */
-#define RF_MITER_LIMIT 4.0
 #define RF_RENDER_ERR_LEN 200
 
 typedef struct rf_node {
@@ -162,6 +160,14 @@ void render_draw_layer(rf_renderer_t *r, const rf_layer_t *L, uint32_t idx,
 /* The device box of node n's own box under m, grown by reach px. */
 void render_device_box(const rf_node_t *n, const cairo_matrix_t *m, double reach,
                           double out[4]);
+
+/* ---- the stroke style (render-stroke.c) ---- */
+
+/* render-stroke.c: how far L's stroke reaches past its path this frame,
+ * in stroke widths (its miter limit, cap and join); sets L's cap, join,
+ * miter limit and dash on cr. */
+double render_stroke_reach(const rf_layer_t *L, const double *slots);
+void render_stroke_style(cairo_t *cr, const rf_layer_t *L, const double *slots);
 
 /* ---- the static prefix (render-prefix.c) ---- */
 

@@ -297,6 +297,7 @@ static void shape_paint(rf_renderer_t *r, const rf_layer_t *L, const rf_node_t *
     if (stroke) {
         paint_set(r, &L->stroke, n->pat[1], alpha);
         cairo_set_line_width(cr, sw);
+        render_stroke_style(cr, L, r->slots);
         cairo_stroke(cr);
     }
 }
@@ -324,12 +325,16 @@ void render_device_box(const rf_node_t *n, const cairo_matrix_t *m, double reach
 
 /* Draws a shape too large for cairo's coordinates (see RF_GUARD). dev is
  * its device box, stroke reach included; penw the stroke's widest on the
- * device. */
+ * device, reaching rw pens past the path (render_stroke_reach). The sink
+ * cuts a stroke into the runs of its outline inside the guard box, and
+ * cairo starts a dash pattern afresh at each run: the dashes on the
+ * canvas have their lengths, but their phase is where the run entered
+ * the guard box (RF_GUARD_MARGIN px off the canvas), an approximation. */
 static void draw_huge(rf_renderer_t *r, const rf_layer_t *L, const rf_node_t *n,
                       const cairo_matrix_t *m, double op, const rf_shape_t *sh, int fill,
-                      int stroke, double sw, double penw, const double dev[4])
+                      int stroke, double sw, double penw, double rw, const double dev[4])
 {
-    double reach = penw * 0.5 * RF_MITER_LIMIT;
+    double reach = penw * rw;
     cairo_t *cr = r->cr;
     double W = r->width, H = r->height;
     if (dev[2] < -2 || dev[0] > W + 2 || dev[3] < -2 || dev[1] > H + 2)
@@ -337,7 +342,7 @@ static void draw_huge(rf_renderer_t *r, const rf_layer_t *L, const rf_node_t *n,
     if (stroke && !(reach <= RF_GUARD_REACH)) {
         if (r->err[0] == '\0')
             snprintf(r->err, sizeof r->err, "a stroke %.6g px wide on the canvas is too wide to "
-                     "draw (at most %.0f px)", penw, RF_GUARD_REACH / (0.5 * RF_MITER_LIMIT));
+                     "draw (at most %.0f px)", penw, RF_GUARD_REACH / rw);
         return;
     }
     rf_hsink_t g;
@@ -366,8 +371,10 @@ static void draw_huge(rf_renderer_t *r, const rf_layer_t *L, const rf_node_t *n,
         cairo_set_matrix(cr, m);
         if (!hsink_gradient_set(cr, k == 0 ? &L->fill : &L->stroke, r->slots, alpha, m, W, H))
             paint_set(r, k == 0 ? &L->fill : &L->stroke, n->pat[k], alpha);
-        if (k == 1)
+        if (k == 1) {
             cairo_set_line_width(cr, sw);
+            render_stroke_style(cr, L, r->slots);
+        }
         if (g.imprecise)
             cairo_new_path(cr);
         if (k == 0)
@@ -407,20 +414,21 @@ void rf_render_shape(rf_renderer_t *r, const rf_layer_t *L, uint32_t idx,
     if ((!fill && !stroke) || !cls->shape(&sh))
         return;
     cairo_set_matrix(cr, m);
-    double reach = 0, penw = 0, dev[4];
+    double reach = 0, penw = 0, rw = 0, dev[4];
     if (stroke) {
         /* the widest the pen gets on the device: sw times m's largest
-         * singular value; a miter reaches RF_MITER_LIMIT / 2 of that */
+         * singular value; a miter reaches miter_limit / 2 of that */
         double a = m->xx, b = m->yx, c = m->xy, d = m->yy;
         double hs = 0.5 * (a * a + b * b + c * c + d * d);
         double hd = 0.5 * (a * a + b * b - c * c - d * d), o = a * c + b * d;
         penw = sw * sqrt(hs + sqrt(hd * hd + o * o));
-        reach = penw * 0.5 * RF_MITER_LIMIT;
+        rw = render_stroke_reach(L, r->slots);
+        reach = penw * rw;
     }
     render_device_box(n, m, reach, dev);
     if (!(fabs(dev[0]) <= RF_GUARD && fabs(dev[1]) <= RF_GUARD && fabs(dev[2]) <= RF_GUARD &&
           fabs(dev[3]) <= RF_GUARD)) {
-        draw_huge(r, L, n, m, op, &sh, fill, stroke, sw, penw, dev);
+        draw_huge(r, L, n, m, op, &sh, fill, stroke, sw, penw, rw, dev);
         return;
     }
     if (op >= 1) {
@@ -437,15 +445,15 @@ void rf_render_shape(rf_renderer_t *r, const rf_layer_t *L, uint32_t idx,
     }
 
     /* Clip the group surface to what the fill and stroke can touch: the
-     * path's extents, grown by the farthest a miter or butt cap reaches
-     * (miter limit * width / 2, in the layer's coordinates), mapped to
+     * path's extents, grown by the farthest a miter or a cap reaches
+     * (render_stroke_reach, in the layer's coordinates), mapped to
      * device pixels and rounded out with a pixel to spare. */
     double ux0, uy0, ux1, uy1;
     shape_path(r, &sh);
     cairo_path_extents(cr, &ux0, &uy0, &ux1, &uy1);
     cairo_new_path(cr);
     if (stroke) {
-        double pad = sw * 0.5 * RF_MITER_LIMIT;
+        double pad = sw * rw;
         ux0 -= pad;
         uy0 -= pad;
         ux1 += pad;
@@ -558,7 +566,7 @@ static cairo_status_t context_create(rf_renderer_t *r)
         return st;
     cairo_set_line_cap(r->cr, CAIRO_LINE_CAP_BUTT);
     cairo_set_line_join(r->cr, CAIRO_LINE_JOIN_MITER);
-    cairo_set_miter_limit(r->cr, RF_MITER_LIMIT);
+    cairo_set_miter_limit(r->cr, RF_MITER_DEFAULT);
     cairo_set_fill_rule(r->cr, CAIRO_FILL_RULE_WINDING);
     return cairo_status(r->cr);
 }

@@ -204,6 +204,11 @@ void scene_finish_text_key(loader_t *L, const cJSON *c, const rf_layer_key_t *ke
                            rf_layer_t *out);
 void scene_fonts_destroy(rf_scene_t *sc);
 
+/* scene-stroke.c: `dash` and the bounds of miter_limit */
+void scene_walk_dash(loader_t *L, const cJSON *c, const rf_prop_t **out, uint32_t *nout);
+void scene_check_min1(loader_t *L, const cJSON *c, const rf_layer_key_t *key,
+                      const rf_prop_t *p);
+
 /* scene-timeline.c */
 void scene_parse_canvas(loader_t *L, const cJSON *obj);
 void scene_parse_timeline(loader_t *L, const cJSON *obj);

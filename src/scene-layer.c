@@ -658,8 +658,13 @@ static void walk_layer_prop(loader_t *L, const cJSON *c, const rf_layer_key_t *k
     case RF_KEY_MASK:
         walk_mask(L, c, key_field(out, key->at), key_field(out, key->at2));
         break;
+    case RF_KEY_DASH:
+        scene_walk_dash(L, c, key_field(out, key->at), key_field(out, key->at2));
+        break;
     default:
         scene_walk_numeric(L, c, k, range, key_field(out, key->at));
+        if (key->flags & RF_KEY_MIN1)
+            scene_check_min1(L, c, key, key_field(out, key->at));
         break;
     }
 }

@@ -14,6 +14,7 @@
 #include "scene.h"
 
 #include "blur-ref.h"
+#include "scenetest.h"
 
 #define W 96
 #define H 64
@@ -25,32 +26,14 @@
 
 static rf_scene_t *load(const char *json)
 {
-    rf_diag_t *dg = malloc(sizeof *dg);
-    ck_assert_ptr_nonnull(dg);
-    rf_diag_init(dg, "c.json");
-    rf_scene_t *sc = rf_scene_load_buffer("c.json", json, strlen(json), dg);
-    if (!sc)
-        for (int i = 0; i < dg->count; i++)
-            fprintf(stderr, "unexpected: %s\n", dg->msg[i]);
-    ck_assert_ptr_nonnull(sc);
-    free(dg);
-    return sc;
+    return rf_test_scene("c.json", json);
 }
 
 /* The frame of json at t, W x H ARGB32 rows (stride W * 4), malloc'd. */
 static uint32_t *frame(const char *json, double t)
 {
     rf_scene_t *sc = load(json);
-    rf_renderer_t *r = rf_renderer_create(sc, NULL, 0);
-    ck_assert_ptr_nonnull(r);
-    ck_assert_int_eq(rf_renderer_draw(r, t), 0);
-    int stride;
-    const unsigned char *p = rf_renderer_pixels(r, &stride);
-    uint32_t *out = malloc((size_t)W * H * 4);
-    ck_assert_ptr_nonnull(out);
-    for (int y = 0; y < H; y++)
-        memcpy(out + (size_t)y * W, p + (size_t)y * (size_t)stride, (size_t)W * 4);
-    rf_renderer_destroy(r);
+    uint32_t *out = rf_test_frame(sc, t, W, H);
     rf_scene_destroy(sc);
     return out;
 }

@@ -73,6 +73,10 @@ START_TEST(test_keys_consistent)
             for (uint32_t j = i + 1; j < n; j++)
                 ck_assert_str_ne(rows[i]->name, rows[j]->name);
             ck_assert_uint_lt(rows[i]->at, sizeof(rf_layer_t));
+            if (rows[i]->kind == RF_KEY_DASH) {
+                ck_assert_uint_lt(rows[i]->at2, sizeof(rf_layer_t));
+                ck_assert_uint_ne(rows[i]->at2, rows[i]->at);
+            }
             if (rows[i]->kind == RF_KEY_PAIR || rows[i]->kind == RF_KEY_SCALE) {
                 ck_assert_uint_lt(rows[i]->at2, sizeof(rf_layer_t));
                 ck_assert_uint_ne(rows[i]->at2, rows[i]->at);
@@ -83,7 +87,8 @@ START_TEST(test_keys_consistent)
     /* the common block: the order the unknown-key message lists */
     static const char *const common[] = { "type", "id", "x", "y", "rotate", "scale", "anchor",
                                           "opacity", "fill", "stroke", "stroke_width",
-                                          "follow", "orient", "blur", "shadow",
+                                          "line_cap", "line_join", "miter_limit", "dash",
+                                          "dash_offset", "follow", "orient", "blur", "shadow",
                                           "blend", "pixel_snap" };
     ck_assert_uint_eq(rf_layer_ncommon_keys, sizeof common / sizeof common[0]);
     for (uint32_t i = 0; i < rf_layer_ncommon_keys; i++)
@@ -116,6 +121,14 @@ START_TEST(test_defaults)
         CK_CONST(L.anchor_y, 0.5);
         CK_CONST(L.opacity, 1);
         CK_CONST(L.stroke_width, 1);
+        /* scene-v1.md "Strokes": butt caps, miter joins, miter_limit 10,
+         * no dash, dash_offset 0 */
+        ck_assert_int_eq(L.line_cap, RF_CAP_BUTT);
+        ck_assert_int_eq(L.line_join, RF_JOIN_MITER);
+        CK_CONST(L.miter_limit, 10);
+        ck_assert_ptr_null(L.dash);
+        ck_assert_uint_eq(L.ndash, 0);
+        CK_CONST(L.dash_offset, 0);
         if (rf_layer_classes[t]->flags & RF_CLASS_INK) { /* text: fill #000000 */
             ck_assert_int_eq(L.fill.kind, RF_PAINT_SOLID);
             ck_assert(L.fill.color.r == 0 && L.fill.color.g == 0 && L.fill.color.b == 0 &&
@@ -177,8 +190,8 @@ static int stop_at_follow(const rf_layer_key_t *key, uint32_t *slot, void *ctx)
 
 /* Counted from struct rf_layer by hand: x, y, rotate, scale_x, scale_y,
  * anchor_x, anchor_y, opacity, stroke_width (9), by, p0[2], p1[2], radius
- * per paint (2 x 6), follow_slot (1), blur (1): 23, plus the type's own
- * props. */
+ * per paint (2 x 6), miter_limit, dash_offset (2; dash is empty by
+ * default), follow_slot (1), blur (1): 25, plus the type's own props. */
 START_TEST(test_visitor_reaches_every_slot)
 {
     static const int own[RF_LAYER_NTYPES] = {
@@ -193,14 +206,21 @@ START_TEST(test_visitor_reaches_every_slot)
         int n = 0;
         rf_layer_defaults(&L, t);
         ck_assert_int_eq(rf_layer_each_slot(&L, count_slot, &n), 0);
-        ck_assert_int_eq(n, 23 + own[t]);
+        ck_assert_int_eq(n, 25 + own[t]);
     }
     /* a nonzero return stops the walk and is returned: follow is the
-     * 22nd slot of the common block (9 + 12 before it) */
+     * 24th slot of the common block (9 + 12 + 2 before it) */
     int n = 0;
     rf_layer_defaults(&L, RF_LAYER_RECT);
     ck_assert_int_eq(rf_layer_each_slot(&L, stop_at_follow, &n), 7);
-    ck_assert_int_eq(n, 22);
+    ck_assert_int_eq(n, 24);
+    /* a dash's lengths are slots too, in the row's place */
+    rf_prop_t dash[3] = { { RF_PROP_CONST, 1 }, { RF_PROP_CONST, 2 }, { RF_PROP_CONST, 3 } };
+    L.dash = dash;
+    L.ndash = 3;
+    n = 0;
+    ck_assert_int_eq(rf_layer_each_slot(&L, stop_at_follow, &n), 7);
+    ck_assert_int_eq(n, 27);
 }
 END_TEST
 

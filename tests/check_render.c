@@ -80,6 +80,8 @@ static rf_layer_t base(rf_layer_type_t type)
     L.opacity = K(1);
     L.blur = K(0);
     L.stroke_width = K(1);
+    L.miter_limit = K(RF_MITER_DEFAULT);
+    L.dash_offset = K(0);
     paint_clear(&L.fill);
     paint_clear(&L.stroke);
     L.follow_slot = RF_PROP_CONST;

@@ -1,0 +1,50 @@
+/* scenetest.h - what the Check suites that render scene files to pixels
+ * share (check_compose, check_stroke): loading a scene from a string (its
+ * messages printed when it fails) and one frame's pixels. Header-only;
+ * every function static inline; the suite needs cairo's compiler flags. */
+#ifndef RF_SCENETEST_H
+#define RF_SCENETEST_H
+
+#include <check.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+#include "render.h"
+#include "scene.h"
+
+/* The scene of json, named name in messages; the test fails when it does
+ * not load. */
+static inline rf_scene_t *rf_test_scene(const char *name, const char *json)
+{
+    rf_diag_t *dg = malloc(sizeof *dg);
+    ck_assert_ptr_nonnull(dg);
+    rf_diag_init(dg, name);
+    rf_scene_t *sc = rf_scene_load_buffer(name, json, strlen(json), dg);
+    if (!sc)
+        for (int i = 0; i < dg->count; i++)
+            fprintf(stderr, "unexpected: %s\n", dg->msg[i]);
+    ck_assert_ptr_nonnull(sc);
+    free(dg);
+    return sc;
+}
+
+/* The frame of sc at t, w x h ARGB32 rows (stride w * 4), malloc'd. */
+static inline uint32_t *rf_test_frame(const rf_scene_t *sc, double t, int w, int h)
+{
+    rf_renderer_t *r = rf_renderer_create(sc, NULL, 0);
+    ck_assert_ptr_nonnull(r);
+    ck_assert_int_eq(rf_renderer_draw(r, t), 0);
+    int stride;
+    const unsigned char *p = rf_renderer_pixels(r, &stride);
+    uint32_t *out = malloc((size_t)w * (size_t)h * 4);
+    ck_assert_ptr_nonnull(out);
+    for (int y = 0; y < h; y++)
+        memcpy(out + (size_t)y * (size_t)w, p + (size_t)y * (size_t)stride, (size_t)w * 4);
+    rf_renderer_destroy(r);
+    return out;
+}
+
+#endif
