@@ -28,14 +28,16 @@ static double miter_limit(const rf_layer_t *L, const double *slots)
     return v >= 1 ? (v < RF_MITER_MAX ? v : RF_MITER_MAX) : 1; /* NaN: 1 */
 }
 
+#define RF_SQRT2 1.41421356237309504880 /* M_SQRT2 is not C11 */
+
 double render_stroke_reach(const rf_layer_t *L, const double *slots)
 {
     /* a miter's tip lies (w / 2) / sin(angle / 2) from the vertex, at
      * most limit * w / 2; a square cap's corners w / sqrt(2) from the end;
      * everything else w / 2 */
     double f = L->line_join == RF_JOIN_MITER ? miter_limit(L, slots) : 1;
-    if (L->line_cap == RF_CAP_SQUARE && f < M_SQRT2)
-        f = M_SQRT2;
+    if (L->line_cap == RF_CAP_SQUARE && f < RF_SQRT2)
+        f = RF_SQRT2;
     return 0.5 * f;
 }
 

@@ -152,9 +152,10 @@ int rf_text_outline(rf_text_engine_t *e, uint32_t gid, const uint8_t **cmds, uin
         e->gn[gid] = e->ncmds - c0;
         e->gp[gid] = p0;
     }
-    *cmds = e->cmds + e->gofs[gid];
+    /* no outline drawn yet (spaces only): the arrays are still NULL */
+    *cmds = e->cmds != NULL ? e->cmds + e->gofs[gid] : NULL;
     *ncmd = e->gn[gid];
-    *pts = e->pts + e->gp[gid];
+    *pts = e->pts != NULL ? e->pts + e->gp[gid] : NULL;
     return 0;
 }
 
