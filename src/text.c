@@ -394,6 +394,16 @@ long rf_text_layout(rf_text_engine_t *e, const char *s, size_t len, const rf_tex
     *nclusters = sh->nclusters;
     box[2] = W;
     box[3] = nlines * lh;
+    /* a size or spacing so large that a position overflows (1e308 px):
+     * nothing that could be drawn; the box says so (NaN) */
+    int finite = isfinite(box[2]) && isfinite(box[3]);
+    for (uint32_t q = 0; q < sh->n && finite; q++)
+        finite = isfinite(e->pos[q].x) && isfinite(e->pos[q].y) && isfinite(e->pos[q].cx) &&
+                 isfinite(e->pos[q].cy);
+    if (!finite) {
+        box[2] = box[3] = NAN;
+        return 0;
+    }
     return (long)sh->n;
 }
 

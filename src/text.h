@@ -65,7 +65,9 @@ int rf_text_engine_vary(rf_text_engine_t *e, const uint32_t *tags, const double 
  * cached, and lays it out with p: afterwards rf_text_glyphs() lists the
  * glyphs in visual order, *nclusters is the string's cluster count and
  * box the layout box [0, 0, w, h]. Returns the glyph count, or -1 when
- * out of memory or past RF_TEXT_MAX_GLYPHS. */
+ * out of memory or past RF_TEXT_MAX_GLYPHS; 0 glyphs and a box of NaN
+ * width and height when a position would not be finite (a size near
+ * 1e308: the layer is not drawn). */
 long rf_text_layout(rf_text_engine_t *e, const char *s, size_t len, const rf_text_params_t *p,
                     uint32_t *nclusters, double box[4]);
 const rf_glyph_pos_t *rf_text_glyphs(const rf_text_engine_t *e);
