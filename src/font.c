@@ -65,7 +65,7 @@ int rf_font_dir(char *buf, size_t cap)
     const char *env = getenv("RUNEFRAME_FONT_DIR");
     if (env != NULL && *env != '\0')
         return dir_try(buf, cap, env) ? 0 : -1;
-    char exe[PATH_MAX], d[PATH_MAX + 16];
+    char exe[PATH_MAX], d[PATH_MAX + 32];
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
     if (n > 0) {
         exe[n] = '\0';
@@ -76,6 +76,10 @@ int rf_font_dir(char *buf, size_t cap)
             if (dir_try(buf, cap, d))
                 return 0;
             snprintf(d, sizeof d, "%s/../fonts", exe);
+            if (dir_try(buf, cap, d))
+                return 0;
+            /* an installed tree that moved (a DESTDIR, a copied prefix) */
+            snprintf(d, sizeof d, "%s/../share/runeframe/fonts", exe);
             if (dir_try(buf, cap, d))
                 return 0;
         }

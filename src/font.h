@@ -76,9 +76,11 @@ extern const char *const rf_font_builtin_names[];
 
 /* The folder holding the built-in fonts, into buf: $RUNEFRAME_FONT_DIR
  * when set (the test suite points it at the source tree), else `fonts`
- * next to the running binary or one folder up (the build tree), else the
- * installed $(datadir)/runeframe/fonts. 0 on success, -1 when none holds
- * the built-ins. */
+ * next to the running binary or one folder up (the build tree), else
+ * share/runeframe/fonts beside the binary's bin/ (an installed tree, also
+ * when moved or under a DESTDIR), else the configured
+ * $(datadir)/runeframe/fonts. 0 on success, -1 when none holds the
+ * built-ins. */
 int rf_font_dir(char *buf, size_t cap);
 
 #endif
