@@ -172,6 +172,15 @@ START_TEST(diag_did_you_mean)
     ck_assert_ptr_null(rf_did_you_mean("y", one, 1));
     /* the closest wins: "dampin" is 1 from damping, 7 from damping_ratio */
     ck_assert_str_eq(rf_did_you_mean("dampin", keys, 5), "damping");
+    /* another form of the same word, beyond the edit distance */
+    static const char *const common[] = { "x", "y", "rotate", "scale", "opacity", "fill" };
+    ck_assert_str_eq(rf_did_you_mean("rotation", common, 6), "rotate");
+    ck_assert_str_eq(rf_did_you_mean("scaling", common, 6), "scale");
+    ck_assert_ptr_null(rf_did_you_mean("rotational", common, 6)); /* 4 left over */
+    ck_assert_ptr_null(rf_did_you_mean("rot", common, 6));        /* under 4 */
+    static const char *const ease[] = { "ease", "ease-out-sine" };
+    ck_assert_ptr_null(rf_did_you_mean("easeOutBounc", ease, 2));
+    ck_assert_ptr_null(rf_did_you_mean("ease-out-foo", ease, 2));
 }
 END_TEST
 
