@@ -218,7 +218,7 @@ int rf_check_execute(const rf_scene_t *scene, const char *scene_path,
         for (size_t i = 0; i < n; i++) {
             check_frame(&workers[0], i);
             if (o->on_frame != NULL)
-                o->on_frame(o->ctx, &run->frames[i]);
+                o->on_frame(o->ctx, &run->frames[i], i + 1, n);
         }
     } else {
         size_t started = 0;
@@ -238,7 +238,7 @@ int rf_check_execute(const rf_scene_t *scene, const char *scene_path,
                 pthread_cond_wait(&c.cond, &c.lock);
             pthread_mutex_unlock(&c.lock);
             if (o->on_frame != NULL)
-                o->on_frame(o->ctx, &run->frames[i]);
+                o->on_frame(o->ctx, &run->frames[i], i + 1, n);
         }
         for (size_t i = 0; i < started; i++)
             pthread_join(workers[i].thread, NULL);

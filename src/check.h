@@ -87,8 +87,9 @@ typedef struct rf_check_options {
     int keep_images;                  /* 1: keep failed frames' PNGs in memory
                                          (an HTML report embeds them) */
     /* Called in frame order as soon as a frame and all before it are
-     * done (from the calling thread); may be NULL. */
-    void (*on_frame)(void *ctx, const rf_check_frame_t *f);
+     * done (from the calling thread), with how many frames are done
+     * (this one included) of how many; may be NULL. */
+    void (*on_frame)(void *ctx, const rf_check_frame_t *f, size_t done, size_t total);
     void *ctx;
 } rf_check_options_t;
 
