@@ -146,8 +146,10 @@ void check_frame(check_worker_t *w, size_t i)
         f->seconds = check_now() - t0;
         return;
     }
-    if (rf_renderer_draw(w->r, f->t) != 0) {
+    int drawn = rf_renderer_draw(w->r, f->t);
+    if (drawn != 0) {
         f->status = RF_CHECK_ERROR;
+        f->undrawable = drawn == RF_RENDER_UNDRAWABLE;
         check_message(f, "render failed: %s", rf_renderer_error(w->r));
         f->seconds = check_now() - t0;
         return;

@@ -252,8 +252,10 @@ int rf_check_execute(const rf_scene_t *scene, const char *scene_path,
             run->updated++;
         else
             run->failed++;
-        if (f->write_failed ||
-            (!f->updated && (f->status == RF_CHECK_UNREADABLE || f->status == RF_CHECK_ERROR)))
+        if (f->status == RF_CHECK_ERROR && f->undrawable)
+            run->scene_errors++;
+        else if (f->write_failed ||
+                 (!f->updated && (f->status == RF_CHECK_UNREADABLE || f->status == RF_CHECK_ERROR)))
             run->io_errors++;
     }
     if (o->update)

@@ -58,6 +58,9 @@ typedef struct rf_check_frame {
     char name[32];                    /* "frame-00032" (no folder, no .png) */
     rf_check_status_t status;         /* before any update */
     int updated;                      /* 1: update (re)wrote its golden */
+    int undrawable;                   /* ERROR: 1 when the scene asks this
+                                         frame for something that cannot be
+                                         drawn (render.h), a bad scene */
     int write_failed;                 /* 1: its diff image or golden could
                                          not be written (trace says why) */
     char write_error[600];            /* the first such failure, one line
@@ -107,9 +110,11 @@ typedef struct rf_check_run {
     size_t failed;                    /* not PASS and not updated */
     size_t updated;                   /* goldens written */
     int trace_written;                /* 1: update wrote DIR/trace.csv */
-    int io_errors;                    /* frames left UNREADABLE or ERROR, or
-                                         with write_failed, and trace.csv
-                                         write failures: exit status 3 */
+    int io_errors;                    /* frames left UNREADABLE or ERROR
+                                         (not undrawable), or with
+                                         write_failed, and trace.csv write
+                                         failures: exit status 3 */
+    int scene_errors;                 /* undrawable frames: exit status 2 */
     double seconds;                   /* wall time of the run */
     char timestamp[32];               /* start, ISO 8601 UTC */
     char warning[640];                /* "" or one line worth a warning

@@ -203,7 +203,11 @@ static int check_exec(void *state, const rf_cmd_args_t *args)
         printf(", %zu updated", run.updated);
     putchar('\n');
     fflush(stdout);
-    status = run.io_errors > 0 ? RF_EXIT_IO : run.failed > 0 ? RF_EXIT_DIFF : RF_EXIT_OK;
+    /* a bad scene first: it is what to fix, whatever else failed */
+    status = run.scene_errors > 0 ? RF_EXIT_USAGE
+             : run.io_errors > 0  ? RF_EXIT_IO
+             : run.failed > 0     ? RF_EXIT_DIFF
+                                  : RF_EXIT_OK;
     for (int i = 0; i < o->nreports; i++) {
         if (rf_report_write(&run, o->reports[i], err, sizeof err) != 0) {
             fprintf(stderr, "runeframe: check: %s\n", err);

@@ -152,7 +152,7 @@ static int render_option(void *state, int id, const char *arg)
 static int render_run_error(const rf_frames_result_t *res)
 {
     fprintf(stderr, "runeframe: render: %s\n", res->message);
-    return RF_EXIT_IO;
+    return res->undrawable ? RF_EXIT_USAGE : RF_EXIT_IO;
 }
 
 /* After an interrupted run: the signal's default action (the parent sees
@@ -235,7 +235,7 @@ static int render_video(const render_opts_t *o, const rf_scene_t *scene, rf_fram
         /* our failure (or an interrupt): ffmpeg's half-done video goes */
         rf_video_discard(&v);
         if (render_signal == 0)
-            render_run_error(&res);
+            status = render_run_error(&res);
         goto out;
     }
     if (rf_video_finish(&v, rc != 0 || close_failed, err, sizeof err) != 0) {

@@ -16,6 +16,7 @@
 #include "frames.h"
 #include "numfmt.h"
 #include "pngio.h"
+#include "render.h"
 #include "scene.h"
 
 /* The option ids, in the order of .opts below. */
@@ -92,7 +93,7 @@ static int seek_exec(void *state, const rf_cmd_args_t *args)
     const uint8_t *data;
     size_t len;
     double t;
-    int status;
+    int status, produced = 0;
 
     (void)rf_scene_draft(args->scene, o->scale, 0, &draft, err, sizeof err);
     if (o->has_frame && o->frame >= scene->nframes) {
@@ -104,9 +105,10 @@ static int seek_exec(void *state, const rf_cmd_args_t *args)
     t = o->has_frame ? rf_scene_frame_time(scene, o->frame) : o->time;
 
     p = rf_frames_producer_create(scene, RF_FRAMES_PNG, &o->png, 0, err, sizeof err);
-    if (p == NULL || rf_frames_produce(p, t, &data, &len, NULL, err, sizeof err) != 0) {
+    if (p == NULL || (produced = rf_frames_produce(p, t, &data, &len, NULL, err,
+                                                   sizeof err)) != 0) {
         fprintf(stderr, "runeframe: seek: %s\n", err);
-        status = RF_EXIT_IO;
+        status = produced == RF_RENDER_UNDRAWABLE ? RF_EXIT_USAGE : RF_EXIT_IO;
         goto out;
     }
     if (strcmp(out, "-") == 0) {

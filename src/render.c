@@ -763,7 +763,7 @@ int rf_renderer_draw(rf_renderer_t *r, double t)
         return -1;
     }
     if (r->err[0] != '\0')
-        return -1; /* draw_huge refused a shape */
+        return RF_RENDER_UNDRAWABLE; /* draw_huge refused a shape */
     return 0;
 }
 

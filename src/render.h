@@ -127,10 +127,15 @@ void rf_renderer_destroy(rf_renderer_t *r);
  * possibly ending inside groups whose own properties are constant and
  * whose opacity is 1) is drawn once when it covers at least a quarter of
  * the canvas; later frames start from a copy of its pixels, byte-identical
- * to drawing it again, whatever the order of the frames. Returns 0, or -1 when cairo reported an error (cairo_status of
- * the context or the surface; rf_renderer_error() says which). The next
- * call starts over on a fresh cairo_t, so one failure does not poison the
- * renderer. */
+ * to drawing it again, whatever the order of the frames. Returns 0; -1
+ * when cairo reported an error (cairo_status of the context or the
+ * surface); or RF_RENDER_UNDRAWABLE when the scene asks this frame for
+ * something that cannot be drawn (a stroke too wide, a shape too large for
+ * double precision): the scene's fault, which the commands report as a bad
+ * scene (exit status 2), not as a system failure. rf_renderer_error() says
+ * which. The next call starts over on a fresh cairo_t, so one failure does
+ * not poison the renderer. */
+#define RF_RENDER_UNDRAWABLE (-2)
 int rf_renderer_draw(rf_renderer_t *r, double t);
 
 /* The message of the last failure of rf_renderer_draw(), "" when the last

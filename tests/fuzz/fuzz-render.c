@@ -106,9 +106,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             FUZZ_CHECK(rc == rc0, "frame 0 drawn again: %d, first %d (%s)", rc, rc0, msg);
         if (rc != 0) {
             /* the renderer may refuse a shape it cannot draw faithfully
-             * (render.c's draw_huge), with its reason; cairo itself in an
-             * error state is a bug */
-            FUZZ_CHECK(rc == -1 && msg[0] != '\0' && strncmp(msg, "cairo:", 6) != 0 &&
+             * (render.c's draw_huge: RF_RENDER_UNDRAWABLE), with its
+             * reason; cairo itself in an error state is a bug */
+            FUZZ_CHECK(rc == RF_RENDER_UNDRAWABLE && msg[0] != '\0' && strncmp(msg, "cairo:", 6) != 0 &&
                            strpbrk(msg, "\r\n") == NULL,
                        "draw at t=%.17g: %d, '%s'", t, rc, msg);
             continue;
