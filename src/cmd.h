@@ -122,6 +122,7 @@ extern const rf_cmd_t rf_cmd_plot;
 extern const rf_cmd_t rf_cmd_validate;
 extern const rf_cmd_t rf_cmd_check;
 extern const rf_cmd_t rf_cmd_diff;
+extern const rf_cmd_t rf_cmd_completion;
 
 /* NULL-terminated table of every subcommand, in `--help` order. */
 extern const rf_cmd_t *const rf_cmds[];
