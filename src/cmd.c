@@ -14,6 +14,7 @@
 #include "cmd.h"
 #include "diag.h"
 #include "frames.h"
+#include "lint.h"
 #include "numfmt.h"
 #include "pngio.h"
 #include "scene.h"
@@ -204,6 +205,8 @@ static int cmd_missing_operands(const rf_cmd_t *cmd, int given)
 
 /* Parses argv as cmd declares it into state and args (its option
  * arguments, operands and scene), then runs the command. */
+static int cmd_warn(const rf_cmd_t *cmd, const rf_cmd_args_t *args);
+
 static int cmd_run(const rf_cmd_t *cmd, int argc, char **argv, void *state,
                    rf_cmd_args_t *args)
 {
@@ -251,10 +254,62 @@ static int cmd_run(const rf_cmd_t *cmd, int argc, char **argv, void *state,
     }
     if (cmd->loads_scene) {
         args->scene = rf_cmd_load_scene(args->operands[0], args->assets, &status);
-        if (args->scene == NULL || cmd->exec == NULL)
+        if (args->scene == NULL)
+            return status;
+        if ((cmd->warns && (status = cmd_warn(cmd, args)) != 0) || cmd->exec == NULL)
             return status;
     }
     return cmd->exec(state, args);
+}
+
+/* 1 when the command declares the option called name and it was given. */
+static int cmd_given(const rf_cmd_t *cmd, const rf_cmd_args_t *args, const char *name)
+{
+    int id = 0;
+    size_t n = strlen(name);
+
+    for (const char *p = cmd->opts; p != NULL && *p != '\0'; id++) {
+        size_t len = strcspn(p, " ");
+        const char *w = p, *bar = memchr(p, '|', len);
+        size_t wl = len;
+        if (bar != NULL) {
+            wl -= (size_t)(bar + 1 - w);
+            w = bar + 1;
+        }
+        if (wl > 0 && w[wl - 1] == ':')
+            wl--;
+        if (wl == n && strncmp(w, name, n) == 0)
+            return args->opt[id] != NULL;
+        p += len;
+        while (*p == ' ')
+            p++;
+    }
+    return 0;
+}
+
+typedef struct cmd_warning {
+    const char *file;
+    int strict;
+} cmd_warning_t;
+
+static void cmd_print_warning(void *ctx, const char *pointer, const char *message)
+{
+    const cmd_warning_t *w = ctx;
+
+    fprintf(stderr, "runeframe: %s%s: %s: %s\n", w->strict ? "" : "warning: ", w->file, pointer,
+            message);
+}
+
+/* The scene's warnings (lint.h) on stderr, unless the command's --quiet
+ * was given; with --strict (validate) they are errors: exit status 2. */
+static int cmd_warn(const rf_cmd_t *cmd, const rf_cmd_args_t *args)
+{
+    cmd_warning_t w = { args->operands[0], cmd_given(cmd, args, "strict") };
+
+    if (!w.strict && cmd_given(cmd, args, "quiet"))
+        return 0;
+    size_t n = rf_lint_scene(args->scene, cmd_print_warning, &w);
+    return w.strict && n > 0 ? RF_EXIT_USAGE : 0;
 }
 
 int rf_cmd_main(const rf_cmd_t *cmd, int argc, char **argv)

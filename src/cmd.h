@@ -103,6 +103,11 @@ typedef struct rf_cmd {
     const char *operands[RF_CMD_MAX_OPERANDS];
     int min_operands, max_operands;
     int loads_scene;        /* 1: operands[0] is a scene, loaded (and destroyed) here */
+    int warns;              /* 1: the loaded scene's warnings (lint.h) are printed
+                             * on stderr, unless its --quiet is given (the
+                             * commands that draw it, and validate; not those
+                             * that look at values, where a value no layer
+                             * uses is what one looks at) */
     size_t state_size;      /* the settings struct option() fills, or 0 */
     const void *defaults;   /* its initial value (state_size bytes), or NULL: zeros */
     /* Each option as it comes (NULL: every option is plain): 0 to go on. */

@@ -407,3 +407,54 @@ void render_draw_layer(rf_renderer_t *r, const rf_layer_t *L, uint32_t idx,
         cairo_restore(cr); /* the operator, the matrix and the region */
     }
 }
+
+/* ---- what reaches the canvas (for warnings) ---- */
+
+/* 1 when L (node idx, under parent) can paint a pixel of the canvas this
+ * frame: a group when one of its children can (or when it blurs or casts
+ * shadows, which is not worked out), any other layer when whole_rect is
+ * not empty. */
+static int touch_layer(rf_renderer_t *r, const rf_layer_t *L, uint32_t idx,
+                       const cairo_matrix_t *parent)
+{
+    const rf_node_t *n = &r->nodes[idx];
+    cairo_matrix_t m;
+    double d[4];
+
+    if (!n->ok)
+        return 0;
+    cairo_matrix_multiply(&m, &n->local, parent);
+    if (!rf_matrix_usable(&m))
+        return 0;
+    if (rf_layer_class(L)->flags & RF_CLASS_CHILDREN) {
+        if (L->nshadows > 0 || blur_sigma(r, L) > 0)
+            return 1;
+        uint32_t ci = idx + 1, nch;
+        const rf_layer_t *ch = rf_layer_children(L, &nch);
+        for (uint32_t i = 0; i < nch; i++) {
+            if (touch_layer(r, &ch[i], ci, &m))
+                return 1;
+            ci += r->nodes[ci].size;
+        }
+        return 0;
+    }
+    whole_rect(r, L, n, &m, blur_sigma(r, L), d);
+    return d[2] > d[0] && d[3] > d[1];
+}
+
+void rf_renderer_touch(rf_renderer_t *r, double t, unsigned char *touch)
+{
+    const rf_scene_t *sc = r->scene;
+    uint32_t idx = 0;
+
+    r->t = t;
+    rf_values_eval(&sc->values, t, r->slots);
+    for (uint32_t i = 0; i < sc->nlayers; i++)
+        idx = render_layout(r, &sc->layers[i], idx);
+    idx = 0;
+    for (uint32_t i = 0; i < sc->nlayers; i++) {
+        if (!touch[i] && touch_layer(r, &sc->layers[i], idx, &r->root))
+            touch[i] = 1;
+        idx += r->nodes[idx].size;
+    }
+}

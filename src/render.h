@@ -138,6 +138,14 @@ void rf_renderer_destroy(rf_renderer_t *r);
 #define RF_RENDER_UNDRAWABLE (-2)
 int rf_renderer_draw(rf_renderer_t *r, double t);
 
+/* For warnings (lint.h): lays out the frame at t without drawing it and
+ * sets touch[i] to 1 for each top-level layer i that can paint a pixel of
+ * the canvas at t: its box under its matrix grown by its stroke, blur and
+ * shadows (a group: one of its children can, or it blurs or casts
+ * shadows). touch has scene->nlayers entries; the others are left as they
+ * are. The next rf_renderer_draw() is unaffected. */
+void rf_renderer_touch(rf_renderer_t *r, double t, unsigned char *touch);
+
 /* The message of the last failure of rf_renderer_draw(), "" when the last
  * draw succeeded. Owned by the renderer, valid until the next draw. */
 const char *rf_renderer_error(const rf_renderer_t *r);
