@@ -19,7 +19,6 @@
 #include <microhttpd.h>
 
 #include "diag.h"
-#include "font.h"
 #include "frames.h"
 #include "numfmt.h"
 #include "preview-page.h"
@@ -140,10 +139,11 @@ fail:
 }
 
 /* The files a change of which reloads the scene: the scene itself and each
- * asset it read (every font file that is not built in, looked for in the
- * scene's folder and in --assets; a scene's images join this list with
- * their kind of asset). At most RF_WATCH_MAX. Returns how many, each
- * malloc'd into paths. */
+ * asset file it read (scene.h's asset_files: fonts, and any other kind the
+ * loader reads), looked for in the scene's folder and in --assets. At most
+ * RF_WATCH_MAX. Returns how many, each malloc'd into paths. (An asset that
+ * is missing is in no list: while the scene is broken it is retried every
+ * RF_PREVIEW_RETRY_MS instead, see rf_preview_run.) */
 static size_t pv_watch_files(const rf_preview_opts_t *o, const rf_scene_t *sc,
                              char *paths[RF_WATCH_MAX])
 {
@@ -154,13 +154,11 @@ static size_t pv_watch_files(const rf_preview_opts_t *o, const rf_scene_t *sc,
     paths[n] = strdup(o->scene);
     if (paths[n] != NULL)
         n++;
-    for (uint32_t i = 0; sc != NULL && i < sc->nfonts && n + 2 <= RF_WATCH_MAX; i++) {
-        const rf_font_t *f = sc->fonts[i];
-        if (f->builtin)
-            continue;
-        if (asprintf(&paths[n], "%.*s%s", dirlen, o->scene, f->file) >= 0)
+    for (uint32_t i = 0; sc != NULL && i < sc->nasset_files && n + 2 <= RF_WATCH_MAX; i++) {
+        if (asprintf(&paths[n], "%.*s%s", dirlen, o->scene, sc->asset_files[i]) >= 0)
             n++;
-        if (o->assets != NULL && asprintf(&paths[n], "%s/%s", o->assets, f->file) >= 0)
+        if (o->assets != NULL &&
+            asprintf(&paths[n], "%s/%s", o->assets, sc->asset_files[i]) >= 0)
             n++;
     }
     return n;
@@ -738,14 +736,22 @@ static int pv_listen(long want, int *port)
     return -1;
 }
 
-/* Reloads the scene after a change: the event is sent either way. */
-static void pv_reload(pv_t *pv, rf_watch_t *watch)
+/* Reloads the scene after a change (changed) or, while it is broken, on a
+ * retry. After a change the event is sent either way; a retry that fails
+ * with the same lines again sends nothing. Returns 1 while broken. */
+static int pv_reload(pv_t *pv, rf_watch_t *watch, int changed)
 {
     char *errors = NULL;
-    int io;
+    int io, same;
     pv_world_t *w = pv_load(pv->o, &errors, &io), *old = NULL;
 
     pthread_mutex_lock(&pv->lock);
+    same = w == NULL && errors != NULL && pv->errors != NULL && strcmp(errors, pv->errors) == 0;
+    if (same && !changed) {
+        pthread_mutex_unlock(&pv->lock);
+        free(errors);
+        return 1;
+    }
     if (w != NULL) {
         w->gen = ++pv->gens;
         w->refs = 1;
@@ -772,6 +778,7 @@ static void pv_reload(pv_t *pv, rf_watch_t *watch)
     pthread_mutex_unlock(&pv->lock);
     pv_watch_update(pv->o, watch, w->scene);
     pv_release(pv, w);
+    return errors != NULL;
 }
 
 int rf_preview_run(const rf_preview_opts_t *o)
@@ -781,7 +788,7 @@ int rf_preview_run(const rf_preview_opts_t *o)
     struct MHD_Daemon *d = NULL;
     rf_watch_t *watch = NULL;
     sigset_t block, old;
-    int fd = -1, io, status = RF_EXIT_IO;
+    int fd = -1, io, broken = 0, waits = 0, status = RF_EXIT_IO;
 
     if (pv == NULL) {
         fprintf(stderr, "runeframe: preview: out of memory\n");
@@ -840,9 +847,17 @@ int rf_preview_run(const rf_preview_opts_t *o)
     fprintf(o->out, "runeframe: preview: http://127.0.0.1:%d/ (%s; %s; Ctrl-C stops)\n",
             pv->port, o->scene, rf_watch_inotify(watch) ? "inotify" : "polling");
     fflush(o->out);
-    while (!*o->stop)
-        if (rf_watch_wait(watch, RF_WATCH_POLL_MS) == 1 && !*o->stop)
-            pv_reload(pv, watch);
+    /* the watcher: a change reloads; a broken scene is retried now and then
+     * (the asset it misses may appear anywhere) */
+    while (!*o->stop) {
+        int changed = rf_watch_wait(watch, RF_WATCH_POLL_MS);
+        if (*o->stop)
+            break;
+        if (changed || (broken && ++waits * RF_WATCH_POLL_MS >= RF_PREVIEW_RETRY_MS)) {
+            broken = pv_reload(pv, watch, changed);
+            waits = 0;
+        }
+    }
     pthread_mutex_lock(&pv->lock);
     pv->stopping = 1;
     pthread_cond_broadcast(&pv->cond);

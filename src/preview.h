@@ -44,7 +44,9 @@
  * and its producers made before it replaces the old one; requests in
  * flight finish on the scene they started with (reference counts). A scene
  * that fails to load leaves the last good one serving and its errors (the
- * lines `validate` prints) on /scene.json.
+ * lines `validate` prints) on /scene.json; a broken scene is loaded again
+ * every RF_PREVIEW_RETRY_MS as well (the asset it misses may appear in any
+ * folder), with an event only when its lines change or it loads.
  */
 #ifndef RF_PREVIEW_H
 #define RF_PREVIEW_H
@@ -61,6 +63,7 @@
 #define RF_PREVIEW_CACHE 32             /* frames */
 #define RF_PREVIEW_CACHE_BYTES (64u << 20)
 #define RF_PREVIEW_MAX_WORKERS 4
+#define RF_PREVIEW_RETRY_MS 1000        /* a broken scene is loaded again */
 
 typedef struct rf_preview_opts {
     const char *scene;          /* the scene file */

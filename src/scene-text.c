@@ -23,6 +23,24 @@
 
 /* ---- assets ---- */
 
+/* Adds rel to the scene's asset_files (scene.h): a new arena array one
+ * longer, as assets are few. */
+static void note_asset(loader_t *L, const char *rel)
+{
+    rf_scene_t *sc = L->sc;
+    const char **files = rf_arena_alloc(L->arena, (sc->nasset_files + 1) * sizeof *files);
+    char *copy = rf_arena_strdup(L->arena, rel);
+
+    if (files == NULL || copy == NULL) {
+        scene_err_oom(L);
+        return;
+    }
+    if (sc->nasset_files > 0)
+        memcpy(files, sc->asset_files, sc->nasset_files * sizeof *files);
+    files[sc->nasset_files++] = copy;
+    sc->asset_files = files;
+}
+
 /* Reads the asset rel named at key whole (asset.h), at most max bytes.
  * NULL after an error. */
 static unsigned char *read_asset(loader_t *L, const char *key, const char *rel, size_t max,
@@ -35,6 +53,8 @@ static unsigned char *read_asset(loader_t *L, const char *key, const char *rel, 
         scene_err_oom(L);
     else if (r != RF_ASSET_OK)
         scene_err_key(L, key, "%s", msg);
+    else
+        note_asset(L, rel);
     return buf;
 }
 
