@@ -653,6 +653,29 @@ static enum MHD_Result pv_events(pv_t *pv, struct MHD_Connection *c)
 
 /* ---------------------------------------------------------------- routing */
 
+/* The page, with a policy that lets it load nothing from elsewhere: its
+ * own inline script and style, frames as blob: URLs, requests to this
+ * server only, and no framing by another site. */
+static enum MHD_Result pv_page(struct MHD_Connection *c)
+{
+    struct MHD_Response *r = MHD_create_response_from_buffer(
+        sizeof rf_preview_page - 1, (void *)rf_preview_page, MHD_RESPMEM_PERSISTENT);
+    enum MHD_Result ret;
+
+    if (r == NULL)
+        return MHD_NO;
+    MHD_add_response_header(r, "Content-Type", "text/html; charset=utf-8");
+    MHD_add_response_header(r, "Cache-Control", "no-store");
+    MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+    MHD_add_response_header(r, "Content-Security-Policy",
+                            "default-src 'none'; script-src 'unsafe-inline'; "
+                            "style-src 'unsafe-inline'; img-src blob:; connect-src 'self'; "
+                            "frame-ancestors 'none'; base-uri 'none'; form-action 'none'");
+    ret = MHD_queue_response(c, MHD_HTTP_OK, r);
+    MHD_destroy_response(r);
+    return ret;
+}
+
 /* 1 when host is this server: 127.0.0.1:PORT or localhost:PORT. */
 static int pv_host_ok(const pv_t *pv, const char *host)
 {
@@ -687,8 +710,7 @@ static enum MHD_Result pv_handle(void *cls, struct MHD_Connection *c, const char
                        "the Host header must be 127.0.0.1:%d or localhost:%d", pv->port,
                        pv->port);
     if (strcmp(url, "/") == 0)
-        return pv_send(c, MHD_HTTP_OK, "text/html; charset=utf-8", (void *)rf_preview_page,
-                       sizeof rf_preview_page - 1, MHD_RESPMEM_PERSISTENT);
+        return pv_page(c);
     if (strcmp(url, "/frame.png") == 0)
         return pv_frame(pv, c);
     if (strcmp(url, "/values.json") == 0)
