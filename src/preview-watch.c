@@ -1,5 +1,6 @@
 /* preview-watch.c - following files by inotify and by polling their
  * signatures (preview-watch.h). */
+#define _GNU_SOURCE 1 /* st_mtim, strdup, inotify, nanosleep in C11 mode */
 #include <errno.h>
 #include <poll.h>
 #include <stdint.h>
