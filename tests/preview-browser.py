@@ -368,6 +368,9 @@ finally:
                 os.killpg(p.pid, signal.SIGKILL)
             else:
                 p.send_signal(signal.SIGTERM)
+                if p.wait(timeout=60) != 0:
+                    fail('the server exited %d after SIGTERM: %s' % (
+                        p.returncode, open(os.path.join(TMP, 'server.err')).read()[-500:]))
             p.wait(timeout=30)
         except Exception:
             p.kill()
