@@ -41,10 +41,9 @@ static void note_asset(loader_t *L, const char *rel)
     sc->asset_files = files;
 }
 
-/* Reads the asset rel named at key whole (asset.h), at most max bytes.
- * NULL after an error. */
-static unsigned char *read_asset(loader_t *L, const char *key, const char *rel, size_t max,
-                                 size_t *plen)
+/* The one reader of assets (scene-int.h). */
+unsigned char *scene_read_asset(loader_t *L, const char *key, const char *rel, size_t max,
+                                size_t *plen)
 {
     char msg[RF_DIAG_LINE];
     unsigned char *buf = NULL;
@@ -128,7 +127,8 @@ void scene_parse_fonts(loader_t *L, const cJSON *obj)
             continue;
         }
         size_t len;
-        unsigned char *bytes = read_asset(L, c->string, c->valuestring, RF_FONT_MAX_BYTES, &len);
+        unsigned char *bytes = scene_read_asset(L, c->string, c->valuestring,
+                                                RF_FONT_MAX_BYTES, &len);
         if (bytes == NULL)
             continue;
         char msg[200];

@@ -1,7 +1,8 @@
 /* check_preview.c - the preview's pure parts: the query rules
  * (preview-query.h) with every message written out by hand, and the file
  * watch (preview-watch.h) on real files: written in place, replaced by a
- * rename, deleted, untouched, with inotify and by polling alone.
+ * rename, deleted, untouched, with inotify and by polling alone; and the
+ * loader's list of the asset files it read, which the preview follows.
  */
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L   /* mkdtemp */
@@ -13,8 +14,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "diag.h"
 #include "preview-query.h"
 #include "preview-watch.h"
+#include "scene.h"
 
 /* parse RAW then finish with nframes; returns 0 or -1, message in err */
 static int parse(const char *raw, size_t len, long nframes, rf_pvq_t *q, char *err)
@@ -183,6 +186,47 @@ END_TEST
 START_TEST(test_watch_poll) { watch_cycle(1); }
 END_TEST
 
+/* The loader lists the asset files it read (what the preview follows): a
+ * font of the scene's folder, once per read, built-ins not. */
+START_TEST(test_asset_files)
+{
+    const char *fonts = getenv("RUNEFRAME_FONT_DIR");
+    char src[512], path[128], font[128];
+    rf_diag_t *diag = malloc(sizeof *diag);
+    rf_scene_t *sc;
+    FILE *in, *out;
+    int ch;
+
+    ck_assert_ptr_nonnull(fonts);
+    ck_assert_ptr_nonnull(diag);
+    snprintf(dir, sizeof dir, "/tmp/check_preview_XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(src, sizeof src, "%s/JetBrainsMono-Regular.ttf", fonts);
+    snprintf(font, sizeof font, "%s/brand.ttf", dir);
+    in = fopen(src, "rb");
+    out = fopen(font, "wb");
+    ck_assert(in != NULL && out != NULL);
+    while ((ch = getc(in)) != EOF)
+        putc(ch, out);
+    fclose(in);
+    ck_assert_int_eq(fclose(out), 0);
+    snprintf(path, sizeof path, "%s/s.json", dir);
+    write_file(path, "{\"runeframe\": 1, \"canvas\": {\"width\": 64, \"height\": 32},"
+                     " \"timeline\": {\"duration\": 1}, \"fonts\": {\"brand\": \"brand.ttf\"},"
+                     " \"layers\": [{\"type\": \"text\", \"text\": \"a\", \"font\": \"brand\"},"
+                     " {\"type\": \"text\", \"text\": \"b\", \"font\": \"mono\"}]}");
+    sc = rf_scene_load(path, diag);
+    ck_assert_msg(sc != NULL, "%s", diag->count > 0 ? diag->msg[0] : "");
+    ck_assert_uint_eq(sc->nasset_files, 1);
+    ck_assert_str_eq(sc->asset_files[0], "brand.ttf");
+    rf_scene_destroy(sc);
+    free(diag);
+    unlink(path);
+    unlink(font);
+    rmdir(dir);
+}
+END_TEST
+
 static Suite *preview_suite(void)
 {
     Suite *s = suite_create("preview");
@@ -196,6 +240,7 @@ static Suite *preview_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_watch_inotify);
     tcase_add_test(tc, test_watch_poll);
+    tcase_add_test(tc, test_asset_files);
     suite_add_tcase(s, tc);
     return s;
 }
