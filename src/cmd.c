@@ -31,6 +31,7 @@ const rf_cmd_t *const rf_cmds[] = {
     &rf_cmd_sample,
     &rf_cmd_plot,
     &rf_cmd_validate,
+    &rf_cmd_preview,
     &rf_cmd_completion,
     NULL,
 };

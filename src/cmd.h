@@ -125,6 +125,7 @@ extern const rf_cmd_t rf_cmd_info;
 extern const rf_cmd_t rf_cmd_sample;
 extern const rf_cmd_t rf_cmd_plot;
 extern const rf_cmd_t rf_cmd_validate;
+extern const rf_cmd_t rf_cmd_preview;
 extern const rf_cmd_t rf_cmd_check;
 extern const rf_cmd_t rf_cmd_diff;
 extern const rf_cmd_t rf_cmd_completion;

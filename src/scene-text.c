@@ -23,10 +23,27 @@
 
 /* ---- assets ---- */
 
-/* Reads the asset rel named at key whole (asset.h), at most max bytes.
- * NULL after an error. */
-static unsigned char *read_asset(loader_t *L, const char *key, const char *rel, size_t max,
-                                 size_t *plen)
+/* Adds rel to the scene's asset_files (scene.h): a new arena array one
+ * longer, as assets are few. */
+static void note_asset(loader_t *L, const char *rel)
+{
+    rf_scene_t *sc = L->sc;
+    const char **files = rf_arena_alloc(L->arena, (sc->nasset_files + 1) * sizeof *files);
+    char *copy = rf_arena_strdup(L->arena, rel);
+
+    if (files == NULL || copy == NULL) {
+        scene_err_oom(L);
+        return;
+    }
+    if (sc->nasset_files > 0)
+        memcpy(files, sc->asset_files, sc->nasset_files * sizeof *files);
+    files[sc->nasset_files++] = copy;
+    sc->asset_files = files;
+}
+
+/* The one reader of assets (scene-int.h). */
+unsigned char *scene_read_asset(loader_t *L, const char *key, const char *rel, size_t max,
+                                size_t *plen)
 {
     char msg[RF_DIAG_LINE];
     unsigned char *buf = NULL;
@@ -35,6 +52,8 @@ static unsigned char *read_asset(loader_t *L, const char *key, const char *rel, 
         scene_err_oom(L);
     else if (r != RF_ASSET_OK)
         scene_err_key(L, key, "%s", msg);
+    else
+        note_asset(L, rel);
     return buf;
 }
 
@@ -108,7 +127,8 @@ void scene_parse_fonts(loader_t *L, const cJSON *obj)
             continue;
         }
         size_t len;
-        unsigned char *bytes = read_asset(L, c->string, c->valuestring, RF_FONT_MAX_BYTES, &len);
+        unsigned char *bytes = scene_read_asset(L, c->string, c->valuestring,
+                                                RF_FONT_MAX_BYTES, &len);
         if (bytes == NULL)
             continue;
         char msg[200];

@@ -60,6 +60,11 @@ struct rf_scene {
      * once (font.h); destroyed with the scene */
     uint32_t nfonts;
     struct rf_font **fonts;
+    /* every asset file the loader read (fonts today; any kind read through
+     * the loader's one asset reader), as the scene names it (relative to
+     * its folder or --assets), in reading order: what `preview` follows */
+    uint32_t nasset_files;
+    const char *const *asset_files;
     struct rf_arena *arena;   /* owns all of the above but the fonts */
 };
 
