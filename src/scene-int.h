@@ -203,6 +203,15 @@ void scene_walk_text_key(loader_t *L, const cJSON *c, const rf_layer_key_t *key,
 void scene_finish_text_key(loader_t *L, const cJSON *c, const rf_layer_key_t *key,
                            rf_layer_t *out);
 void scene_fonts_destroy(rf_scene_t *sc);
+/* Reads the asset rel named at key whole (asset.h), at most max bytes;
+ * NULL after an error (one that could not read the file sets io_error
+ * when io is nonzero). */
+unsigned char *scene_read_asset(loader_t *L, const char *key, const char *rel, size_t max,
+                                size_t *plen, int io);
+
+/* scene-image.c: an image layer's `src` */
+void scene_walk_image(loader_t *L, const cJSON *c, const struct rf_image **out);
+void scene_images_destroy(rf_scene_t *sc);
 
 /* scene-stroke.c: `dash` and the bounds of miter_limit */
 void scene_walk_dash(loader_t *L, const cJSON *c, const rf_prop_t **out, uint32_t *nout);

@@ -23,10 +23,8 @@
 
 /* ---- assets ---- */
 
-/* Reads the asset rel named at key whole (asset.h), at most max bytes.
- * NULL after an error. */
-static unsigned char *read_asset(loader_t *L, const char *key, const char *rel, size_t max,
-                                 size_t *plen)
+unsigned char *scene_read_asset(loader_t *L, const char *key, const char *rel, size_t max,
+                                size_t *plen, int io)
 {
     char msg[RF_DIAG_LINE];
     unsigned char *buf = NULL;
@@ -35,6 +33,8 @@ static unsigned char *read_asset(loader_t *L, const char *key, const char *rel, 
         scene_err_oom(L);
     else if (r != RF_ASSET_OK)
         scene_err_key(L, key, "%s", msg);
+    if (r == RF_ASSET_UNREADABLE && io)
+        L->d->io_error = 1;
     return buf;
 }
 
@@ -108,7 +108,8 @@ void scene_parse_fonts(loader_t *L, const cJSON *obj)
             continue;
         }
         size_t len;
-        unsigned char *bytes = read_asset(L, c->string, c->valuestring, RF_FONT_MAX_BYTES, &len);
+        unsigned char *bytes = scene_read_asset(L, c->string, c->valuestring, RF_FONT_MAX_BYTES,
+                                               &len, 0);
         if (bytes == NULL)
             continue;
         char msg[200];

@@ -60,7 +60,11 @@ struct rf_scene {
      * once (font.h); destroyed with the scene */
     uint32_t nfonts;
     struct rf_font **fonts;
-    struct rf_arena *arena;   /* owns all of the above but the fonts */
+    /* images the layers draw (image.h), one per file however many layers
+     * name it, in the order first named; destroyed with the scene */
+    uint32_t nimages;
+    struct rf_image **images;
+    struct rf_arena *arena;   /* owns all of the above but the fonts and images */
 };
 
 /* How a scene is loaded. */
