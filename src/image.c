@@ -84,7 +84,10 @@ rf_image_t *rf_image_create(const char *file, unsigned char *bytes, size_t len, 
                             size_t errlen)
 {
     rf_image_t *img = calloc(1, sizeof *img);
-    if (img == NULL || (img->file = strdup(file)) == NULL) {
+    size_t fl = strlen(file) + 1;
+    if (img != NULL && (img->file = malloc(fl)) != NULL)
+        memcpy(img->file, file, fl);
+    if (img == NULL || img->file == NULL) {
         free(img);
         free(bytes);
         snprintf(err, errlen, "out of memory");
