@@ -114,7 +114,7 @@ rf_asset_status_t rf_asset_read(const char *root, const char *assets, const char
     if ((unsigned long long)st.st_size > max) {
         close(fd);
         snprintf(msg, msglen, "'%s' is larger than %zu MiB", q, max >> 20);
-        return RF_ASSET_UNREADABLE;
+        return RF_ASSET_TOO_LARGE;
     }
     size_t len = (size_t)st.st_size, got = 0;
     unsigned char *b = malloc(len ? len : 1);

@@ -15,7 +15,8 @@
 typedef enum rf_asset_status {
     RF_ASSET_OK = 0,
     RF_ASSET_REFUSED,   /* the path breaks the rules: msg says how */
-    RF_ASSET_UNREADABLE,/* missing, not a regular file, too large, a read error */
+    RF_ASSET_UNREADABLE,/* missing, not a regular file, a read error */
+    RF_ASSET_TOO_LARGE, /* larger than max */
     RF_ASSET_NOMEM,
 } rf_asset_status_t;
 

@@ -10,8 +10,11 @@
 
 /* GCC on x86-64 builds the box pass twice, for AVX2 and for the baseline,
  * and picks one when the program loads: integer arithmetic, so the same
- * bytes either way (measured 1.5x on the blur; BENCHMARKS.md). */
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__GLIBC__)
+ * bytes either way (measured 1.5x on the blur; BENCHMARKS.md). Not under
+ * ThreadSanitizer: the ifunc resolver runs at relocation, before its
+ * runtime is up, and the instrumented resolver crashes (--enable-tsan). */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__GLIBC__) && \
+    !defined(__SANITIZE_THREAD__)
 #define RF_BLUR_CLONES __attribute__((target_clones("avx2", "default")))
 #else
 #define RF_BLUR_CLONES

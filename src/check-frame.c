@@ -12,6 +12,8 @@
 #include "atomic.h"
 #include "check-int.h"
 #include "diffstream.h"
+#include "font.h"
+#include "image.h"
 #include "numfmt.h"
 
 /* "1 pixel differs", "2 pixels differ" */
@@ -73,6 +75,29 @@ static void check_write_failed(rf_check_frame_t *f, const char *what, const char
 }
 
 
+/* One trace line for each image or font file whose bytes differ from
+ * those the trace recorded (trace.h); returns how many. */
+static int check_explain_assets(const rf_scene_t *sc, const rf_trace_t *trace,
+                                rf_check_frame_t *f)
+{
+    char hex[RF_SHA256_HEX];
+    int n = 0;
+    for (uint32_t i = 0; i < sc->nimages + sc->nfonts; i++) {
+        int img = i < sc->nimages;
+        const char *file = img ? sc->images[i]->file : sc->fonts[i - sc->nimages]->file;
+        if (!img && sc->fonts[i - sc->nimages]->builtin)
+            continue;
+        rf_sha256_hex(img ? sc->images[i]->sha256 : sc->fonts[i - sc->nimages]->sha256, hex);
+        const char *was = rf_trace_asset(trace, file);
+        if (was == NULL || strcmp(was, hex) == 0)
+            continue;
+        check_trace_line(f, "%s changed since the goldens: '%s' (SHA-256 %.12s... -> %.12s...)",
+                         img ? "image" : "font", file, was, hex);
+        n++;
+    }
+    return n;
+}
+
 /* The trace's explanation of a failing frame. */
 static void check_explain(check_ctx_t *c, rf_check_frame_t *f, const double *slots)
 {
@@ -100,9 +125,13 @@ static void check_explain(check_ctx_t *c, rf_check_frame_t *f, const double *slo
     if (d.gone > 0)
         check_trace_line(f, "gone since the trace: '%s'%s", d.first_gone,
                          d.gone > 1 ? " and others" : "");
-    if (d.moved == 0 && d.added == 0 && d.gone == 0)
+    int changed = check_explain_assets(c->scene, c->trace, f);
+    if (d.moved == 0 && d.added == 0 && d.gone == 0 && changed == 0)
         check_trace_line(f, "no value moved at t=%.6g: a raster change, not a motion change",
                          f->t);
+    else if (d.moved == 0 && d.added == 0 && d.gone == 0)
+        check_trace_line(f, "no value moved at t=%.6g: the changed asset%s above, not a motion "
+                         "change", f->t, changed > 1 ? "s" : "");
 }
 
 /* Keeps the render (and the diff image) of a failed frame for an HTML report. */

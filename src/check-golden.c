@@ -12,6 +12,8 @@
 #include "atomic.h"
 #include "check-int.h"
 #include "diag.h"
+#include "font.h"
+#include "image.h"
 
 /* ------------------------------------------------------------ frame list */
 
@@ -95,6 +97,28 @@ int check_scan(const char *dir, int digits, long **out, size_t *n, int *missing,
 
 /* ------------------------------------------------------------ trace.csv */
 
+
+/* The trace's asset lines (trace.h): every image and font file the scene
+ * read, so that check can name the one whose bytes changed. */
+static int check_trace_assets(const rf_scene_t *sc, char **text, size_t *len)
+{
+    char hex[RF_SHA256_HEX];
+    for (uint32_t i = 0; i < sc->nimages; i++) {
+        rf_sha256_hex(sc->images[i]->sha256, hex);
+        if (strchr(sc->images[i]->file, '\n') == NULL &&
+            rf_trace_append_asset(text, len, sc->images[i]->file, hex) != 0)
+            return -1;
+    }
+    for (uint32_t i = 0; i < sc->nfonts; i++) {
+        if (sc->fonts[i]->builtin || strchr(sc->fonts[i]->file, '\n') != NULL)
+            continue;
+        rf_sha256_hex(sc->fonts[i]->sha256, hex);
+        if (rf_trace_append_asset(text, len, sc->fonts[i]->file, hex) != 0)
+            return -1;
+    }
+    return 0;
+}
+
 /* Writes DIR/trace.csv from the frames rendered in this run, unless the
  * file already holds exactly those bytes (its mtime then stays): the
  * values of this run for the goldens it wrote, the old trace's row for the
@@ -133,7 +157,8 @@ void check_write_trace(check_ctx_t *c)
         goto out;
     if (check_path_join(path, sizeof path, run->golden_dir, RF_TRACE_FILE, "") != 0)
         goto out;
-    if (rf_trace_format(&sc->values, times, rows, k, &text, &len) != 0) {
+    if (rf_trace_format(&sc->values, times, rows, k, &text, &len) != 0 ||
+        check_trace_assets(sc, &text, &len) != 0) {
         snprintf(run->trace_error, sizeof run->trace_error, "%s/%s: out of memory",
                  run->golden_dir, RF_TRACE_FILE);
         goto out;

@@ -10,6 +10,7 @@
 #include "cmd.h"
 #include "diag.h"
 #include "font.h"
+#include "image.h"
 #include "layer.h"
 #include "numfmt.h"
 #include "path.h"
@@ -124,7 +125,18 @@ static void info_assets_json(const rf_scene_t *sc, FILE *out)
         fprintf(out, ", \"builtin\": %s, \"bytes\": %lu, \"sha256\": \"%s\"}",
                 f->builtin ? "true" : "false", (unsigned long)f->len, hex);
     }
-    fputs(sc->nfonts > 0 ? "\n]" : "]", out);
+    for (uint32_t i = 0; i < sc->nimages; i++) {
+        const rf_image_t *img = sc->images[i];
+        rf_sha256_hex(img->sha256, hex);
+        fputs(i == 0 && sc->nfonts == 0 ? "\n  " : ",\n  ", out);
+        fputs("{\"kind\": \"image\", \"file\": ", out);
+        info_json_string(out, img->file);
+        fprintf(out, ", \"format\": \"%s\", \"width\": %.17g, \"height\": %.17g, "
+                "\"orientation\": %d, \"bytes\": %lu, \"sha256\": \"%s\"}",
+                rf_image_kind_names[img->kind], img->width, img->height, img->orientation,
+                (unsigned long)img->len, hex);
+    }
+    fputs(sc->nfonts + sc->nimages > 0 ? "\n]" : "]", out);
     fputs(", \"text\": [", out);
     int first = 1;
     info_each_text(sc->layers, sc->nlayers, "/layers", info_text_json, out, &first);
@@ -340,6 +352,18 @@ static void info_print_text(const rf_scene_t *sc, FILE *out)
         info_print_paths(sc, out);
     int first = 1;
     info_each_text(sc->layers, sc->nlayers, "/layers", info_text_row, out, &first);
+    char hex[RF_SHA256_HEX];
+    for (uint32_t i = 0; i < sc->nimages; i++) {
+        const rf_image_t *img = sc->images[i];
+        if (i == 0)
+            fprintf(out, "\n%-28s  %-5s  %-11s  %-9s  %s\n", "IMAGE", "KIND", "SIZE", "BYTES",
+                    "SHA-256");
+        char size[40];
+        snprintf(size, sizeof size, "%.6gx%.6g", img->width, img->height);
+        rf_sha256_hex(img->sha256, hex);
+        fprintf(out, "%-28s  %-5s  %-11s  %-9lu  %s\n", img->file, rf_image_kind_names[img->kind],
+                size, (unsigned long)img->len, hex);
+    }
 }
 
 static int info_exec(void *state, const rf_cmd_args_t *args)
@@ -374,8 +398,9 @@ const rf_cmd_t rf_cmd_info = {
         "          has segments, length and bounds [x0, y0, x1, y1]; an infinite\n"
         "          settle time, a missing final value and an unbounded range end\n"
         "          are null; then assets (every font file: kind, name, file,\n"
-        "          builtin, bytes, sha256) and text (each text layer's JSON\n"
-        "          pointer, id and font)\n",
+        "          builtin, bytes, sha256; every image file: kind, file,\n"
+        "          format, width, height, orientation, bytes, sha256) and text\n"
+        "          (each text layer's JSON pointer, id and font)\n",
     .usage = "SCENE [--json]",
     .name = "info", .opts = "json",
     RF_CMD_ONE_SCENE, .exec = info_exec,

@@ -60,6 +60,7 @@ const rf_layer_class_t *const rf_layer_classes[RF_LAYER_NTYPES] = {
     [RF_LAYER_PATH] = &rf_layer_class_path,
     [RF_LAYER_GROUP] = &rf_layer_class_group,
     [RF_LAYER_TEXT] = &rf_layer_class_text,
+    [RF_LAYER_IMAGE] = &rf_layer_class_image,
 };
 
 int rf_layer_type_find(const char *name)

@@ -75,6 +75,7 @@ struct rf_shape;
 struct rf_hsink;
 struct rf_renderer;
 struct rf_font;
+struct rf_image;
 
 /* A numeric property: slot == RF_PROP_CONST means the constant k. */
 #define RF_PROP_CONST UINT32_MAX
@@ -127,6 +128,7 @@ typedef enum rf_layer_type {
     RF_LAYER_PATH,
     RF_LAYER_GROUP,
     RF_LAYER_TEXT,
+    RF_LAYER_IMAGE,
     RF_LAYER_NTYPES
 } rf_layer_type_t;
 
@@ -203,6 +205,13 @@ typedef enum rf_line_join { RF_JOIN_MITER = 0, RF_JOIN_ROUND, RF_JOIN_BEVEL } rf
 #define RF_MITER_DEFAULT 10.0
 #define RF_MITER_MAX 100.0
 
+/* An image layer's `fit` and `smoothing` (scene-v1.md "Images"), in the
+ * words' order of their key rows. */
+typedef enum rf_image_fit { RF_FIT_FILL = 0, RF_FIT_CONTAIN, RF_FIT_COVER } rf_image_fit_t;
+typedef enum rf_image_smoothing {
+    RF_SMOOTH_LINEAR = 0, RF_SMOOTH_NEAREST, RF_SMOOTH_BEST
+} rf_image_smoothing_t;
+
 typedef enum rf_text_align { RF_ALIGN_LEFT = 0, RF_ALIGN_CENTER, RF_ALIGN_RIGHT } rf_text_align_t;
 
 /* `blend` (scene-v1.md "Compositing"): CSS mix-blend-mode names, in
@@ -274,6 +283,14 @@ struct rf_layer {
             rf_text_vars_t variations;
             rf_per_glyph_t *per_glyph;  /* NULL: the text moves as one */
         } text;
+        /* width, height: NaN when not given (the image's own size, or
+         * the aspect ratio kept from the other one) */
+        struct {
+            const struct rf_image *img;
+            rf_prop_t width, height;
+            uint8_t fit;                /* rf_image_fit_t */
+            uint8_t smoothing;          /* rf_image_smoothing_t */
+        } image;
     } u;
 };
 
@@ -307,6 +324,8 @@ typedef enum rf_key_kind {
     RF_KEY_MASK,       /* const rf_layer_t * + uint8_t rf_mask_mode_t (at2):
                         * {"layer": LAYER, "mode": "alpha"}; the slots of the
                         * layer and of its children are visited with L's */
+    RF_KEY_IMAGE,      /* const struct rf_image *: an image file (image.h),
+                        * read and decoded at load (scene-image.c) */
 } rf_key_kind_t;
 
 enum {
@@ -349,6 +368,9 @@ enum {
     RF_CLASS_NO_FILL = 1 << 1,  /* stroke only: a fill is an error */
     RF_CLASS_CHILDREN = 1 << 2, /* draws children, not paints (group) */
     RF_CLASS_INK = 1 << 3,      /* fill defaults to #000000, not none (text) */
+    RF_CLASS_PIXELS = 1 << 4,   /* draws its own pixels, not paints: fill,
+                                 * stroke and the stroke style are errors
+                                 * (image) */
 };
 
 /* A row: name, keys, nkeys, flags and needs in that order, then the
@@ -423,5 +445,6 @@ extern const rf_layer_class_t rf_layer_class_line;
 extern const rf_layer_class_t rf_layer_class_path;
 extern const rf_layer_class_t rf_layer_class_group;
 extern const rf_layer_class_t rf_layer_class_text;
+extern const rf_layer_class_t rf_layer_class_image;
 
 #endif

@@ -677,6 +677,11 @@ const rf_scene_t *rf_render_scene(const rf_renderer_t *r)
     return r->scene;
 }
 
+cairo_t *rf_render_cairo(rf_renderer_t *r)
+{
+    return r->cr;
+}
+
 double rf_render_time(const rf_renderer_t *r)
 {
     return r->t;

@@ -198,16 +198,21 @@ void scene_parse_layers(loader_t *L, const cJSON *arr);
 void scene_fix_layers(const rf_value_t *vals, rf_layer_t *ls, uint32_t n);
 
 /* scene-text.c: fonts and the text layer's own kinds of keys */
-/* Reads the asset rel named at key whole (asset.h), at most max bytes, and
- * records it in the scene's asset_files (what `preview` follows): every
- * kind of asset (fonts, images) is read through it. NULL after an error. */
-unsigned char *scene_read_asset(loader_t *L, const char *key, const char *rel, size_t max,
-                                size_t *plen);
 void scene_parse_fonts(loader_t *L, const cJSON *obj);
 void scene_walk_text_key(loader_t *L, const cJSON *c, const rf_layer_key_t *key, void *field);
 void scene_finish_text_key(loader_t *L, const cJSON *c, const rf_layer_key_t *key,
                            rf_layer_t *out);
 void scene_fonts_destroy(rf_scene_t *sc);
+/* Reads the asset rel named at key whole (asset.h), at most max bytes, and
+ * records it in the scene's asset_files (what `preview` follows): every
+ * kind of asset (fonts, images) is read through it. NULL after an error
+ * (one that could not read the file sets io_error when io is nonzero). */
+unsigned char *scene_read_asset(loader_t *L, const char *key, const char *rel, size_t max,
+                                size_t *plen, int io);
+
+/* scene-image.c: an image layer's `src` */
+void scene_walk_image(loader_t *L, const cJSON *c, const struct rf_image **out);
+void scene_images_destroy(rf_scene_t *sc);
 
 /* scene-stroke.c: `dash` and the bounds of miter_limit */
 void scene_walk_dash(loader_t *L, const cJSON *c, const rf_prop_t **out, uint32_t *nout);

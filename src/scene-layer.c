@@ -593,6 +593,11 @@ static void walk_layer_prop(loader_t *L, const cJSON *c, const rf_layer_key_t *k
             scene_err_key(L, k, "a %s has no fill (use stroke)", cls->name);
             return;
         }
+        if ((cls->flags & RF_CLASS_PIXELS) && !none) {
+            scene_err_key(L, k, "'%s' does nothing on an %s: it draws the file's own pixels",
+                          k, cls->name);
+            return;
+        }
         if ((cls->flags & RF_CLASS_CHILDREN) && !none) {
             scene_err_key(L, k, "'%s' does nothing on a %s: a %s draws only its children "
                           "(give it to them)", k, cls->name, cls->name);
@@ -657,6 +662,9 @@ static void walk_layer_prop(loader_t *L, const cJSON *c, const rf_layer_key_t *k
         break;
     case RF_KEY_MASK:
         walk_mask(L, c, key_field(out, key->at), key_field(out, key->at2));
+        break;
+    case RF_KEY_IMAGE:
+        scene_walk_image(L, c, key_field(out, key->at));
         break;
     case RF_KEY_DASH:
         scene_walk_dash(L, c, key_field(out, key->at), key_field(out, key->at2));

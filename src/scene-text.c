@@ -43,7 +43,7 @@ static void note_asset(loader_t *L, const char *rel)
 
 /* The one reader of assets (scene-int.h). */
 unsigned char *scene_read_asset(loader_t *L, const char *key, const char *rel, size_t max,
-                                size_t *plen)
+                                size_t *plen, int io)
 {
     char msg[RF_DIAG_LINE];
     unsigned char *buf = NULL;
@@ -52,6 +52,8 @@ unsigned char *scene_read_asset(loader_t *L, const char *key, const char *rel, s
         scene_err_oom(L);
     else if (r != RF_ASSET_OK)
         scene_err_key(L, key, "%s", msg);
+    if (r == RF_ASSET_UNREADABLE && io)
+        L->d->io_error = 1;
     else
         note_asset(L, rel);
     return buf;
@@ -127,8 +129,8 @@ void scene_parse_fonts(loader_t *L, const cJSON *obj)
             continue;
         }
         size_t len;
-        unsigned char *bytes = scene_read_asset(L, c->string, c->valuestring,
-                                                RF_FONT_MAX_BYTES, &len);
+        unsigned char *bytes = scene_read_asset(L, c->string, c->valuestring, RF_FONT_MAX_BYTES,
+                                               &len, 0);
         if (bytes == NULL)
             continue;
         char msg[200];

@@ -234,6 +234,7 @@ rf_scene_t *rf_scene_load_buffer_with(const char *name, const char *buf, size_t 
             rf_diag_file(diag, "out of memory");
         }
         scene_fonts_destroy(sc);
+        scene_images_destroy(sc);
         rf_arena_destroy(L.arena);
         return NULL;
     }
@@ -319,6 +320,7 @@ void rf_scene_destroy(rf_scene_t *scene)
 {
     if (scene != NULL) {
         scene_fonts_destroy(scene);
+        scene_images_destroy(scene);
         rf_arena_destroy(scene->arena);
     }
 }

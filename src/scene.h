@@ -65,7 +65,11 @@ struct rf_scene {
      * its folder or --assets), in reading order: what `preview` follows */
     uint32_t nasset_files;
     const char *const *asset_files;
-    struct rf_arena *arena;   /* owns all of the above but the fonts */
+    /* images the layers draw (image.h), one per file however many layers
+     * name it, in the order first named; destroyed with the scene */
+    uint32_t nimages;
+    struct rf_image **images;
+    struct rf_arena *arena;   /* owns all of the above but the fonts and images */
 };
 
 /* How a scene is loaded. */

@@ -52,6 +52,10 @@ void *rf_render_state(struct rf_renderer *r, uint32_t idx);
 /* The scene renderer r draws, and its slot array for this frame. */
 const struct rf_scene *rf_render_scene(const struct rf_renderer *r);
 
+/* The cairo context r draws into (a draw hook that paints otherwise, an
+ * image: it leaves the context's state as it found it). */
+cairo_t *rf_render_cairo(struct rf_renderer *r);
+
 /* The time of the frame r is drawing. */
 double rf_render_time(const struct rf_renderer *r);
 

@@ -91,6 +91,24 @@ void rf_trace_compare(const rf_trace_t *trace, const rf_values_t *vs, double t,
  * every output of vs, else 0 (slots may then be partly written). */
 int rf_trace_recall(const rf_trace_t *trace, const rf_values_t *vs, double t, double *slots);
 
+/* ---- assets ----
+ * After the rows a trace may hold one line per file the scene read (its
+ * images and font files), written by check --update:
+ *   #asset,SHA256,FILE
+ * SHA256 in 64 lowercase hex digits, FILE as the scene names it, to the
+ * end of the line. The parser keeps up to RF_TRACE_MAX_ASSETS of them and
+ * skips any other line that starts with '#'; check then names an asset
+ * whose bytes changed since the goldens (a raster change with a cause). */
+#define RF_TRACE_MAX_ASSETS 512
+
+/* Appends the asset line of file (sha256: 64 hex digits) to the
+ * malloc'd text *text of *len bytes (NUL-terminated). 0, or -1 when out of
+ * memory or file holds a newline (then *text is unchanged). */
+int rf_trace_append_asset(char **text, size_t *len, const char *file, const char *sha256);
+
+/* The SHA-256 (64 hex digits) the trace recorded for file, or NULL. */
+const char *rf_trace_asset(const rf_trace_t *trace, const char *file);
+
 /* One line, no newline, into buf (returns snprintf's result):
  *   "card.x at t=0.533333: 212.4 -> 215 (+2.6)"
  * The two numbers are printed with the fewest significant digits (at

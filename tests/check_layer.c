@@ -41,9 +41,11 @@ START_TEST(test_rows_complete)
             ck_assert_int_eq(c->state_create != NULL, c->state_destroy != NULL);
             if (c->layout != NULL)
                 ck_assert_ptr_nonnull(c->state_create);
-            ck_assert_ptr_nonnull(c->shape);
-            ck_assert_ptr_nonnull(c->path);
-            ck_assert_ptr_nonnull(c->huge_path);
+            /* a type that paints its own pixels (an image) is no path */
+            int path = !(c->flags & RF_CLASS_PIXELS);
+            ck_assert_int_eq(c->shape != NULL, path);
+            ck_assert_int_eq(c->path != NULL, path);
+            ck_assert_int_eq(c->huge_path != NULL, path);
             ck_assert_ptr_nonnull(c->draw);
         }
         /* a type with nothing required would let a misspelt key pass */
@@ -200,6 +202,8 @@ START_TEST(test_visitor_reaches_every_slot)
         /* text: size, letter_spacing, line_height, width, reveal; its
          * template, variations and per_glyph are empty by default */
         [RF_LAYER_TEXT] = 5,
+        /* image: width, height */
+        [RF_LAYER_IMAGE] = 2,
     };
     rf_layer_t L;
     for (int t = 0; t < RF_LAYER_NTYPES; t++) {
