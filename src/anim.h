@@ -6,7 +6,7 @@
  * one segment). Every kind of scene-v1.md "Values" except expr and sample_path
  * is here: spring (three regimes), eased (bezier, repeat and tween, with
  * repeat modes), physics (friction, gravity, terminal bounds), decay and
- * keyframes.
+ * keyframes, and snap (a jump from `from` to `to` at the start).
  *
  * Lifetime: descriptors are built once, at load, by rf_anim_init() and
  * rf_track_build(), which also resolve everything that does not depend on
@@ -34,6 +34,7 @@ typedef enum rf_curve {
     RF_CURVE_PHYSICS,    /* dv/dt = gravity - friction * v, terminal bounds */
     RF_CURVE_DECAY,      /* exponential decay, lambda = 4.2 * friction */
     RF_CURVE_KEYFRAMES,  /* piecewise keys over normalized time */
+    RF_CURVE_SNAP,       /* from before start, to from start on */
 } rf_curve_t;
 
 typedef enum rf_repeat {
@@ -66,6 +67,7 @@ typedef struct rf_anim_spec {
     double from;
     double to;           /* spring, eased */
     double start;        /* seconds; in a sequence, the entry's `at` */
+    double delay;        /* seconds >= 0, added to start (scene-v1.md `delay`) */
     double velocity;     /* spring, physics, decay: value units per second */
     double threshold;    /* spring, decay, gravity-free physics: settle distance */
     /* spring */
@@ -101,7 +103,7 @@ typedef struct rf_anim {
     uint8_t interp;       /* rf_interp_t (keyframes) */
     uint8_t regime;       /* spring: 0 under, 1 critical, 2 over; physics: form */
     uint32_t iterations;  /* eased: 0 = forever */
-    double start;         /* seconds */
+    double start;         /* seconds: the spec's start + delay */
     double settle;        /* absolute seconds at and after which value == final; INFINITY if never */
     double to;            /* target (spring, eased); asymptote or bound when settling */
     double p[6];          /* curve coefficients, see anim.c */
@@ -114,7 +116,8 @@ typedef struct rf_anim {
     uint32_t nkeys;
 } rf_anim_t;
 
-/* Resolves spec into a. Never fails on a spec the loader validated: the
+/* Resolves spec into a; the segment starts at spec->start + spec->delay.
+ * Never fails on a spec the loader validated: the
  * settle searches are bounded whatever the numbers are. */
 void rf_anim_init(rf_anim_t *a, const rf_anim_spec_t *spec);
 
@@ -153,7 +156,7 @@ size_t rf_track_storage_size(uint32_t n);
 /* Builds a track from n specs into storage (rf_track_storage_size(n) bytes,
  * owned by the caller, borrowed by the track), resolving sequence
  * retargeting: spec i > 0 without an explicit from (velocity) takes the value
- * (velocity) of segment i-1 at spec[i].start. Duration-based kinds take only
+ * (velocity) of segment i-1 at spec[i].start + spec[i].delay. Duration-based kinds take only
  * the value. */
 void rf_track_build(rf_track_t *tr, void *storage, const rf_anim_spec_t *specs, uint32_t n);
 

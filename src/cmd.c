@@ -295,7 +295,7 @@ int rf_cmd_usage_error(const rf_cmd_t *cmd, const char *fmt, ...)
 
 struct rf_scene *rf_cmd_load_scene(const char *path, const char *assets, int *status)
 {
-    rf_scene_opts_t opts = { assets };
+    rf_scene_opts_t opts = { assets, 0 };
     /* rf_diag_t holds 20 KiB of messages: keep it off the stack of
      * sanitizer builds and small-stack threads. */
     rf_diag_t *diag = malloc(sizeof *diag);

@@ -253,16 +253,17 @@ static int apply_from(loader_t *L, const vsrc_t *s, const rf_value_t *vals)
     rf_anim_spec_t *sp = &s->specs[0];
     double x = 0, vel = 0;
     nbuf_t b1, b2, b3, b4;
-    rf_track_eval_state(&src->track, sp->start, &x, &vel);
+    rf_track_eval_state(&src->track, sp->start + sp->delay, &x, &vel);
     if (!isfinite(x) || !isfinite(vel)) {
         scene_err_at(L, s->from_ptr, "'%s' is not finite at t = %s, where this %s starts",
-                     L->vals[s->from_vi].name, scene_num(&b1, sp->start), s->from_kind);
+                     L->vals[s->from_vi].name, scene_num(&b1, sp->start + sp->delay), s->from_kind);
         return -1;
     }
     if (sp->curve == RF_CURVE_PHYSICS && !(x >= sp->min && x <= sp->max)) {
         scene_err_at(L, s->from_ptr, "'%s' is %s at t = %s, where this physics starts: outside "
                      "[min, max] = [%s, %s]", L->vals[s->from_vi].name, scene_num(&b1, x),
-                     scene_num(&b2, sp->start), scene_num(&b3, sp->min), scene_num(&b4, sp->max));
+                     scene_num(&b2, sp->start + sp->delay), scene_num(&b3, sp->min),
+                     scene_num(&b4, sp->max));
         return -1;
     }
     sp->from = x;

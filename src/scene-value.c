@@ -19,32 +19,34 @@
 /* Kind keys of a value object, in rf_value_kind_t order from SPRING, then
  * the kinds of a later version. */
 static const char *const kind_keys[] = {
-    "spring", "bezier", "repeat", "tween", "physics", "decay", "keyframes",
+    "spring", "bezier", "repeat", "tween", "physics", "decay", "keyframes", "snap",
     "sequence", "expr", "sample_path",
 };
-enum { K_SEQUENCE = 7, K_EXPR = 8, K_SAMPLE_PATH = 9, K_ANIMATED = 7 };
+enum { K_SEQUENCE = 8, K_EXPR = 9, K_SAMPLE_PATH = 10, K_ANIMATED = 8 };
 
 static const char *const spring_keys[] = {
     "from", "to", "stiffness", "damping", "damping_ratio", "velocity", "threshold", "start",
+    "delay",
 };
 static const char *const bezier_keys[] = {
-    "from", "to", "curve", "duration", "repeat", "iterations", "start",
+    "from", "to", "curve", "duration", "repeat", "iterations", "start", "delay",
 };
 static const char *const repeat_keys[] = {
-    "from", "to", "duration", "mode", "iterations", "start",
+    "from", "to", "duration", "mode", "iterations", "start", "delay",
 };
 static const char *const tween_keys[] = {
-    "from", "to", "duration", "easing", "repeat", "iterations", "start",
+    "from", "to", "duration", "easing", "repeat", "iterations", "start", "delay",
 };
 static const char *const physics_keys[] = {
-    "from", "velocity", "friction", "gravity", "min", "max", "threshold", "start",
+    "from", "velocity", "friction", "gravity", "min", "max", "threshold", "start", "delay",
 };
 static const char *const decay_keys[] = {
-    "from", "velocity", "friction", "threshold", "start",
+    "from", "velocity", "friction", "threshold", "start", "delay",
 };
 static const char *const keyframes_keys[] = {
-    "duration", "interp", "keys", "start",
+    "duration", "interp", "keys", "start", "delay",
 };
+static const char *const snap_keys[] = { "from", "to", "start", "delay" };
 static const char *const policy_keys[] = { "speed", "min", "max" };
 static const char *const repeat_modes[] = { "none", "loop", "ping-pong" };
 static const char *const interp_names[] = { "linear", "step", "smoothstep" };
@@ -69,6 +71,7 @@ static const kindinfo_t kind_infos[RF_VALUE_KINDS] = {
     [RF_VALUE_PHYSICS] = { physics_keys, NELEM(physics_keys), RF_CURVE_PHYSICS },
     [RF_VALUE_DECAY] = { decay_keys, NELEM(decay_keys), RF_CURVE_DECAY },
     [RF_VALUE_KEYFRAMES] = { keyframes_keys, NELEM(keyframes_keys), RF_CURVE_KEYFRAMES },
+    [RF_VALUE_SNAP] = { snap_keys, NELEM(snap_keys), RF_CURVE_SNAP },
 };
 
 static kindinfo_t kind_info(rf_value_kind_t kind)
@@ -171,7 +174,7 @@ static void parse_anim(loader_t *L, const cJSON *body, rf_value_kind_t kind,
     rf_anim_spec_defaults(sp, ki.curve);
     if (!scene_want_object(L, body, "an object"))
         return;
-    const cJSON *f[8];
+    const cJSON *f[12];
     scene_scan_keys(L, body, ki.keys, ki.nkeys, f);
 #define G(name) scene_get(ki.keys, ki.nkeys, f, name)
     int inherit = entry > 0;
@@ -182,6 +185,8 @@ static void parse_anim(loader_t *L, const cJSON *body, rf_value_kind_t kind,
         scene_err_key(L, "start", "use the entry's 'at' instead of 'start'");
     else
         scene_num_field(L, start, "start", 0, R_ANY, &sp->start);
+    /* delay: seconds >= 0 added to the start (an entry's `at`) */
+    scene_num_field(L, G("delay"), "delay", 0, R_GE0, &sp->delay);
 
     int rfrom = F_ABSENT;
     if (kind != RF_VALUE_KEYFRAMES) {
@@ -233,6 +238,9 @@ static void parse_anim(loader_t *L, const cJSON *body, rf_value_kind_t kind,
         scene_num_field(L, G("threshold"), "threshold", 0, R_GT0, &sp->threshold);
         break;
     }
+    case RF_VALUE_SNAP:
+        scene_num_field(L, G("to"), "to", 1, R_ANY, &sp->to);
+        break;
     case RF_VALUE_BEZIER:
     case RF_VALUE_REPEAT:
     case RF_VALUE_TWEEN: {
@@ -522,7 +530,7 @@ static void parse_sequence(loader_t *L, const cJSON *arr, size_t vi)
     ekeys[0] = "at";
     for (size_t k = 0; k < NELEM(kind_keys); k++)
         ekeys[1 + k] = kind_keys[k];
-    double prev_at = -INFINITY;
+    double prev_at = -INFINITY, prev_start = -INFINITY;
     int i = 0;
     for (const cJSON *e = arr->child; e != NULL; e = e->next, i++) {
         size_t m = scene_pushi(L, (size_t)i);
@@ -562,9 +570,10 @@ static void parse_sequence(loader_t *L, const cJSON *arr, size_t vi)
             }
         }
         double t = 0;
-        int rat = scene_num_field(L, at, "at", 1, R_GE0, &t);
+        int rat = scene_num_field(L, at, "at", 1, R_GE0, &t), at_ok = 1;
         if (rat == F_OK) {
             if (!(t > prev_at)) {
+                at_ok = 0;
                 nbuf_t b1, b2;
                 scene_err_key(L, "at",
                               "must be greater than the previous entry's 'at' (%s), got %s",
@@ -587,8 +596,25 @@ static void parse_sequence(loader_t *L, const cJSON *arr, size_t vi)
             scene_pop(L, mb);
             if (fr.name != NULL)
                 set_from(L, vi, &fr, kind_keys[kind]);
-            if (rat == F_OK)
+            if (rat == F_OK) {
                 specs[i].start = t;
+                /* a delay moves the entry's start: starts still increase */
+                double st = t + specs[i].delay;
+                if (specs[i].delay > 0 && !(st > prev_start)) {
+                    nbuf_t b1, b2;
+                    size_t md = scene_push(L, body->string);
+                    scene_err_key(L, "delay", "the entry starts at at + delay = %s, not after the "
+                                  "previous entry's start (%s)", scene_num(&b1, st),
+                                  scene_num(&b2, prev_start));
+                    scene_pop(L, md);
+                } else if (i > 0 && specs[i].delay == 0 && !(st > prev_start) && at_ok) {
+                    nbuf_t b1, b2;
+                    scene_err_key(L, "at", "the previous entry starts at its at + delay = %s, "
+                                  "not before this one's %s", scene_num(&b1, prev_start),
+                                  scene_num(&b2, st));
+                }
+                prev_start = st;
+            }
         }
         scene_pop(L, m);
     }

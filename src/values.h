@@ -40,6 +40,7 @@ typedef enum rf_value_kind {
     RF_VALUE_PHYSICS,
     RF_VALUE_DECAY,
     RF_VALUE_KEYFRAMES,
+    RF_VALUE_SNAP,         /* from before start, to from start on */
     RF_VALUE_SEQUENCE,
     RF_VALUE_EXPR,         /* derived: a compiled expression over other values and t */
     RF_VALUE_SAMPLE_PATH,  /* derived: a point on a path by arc-length progress */
