@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "jsonsyn.h"
+#include "motion.h"
 #include "scene-int.h"
 
 /* ------------------------------------------------------------------ */
@@ -26,7 +27,7 @@ enum { K_SEQUENCE = 8, K_EXPR = 9, K_SAMPLE_PATH = 10, K_ANIMATED = 8 };
 
 static const char *const spring_keys[] = {
     "from", "to", "stiffness", "damping", "damping_ratio", "velocity", "threshold", "start",
-    "delay",
+    "delay", "duration", "bounce",
 };
 static const char *const bezier_keys[] = {
     "from", "to", "curve", "duration", "repeat", "iterations", "start", "delay",
@@ -164,6 +165,41 @@ static void velocity_field(loader_t *L, const cJSON *it, int inherit, rf_anim_sp
     fr->velocity_given = rv != F_ABSENT;
 }
 
+/* A spring by feel: `duration` (seconds > 0) and `bounce` (-1 < b < 1,
+ * default 0) instead of stiffness and damping (physical: one was given). */
+static void spring_feel(loader_t *L, const cJSON *jd, const cJSON *jb, int physical,
+                        rf_anim_spec_t *sp)
+{
+    if (jd == NULL && jb == NULL)
+        return;
+    if (physical) {
+        scene_err_key(L, jd != NULL ? "duration" : "bounce", "give either 'duration' and "
+                      "'bounce' or 'stiffness' and 'damping' (or 'damping_ratio'), not both");
+        return;
+    }
+    if (jd == NULL) {
+        scene_err_key(L, "bounce", "a spring by feel needs 'duration' (seconds) too");
+        return;
+    }
+    double d = 0, b = 0;
+    int rd = scene_num_field(L, jd, "duration", 1, R_GT0, &d);
+    int rb = scene_num_field(L, jb, "bounce", 0, R_ANY, &b);
+    if (rb == F_OK && !(b > -1 && b < 1)) {
+        nbuf_t nb;
+        scene_err_key(L, "bounce", "must be > -1 and < 1, got %s", scene_num(&nb, b));
+        return;
+    }
+    double k, z;
+    if (rd != F_OK || rb == F_BAD)
+        return;
+    if (rf_spring_by_feel(d, b, &k, &z) != 0) {
+        scene_err_key(L, "duration", "too short: the stiffness (2 pi / duration)^2 is not finite");
+        return;
+    }
+    sp->stiffness = k;
+    sp->damping = 2 * z * sqrt(k);
+}
+
 static void parse_anim(loader_t *L, const cJSON *body, rf_value_kind_t kind,
                        rf_anim_spec_t *sp, int entry, fromref_t *fr)
 {
@@ -234,6 +270,8 @@ static void parse_anim(loader_t *L, const cJSON *body, rf_value_kind_t kind,
             else
                 sp->damping = c;
         }
+        spring_feel(L, G("duration"), G("bounce"), rk != F_ABSENT || rd != F_ABSENT ||
+                    rz != F_ABSENT, sp);
         velocity_field(L, G("velocity"), inherit, sp, fr);
         scene_num_field(L, G("threshold"), "threshold", 0, R_GT0, &sp->threshold);
         break;

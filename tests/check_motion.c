@@ -11,6 +11,7 @@
 
 #include "anim.h"
 #include "diag.h"
+#include "motion.h"
 #include "scene.h"
 #include "values.h"
 #include "scenetest.h"
@@ -153,6 +154,58 @@ START_TEST(test_snap_delay_errors)
 }
 END_TEST
 
+/* ------------------------------------------------------- springs by feel */
+
+START_TEST(test_spring_feel_scene)
+{
+    /* Compose's spring(500 ms, bounce 0.25): stiffness (2 pi / 0.5)^2 =
+     * 157.91367..., damping ratio 0.75; spring(400 ms, bounce -0.5):
+     * 246.74011..., ratio 2 (over-damped). The same springs written with
+     * those numbers are the same descriptors. */
+    const double pi = 3.14159265358979323846;
+    char json[1024];
+    double k1 = (2 * pi / 0.5) * (2 * pi / 0.5), k2 = (2 * pi / 0.4) * (2 * pi / 0.4);
+    snprintf(json, sizeof json, HEAD "\"values\": {"
+             "\"a\": {\"spring\": {\"to\": 100, \"duration\": 0.5, \"bounce\": 0.25}},"
+             "\"b\": {\"spring\": {\"to\": 100, \"stiffness\": %.17g, \"damping_ratio\": 0.75}},"
+             "\"c\": {\"spring\": {\"to\": 100, \"duration\": 0.4, \"bounce\": -0.5}},"
+             "\"d\": {\"spring\": {\"to\": 100, \"stiffness\": %.17g, \"damping_ratio\": 2}},"
+             "\"e\": {\"spring\": {\"to\": 100, \"duration\": 0.5}}}}", k1, k2);
+    rf_scene_t *sc = load(json, 0);
+    ck_assert(fabs(k1 - 157.913670) < 1e-6 && fabs(k2 - 246.740110) < 1e-6);
+    for (double t = 0; t < 3; t += 0.0125) {
+        ck_assert(at(sc, "a", t) == at(sc, "b", t));
+        ck_assert(at(sc, "c", t) == at(sc, "d", t));
+    }
+    ck_assert_int_eq(val(sc, "a")->track.segs[0].regime, 0);
+    ck_assert_int_eq(val(sc, "c")->track.segs[0].regime, 2);
+    /* bounce 0 (the default) is critical damping */
+    ck_assert_int_eq(val(sc, "e")->track.segs[0].regime, 1);
+    rf_scene_destroy(sc);
+}
+END_TEST
+
+START_TEST(test_spring_feel_errors)
+{
+    double k, z;
+    ck_assert_int_eq(rf_spring_by_feel(0, 0, &k, &z), -1);
+    ck_assert_int_eq(rf_spring_by_feel(0.5, 1, &k, &z), -1);
+    ck_assert_int_eq(rf_spring_by_feel(0.5, -1, &k, &z), -1);
+    ck_assert_int_eq(rf_spring_by_feel(1e-200, 0, &k, &z), -1);
+    ck_assert_int_eq(rf_spring_by_feel(0.5, 0.999, &k, &z), 0);
+    load_fails(HEAD "\"values\": {\"s\": {\"spring\": {\"to\": 1, \"duration\": -1}}}}",
+               "/values/s/spring/duration: must be > 0, got -1");
+    load_fails(HEAD "\"values\": {\"s\": {\"spring\": {\"to\": 1, \"duration\": 1, \"bounce\": 1}}}}",
+               "/values/s/spring/bounce: must be > -1 and < 1, got 1");
+    load_fails(HEAD "\"values\": {\"s\": {\"spring\": {\"to\": 1, \"duration\": 1, \"bounce\": -1}}}}",
+               "/values/s/spring/bounce: must be > -1 and < 1, got -1");
+    load_fails(HEAD "\"values\": {\"s\": {\"spring\": {\"to\": 1, \"duration\": 1e-200}}}}",
+               "/values/s/spring/duration: too short");
+    load_fails(HEAD "\"values\": {\"s\": {\"spring\": {\"to\": 1, \"damping\": 3, \"bounce\": 0.5}}}}",
+               "/values/s/spring/bounce: give either 'duration' and 'bounce' or 'stiffness'");
+}
+END_TEST
+
 static Suite *motion_suite(void)
 {
     Suite *s = suite_create("motion");
@@ -161,6 +214,10 @@ static Suite *motion_suite(void)
     tcase_add_test(tc, test_delay_engine);
     tcase_add_test(tc, test_snap_delay_scene);
     tcase_add_test(tc, test_snap_delay_errors);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("spring-feel");
+    tcase_add_test(tc, test_spring_feel_scene);
+    tcase_add_test(tc, test_spring_feel_errors);
     suite_add_tcase(s, tc);
     return s;
 }
