@@ -378,5 +378,5 @@ const rf_cmd_t rf_cmd_info = {
         "          pointer, id and font)\n",
     .usage = "SCENE [--json]",
     .name = "info", .opts = "json",
-    RF_CMD_ONE_SCENE, .exec = info_exec,
+    RF_CMD_ONE_SCENE, .reduced_motion = 1, .exec = info_exec,
 };

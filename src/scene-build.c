@@ -275,6 +275,35 @@ static int apply_from(loader_t *L, const vsrc_t *s, const rf_value_t *vals)
     return 0;
 }
 
+/* --reduced-motion: builds the value as written into storage (its settle
+ * time is what an "auto" duration counts: the timeline keeps its length),
+ * then rewrites its specs by the scene's policy; the caller builds those. */
+static int reduce_value(loader_t *L, vsrc_t *s, const rf_value_t *vals, void *storage)
+{
+    rf_anim_spec_t *orig = malloc(s->nspecs * sizeof *orig);
+    if (orig == NULL) {
+        scene_err_oom(L);
+        return -1;
+    }
+    memcpy(orig, s->specs, s->nspecs * sizeof *orig);
+    rf_track_t tr;
+    int rc = s->from_vi >= 0 ? apply_from(L, s, vals) : 0;
+    if (rc == 0) {
+        rf_track_build(&tr, storage, s->specs, s->nspecs);
+        s->settle0 = tr.settle;
+        if (L->rm_policy == RF_REDUCED_SNAP) {
+            rc = scene_reduce_snap(L, s, &tr);
+        } else {
+            memcpy(s->specs, orig, s->nspecs * sizeof *orig);
+            rc = scene_reduce_scale(L, s);
+            if (rc == 0 && s->from_vi >= 0)
+                rc = apply_from(L, s, vals);
+        }
+    }
+    free(orig);
+    return rc;
+}
+
 int scene_build_values(loader_t *L)
 {
     rf_scene_t *sc = L->sc;
@@ -330,17 +359,24 @@ int scene_build_values(loader_t *L)
                 rc = -1;
                 break;
             }
-            if (s->from_vi >= 0 && apply_from(L, s, vals) != 0) {
-                rc = -1;
-                break;
-            }
             size_t bytes = rf_track_storage_size((uint32_t)s->nspecs);
             void *storage = bytes ? scene_aalloc(L, 1, bytes) : NULL;
             if (storage == NULL) {
                 rc = -1;
                 break;
             }
+            int reduce = L->reduced && !s->essential && s->kind != RF_VALUE_STATIC;
+            if (reduce) {
+                rc = reduce_value(L, &L->vals[i], vals, storage);
+                if (rc != 0)
+                    break;
+            } else if (s->from_vi >= 0 && apply_from(L, s, vals) != 0) {
+                rc = -1;
+                break;
+            }
             rf_track_build(&v->track, storage, s->specs, (uint32_t)s->nspecs);
+            if (!reduce)
+                L->vals[i].settle0 = v->track.settle;
             if (s->kind == RF_VALUE_STATIC) {
                 /* a number: settled from the start, exactly itself */
                 v->settle = 0;
@@ -386,10 +422,14 @@ void scene_resolve_auto(loader_t *L)
     double best = 0;
     for (uint32_t i = 0; i < vs->n; i++) {
         const rf_value_t *v = &vs->values[i];
-        if ((any_used && !v->used) || !isfinite(v->settle))
+        /* reduced motion keeps the timeline: the settle times as written
+         * (a derived value settles with its inputs, counted themselves) */
+        int derived = v->kind == RF_VALUE_EXPR || v->kind == RF_VALUE_SAMPLE_PATH;
+        double settle = !L->reduced ? v->settle : derived ? 0 : L->vals[i].settle0;
+        if ((any_used && !v->used) || !isfinite(settle))
             continue;
-        if (v->settle > best)
-            best = v->settle;
+        if (settle > best)
+            best = settle;
     }
     L->sc->duration_auto = 1;
     if (!(best > 0)) {

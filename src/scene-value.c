@@ -678,6 +678,15 @@ static void parse_kinded(loader_t *L, const cJSON *obj, size_t vi)
             continue;
         int k = scene_find_name(kind_keys, NELEM(kind_keys), c->string);
         qbuf_t a;
+        if (strcmp(c->string, "essential") == 0) {
+            /* reduced motion leaves it as it is (scene-v1.md) */
+            if (!cJSON_IsBool(c))
+                scene_err_key(L, "essential", "must be true or false, got %s",
+                              scene_json_type(c));
+            else
+                L->vals[vi].essential = cJSON_IsTrue(c);
+            continue;
+        }
         unknown++;
         if (k >= 0) {
             if (strcmp(c->string, body->string) == 0)

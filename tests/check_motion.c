@@ -206,6 +206,159 @@ START_TEST(test_spring_feel_errors)
 }
 END_TEST
 
+/* --------------------------------------------------------- reduced motion */
+
+/* One value of each kind, each starting at 0.3 (most with a delay), plus an
+ * essential spring, a never-settling loop and a sequence. */
+#define KINDS_VALUES \
+    "\"sp\": {\"spring\": {\"from\": -40, \"to\": 100, \"stiffness\": 210, \"damping\": 9, " \
+    "  \"velocity\": 300, \"start\": 0.3, \"delay\": 0.2}}," \
+    "\"so\": {\"spring\": {\"from\": 0, \"to\": 10, \"stiffness\": 50, \"damping_ratio\": 1.7, " \
+    "  \"velocity\": -20, \"start\": 0.3}}," \
+    "\"tw\": {\"tween\": {\"from\": 5, \"to\": 90, \"duration\": 1.1, \"easing\": \"ease-out-back\", " \
+    "  \"start\": 0.3, \"delay\": 0.1}}," \
+    "\"bz\": {\"bezier\": {\"from\": 0, \"to\": 1, \"curve\": [0.3, 0.1, 0.2, 1], \"duration\": 0.7, " \
+    "  \"repeat\": \"ping-pong\", \"iterations\": 3, \"start\": 0.3}}," \
+    "\"bp\": {\"bezier\": {\"from\": 0, \"to\": 500, \"duration\": {\"speed\": 400, \"min\": 0.2, " \
+    "  \"max\": 3}, \"start\": 0.3}}," \
+    "\"kf\": {\"keyframes\": {\"duration\": 1.3, \"interp\": \"smoothstep\", \"keys\": [[0, 0], " \
+    "  [0.4, 70, \"ease-in\"], [1, 20]], \"start\": 0.3, \"delay\": 0.05}}," \
+    "\"ph\": {\"physics\": {\"from\": 100, \"velocity\": -300, \"friction\": 1.5, \"gravity\": 900, " \
+    "  \"max\": 400, \"start\": 0.3}}," \
+    "\"pq\": {\"physics\": {\"from\": 0, \"velocity\": 50, \"gravity\": -30, \"start\": 0.3}}," \
+    "\"dc\": {\"decay\": {\"from\": 10, \"velocity\": 800, \"friction\": 0.7, \"start\": 0.3, " \
+    "  \"delay\": 0.1}}," \
+    "\"lp\": {\"repeat\": {\"from\": 2, \"to\": 8, \"duration\": 0.5, \"start\": 0.3}}," \
+    "\"es\": {\"spring\": {\"from\": 0, \"to\": 50, \"start\": 0.3}, \"essential\": true}," \
+    "\"sq\": {\"sequence\": [{\"at\": 0.3, \"spring\": {\"from\": 0, \"to\": 300}}," \
+    "  {\"at\": 0.6, \"tween\": {\"to\": 50, \"duration\": 5}}, {\"at\": 0.9, \"decay\": {\"velocity\": 10}}]}," \
+    "\"ex\": {\"expr\": \"sp + 1\"}"
+
+static const char *const scaled_kinds[] = { "sp", "so", "tw", "bz", "bp", "kf", "ph", "pq", "dc" };
+
+START_TEST(test_reduced_scale)
+{
+    /* s = 0.3 (not a power of two: nothing is exact by accident) */
+    const double s = 0.3, start = 0.3;
+    rf_scene_t *o = load(HEAD "\"reduced_motion\": {\"policy\": \"scale\", \"scale\": 0.3}, "
+                         "\"values\": {" KINDS_VALUES "}}", 0);
+    rf_scene_t *r = load(HEAD "\"reduced_motion\": {\"policy\": \"scale\", \"scale\": 0.3}, "
+                         "\"values\": {" KINDS_VALUES "}}", 1);
+    long compared = 0;
+    for (size_t k = 0; k < sizeof scaled_kinds / sizeof scaled_kinds[0]; k++) {
+        const char *n = scaled_kinds[k];
+        const rf_value_t *vo = val(o, n), *vr = val(r, n);
+        for (int j = 0; j <= 4000; j++) {
+            double t = j * 1e-3;                      /* 0 .. 4 s */
+            double tr = start + (t - start) / s;      /* the original's time */
+            if (t < start)
+                tr = t;
+            /* the settle times are found to 1 ms, each on its own clock:
+             * leave out the millisecond around either (there the one is
+             * exactly its target and the other within its threshold) */
+            if (fabs(tr - vo->settle) <= 2e-3 / s || fabs(t - vr->settle) <= 2e-3)
+                continue;
+            double want = rf_track_eval(&vo->track, tr), got = rf_track_eval(&vr->track, t);
+            if (!(fabs(got - want) <= 1e-12 * fmax(1.0, fabs(want))))
+                ck_abort_msg("%s at t = %.17g: %.17g, the original at %.17g is %.17g", n, t, got,
+                             tr, want);
+            compared++;
+        }
+        /* the same final value and range */
+        ck_assert_msg(vr->final == vo->final || (isnan(vr->final) && isnan(vo->final)), "%s", n);
+    }
+    ck_assert_int_gt(compared, 30000);
+    /* the settle time of a duration-based kind is exactly scaled */
+    ck_assert(fabs((val(r, "tw")->settle - start) - s * (val(o, "tw")->settle - start)) < 1e-12);
+    /* essential: untouched */
+    for (int j = 0; j <= 400; j++)
+        ck_assert(at(r, "es", j * 0.01) == at(o, "es", j * 0.01));
+    /* the expression follows its input */
+    double *slots = malloc(r->values.nslots * sizeof *slots);
+    ck_assert_ptr_nonnull(slots);
+    rf_values_eval(&r->values, 0.6, slots);
+    ck_assert(slots[val(r, "ex")->slot] == at(r, "sp", 0.6) + 1);
+    free(slots);
+    rf_scene_destroy(o);
+    rf_scene_destroy(r);
+}
+END_TEST
+
+START_TEST(test_reduced_snap)
+{
+    rf_scene_t *o = load(HEAD "\"values\": {" KINDS_VALUES "}}", 0);
+    rf_scene_t *r = load(HEAD "\"reduced_motion\": {\"policy\": \"snap\"}, "
+                         "\"values\": {" KINDS_VALUES "}}", 1);
+    const char *names[] = { "sp", "so", "tw", "bz", "bp", "kf", "ph", "dc" };
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
+        const rf_value_t *vo = val(o, names[k]), *vr = val(r, names[k]);
+        double st = vo->track.segs[0].start;  /* start + delay */
+        ck_assert(isfinite(vo->final));
+        for (int j = 0; j <= 400; j++) {
+            double t = j * 0.01;
+            double want = t < st ? vo->track.segs[0].from : vo->final;
+            ck_assert_msg(rf_track_eval(&vr->track, t) == want, "%s at %g", names[k], t);
+        }
+        ck_assert(vr->settle == st && vr->final == vo->final);
+    }
+    /* a value that never settles holds its from (the loop's 2; the
+     * physics that rises forever its 0) */
+    ck_assert(isinf(val(o, "lp")->settle) && isinf(val(o, "pq")->settle));
+    for (int j = 0; j <= 400; j++) {
+        ck_assert(at(r, "lp", j * 0.01) == 2);
+        ck_assert(at(r, "pq", j * 0.01) == 0);
+        ck_assert(at(r, "es", j * 0.01) == at(o, "es", j * 0.01));
+    }
+    /* a sequence jumps to each entry's final value at its at: 300 at 0.3,
+     * 50 at 0.6, then at 0.9 the decay's asymptote as written: it starts
+     * where the tween is at 0.9, x, so it ends on x + 10 / 4.2 */
+    ck_assert(at(r, "sq", 0.29) == 0 && at(r, "sq", 0.3) == 300 && at(r, "sq", 0.59) == 300);
+    ck_assert(at(r, "sq", 0.6) == 50 && at(r, "sq", 0.89) == 50);
+    ck_assert(fabs(at(r, "sq", 0.9) - (at(o, "sq", 0.9) + 10 / 4.2)) < 1e-12);
+    ck_assert(at(r, "sq", 0.9) == val(o, "sq")->final);
+    /* without --reduced-motion the policy changes nothing */
+    rf_scene_t *n = load(HEAD "\"reduced_motion\": {\"policy\": \"snap\"}, "
+                         "\"values\": {" KINDS_VALUES "}}", 0);
+    for (int j = 0; j <= 400; j++)
+        ck_assert(at(n, "sp", j * 0.01) == at(o, "sp", j * 0.01));
+    rf_scene_destroy(n);
+    rf_scene_destroy(o);
+    rf_scene_destroy(r);
+}
+END_TEST
+
+START_TEST(test_reduced_timeline)
+{
+    /* an "auto" duration counts the settle times as written: the reduced
+     * scene has the same frames */
+    const char *json = "{\"runeframe\": 1, \"canvas\": {\"width\": 8, \"height\": 8}, "
+                       "\"timeline\": {\"duration\": \"auto\", \"fps\": 10}, \"values\": "
+                       "{\"a\": {\"tween\": {\"to\": 1, \"duration\": 2}}}}";
+    rf_scene_t *o = load(json, 0), *r = load(json, 1);
+    ck_assert(o->duration == 2 && r->duration == 2 && r->nframes == o->nframes);
+    ck_assert(val(r, "a")->settle == 0);
+    rf_scene_destroy(o);
+    rf_scene_destroy(r);
+}
+END_TEST
+
+START_TEST(test_reduced_errors)
+{
+    load_fails(HEAD "\"reduced_motion\": {\"policy\": \"scale\", \"scale\": 0}}",
+               "/reduced_motion/scale: must be > 0, got 0");
+    load_fails(HEAD "\"reduced_motion\": {\"policy\": \"scale\", \"scale\": 2}}",
+               "/reduced_motion/scale: must be > 0 and <= 1 (0.25: four times as fast), got 2");
+    load_fails(HEAD "\"reduced_motion\": {\"policy\": \"scale\"}}",
+               "/reduced_motion: missing required key 'scale'");
+    load_fails(HEAD "\"reduced_motion\": {\"policy\": \"slow\"}}",
+               "/reduced_motion/policy:");
+    load_fails(HEAD "\"reduced_motion\": {\"policy\": \"snap\", \"scale\": 0.5}}",
+               "/reduced_motion/scale: goes with");
+    load_fails(HEAD "\"values\": {\"a\": {\"spring\": {\"to\": 1}, \"essential\": 1}}}",
+               "/values/a/essential: must be true or false, got a number");
+}
+END_TEST
+
 static Suite *motion_suite(void)
 {
     Suite *s = suite_create("motion");
@@ -218,6 +371,12 @@ static Suite *motion_suite(void)
     tc = tcase_create("spring-feel");
     tcase_add_test(tc, test_spring_feel_scene);
     tcase_add_test(tc, test_spring_feel_errors);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("reduced");
+    tcase_add_test(tc, test_reduced_scale);
+    tcase_add_test(tc, test_reduced_snap);
+    tcase_add_test(tc, test_reduced_timeline);
+    tcase_add_test(tc, test_reduced_errors);
     suite_add_tcase(s, tc);
     return s;
 }
