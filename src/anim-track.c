@@ -76,6 +76,7 @@ void rf_track_build(rf_track_t *tr, void *storage, const rf_anim_spec_t *specs, 
     }
     tr->settle = segs[n - 1].settle;
     tr->final = segs[n - 1].final;
+    tr->end = (rf_end_t)segs[n - 1].end;
     tr->lo = INFINITY;
     tr->hi = -INFINITY;
     for (uint32_t i = 0; i < n; i++) {

@@ -494,29 +494,34 @@ static void physics_init(rf_anim_t *a, const rf_anim_spec_t *s)
     a->final = NAN;
     a->settle = INFINITY;
     a->to = NAN;
+    a->end = RF_END_NEVER;
 
     /* Inherited from a sequence beyond a bound: the bound is already crossed. */
     if (a->from >= s->max || a->from <= s->min) {
         int outward_up = v0 > 0 || (v0 == 0 && g > 0);
         int outward_down = v0 < 0 || (v0 == 0 && g < 0);
         if (a->from > s->max || (a->from == s->max && outward_up)) {
+            a->end = RF_END_BOUND;
             a->settle = s->start;
             a->final = a->to = s->max;
             return;
         }
         if (a->from < s->min || (a->from == s->min && outward_down)) {
+            a->end = RF_END_BOUND;
             a->settle = s->start;
             a->final = a->to = s->min;
             return;
         }
     }
     if (a->regime == PHYS_STATIC) {
+        a->end = RF_END_FINISHED;
         a->settle = s->start;
         a->final = a->to = a->from;
         return;
     }
     double th = phys_hit(a, s->max, 1), tl = phys_hit(a, s->min, -1);
     if (th < INFINITY || tl < INFINITY) {
+        a->end = RF_END_BOUND;
         a->settle = s->start + dmin2(th, tl);
         a->final = a->to = th <= tl ? s->max : s->min;
         return;
@@ -527,6 +532,7 @@ static void physics_init(rf_anim_t *a, const rf_anim_spec_t *s)
         double rel = dist > s->threshold ? log(dist / s->threshold) / f : 0.0;
         a->settle = s->start + rel;
         a->final = a->to = asym;
+        a->end = isfinite(a->settle) ? RF_END_FINISHED : RF_END_LIMIT;
     }
 }
 
@@ -732,6 +738,30 @@ static void keyframes_range(const rf_anim_t *a, double *lo, double *hi)
 
 /* ------------------------------------------------------------------ common */
 
+const char *rf_end_name(rf_end_t end)
+{
+    switch (end) {
+    case RF_END_BOUND: return "bound";
+    case RF_END_LIMIT: return "duration-limit";
+    case RF_END_NEVER: return "never";
+    default: return "finished";
+    }
+}
+
+/* The end reason of every kind but physics (physics_init sets its own). */
+static uint8_t anim_end(const rf_anim_t *a)
+{
+    if (isfinite(a->settle))
+        return RF_END_FINISHED;
+    if (a->curve == RF_CURVE_SPRING && a->regime == SPRING_UNDER && a->p[0] == 0.0)
+        return RF_END_NEVER;    /* undamped */
+    if (a->curve == RF_CURVE_EASED && a->repeat != RF_REPEAT_NONE && a->iterations == 0)
+        return RF_END_NEVER;    /* repeats forever */
+    /* a converging motion whose settle time could not be found (or is not
+     * a finite number of seconds): it keeps its physical value */
+    return RF_END_LIMIT;
+}
+
 void rf_anim_init(rf_anim_t *a, const rf_anim_spec_t *spec)
 {
     /* the delay moves the start; every kind below reads only start */
@@ -771,6 +801,8 @@ void rf_anim_init(rf_anim_t *a, const rf_anim_spec_t *spec)
         a->settle = s->start;
         break;
     }
+    if (a->curve != RF_CURVE_PHYSICS)
+        a->end = anim_end(a);
     rf_anim_range_until(a, INFINITY, &a->lo, &a->hi);
 }
 

@@ -49,6 +49,21 @@ typedef enum rf_interp {
     RF_INTERP_SMOOTHSTEP,  /* each segment eased by 3u^2 - 2u^3 */
 } rf_interp_t;
 
+/* How a segment ends (seed 003's AnimationResult, scene-v1.md "End
+ * reasons"): it reaches its final value (finished), physics stops at a
+ * terminal bound (bound), a settle search gave up on a motion that does
+ * converge, so it keeps its physical value forever (duration-limit), or it
+ * never ends (loops, undamped springs, unbounded physics). */
+typedef enum rf_end {
+    RF_END_FINISHED = 0,
+    RF_END_BOUND,
+    RF_END_LIMIT,
+    RF_END_NEVER,
+} rf_end_t;
+
+/* "finished", "bound", "duration-limit", "never". */
+const char *rf_end_name(rf_end_t end);
+
 /* One keyframe: normalized time in [0,1], value, and the easing of the
  * segment that ends at this key (ignored on the first key). */
 typedef struct rf_key {
@@ -114,6 +129,7 @@ typedef struct rf_anim {
     rf_easing_t easing;   /* eased */
     const rf_key_t *keys; /* keyframes, borrowed */
     uint32_t nkeys;
+    uint8_t end;          /* rf_end_t */
 } rf_anim_t;
 
 /* Resolves spec into a; the segment starts at spec->start + spec->delay.
@@ -147,6 +163,7 @@ typedef struct rf_track {
     double settle;          /* the last segment's settle time */
     double final;           /* the last segment's final value, NAN if none */
     double lo, hi;          /* union of what each segment shows */
+    rf_end_t end;           /* the last segment's end reason */
 } rf_track_t;
 
 /* Bytes of storage rf_track_build() needs for n segments (suitably aligned

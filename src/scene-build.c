@@ -169,6 +169,21 @@ static void out_one(rf_value_t *v)
     v->out[0].hi = v->hi;
 }
 
+/* How a derived value ends: never when it reads t or an input never ends,
+ * duration-limit when an input stopped at a search cap, else finished (it
+ * settles with its inputs, on their final values). */
+static rf_end_t derived_end(const rf_value_t *vals, const uint32_t *owner, const uint32_t *slots,
+                            uint32_t n, int uses_time)
+{
+    rf_end_t end = uses_time ? RF_END_NEVER : RF_END_FINISHED;
+    for (uint32_t j = 0; j < n; j++) {
+        rf_end_t e = vals[owner[slots[j]]].end;
+        if (e == RF_END_NEVER || (e == RF_END_LIMIT && end == RF_END_FINISHED))
+            end = e;
+    }
+    return end;
+}
+
 /* An expression, compiled with its inputs' ranges and t in [0, T_MAX]: so
  * its range holds past the timeline's [0, duration] too (sample and seek
  * take any time >= 0), not only for the frames rendered. It settles when every
@@ -205,6 +220,7 @@ static int build_expr(loader_t *L, const vsrc_t *s, rf_value_t *vals, rf_value_t
     }
     if (rf_expr_uses_time(e))
         settle = INFINITY;
+    v->end = derived_end(vals, owner, deps, nd, rf_expr_uses_time(e));
     v->settle = settle;
     v->final = isfinite(settle) && has_final ? rf_expr_eval(e, finals, settle) : NAN;
     out_one(v);
@@ -217,6 +233,7 @@ static int build_expr(loader_t *L, const vsrc_t *s, rf_value_t *vals, rf_value_t
 static void build_sample(const vsrc_t *s, rf_value_t *vals, rf_value_t *v)
 {
     const rf_value_t *pv = &vals[s->progress_vi];
+    v->end = pv->end == RF_END_BOUND ? RF_END_FINISHED : pv->end;
     uint32_t k = s->progress_comp == RF_EXPR_PLAIN ? 0 : (uint32_t)(s->progress_comp - RF_EXPR_X);
     double x0, y0, x1, y1;
     v->path = s->path;
@@ -377,6 +394,7 @@ int scene_build_values(loader_t *L)
             rf_track_build(&v->track, storage, s->specs, (uint32_t)s->nspecs);
             if (!reduce)
                 L->vals[i].settle0 = v->track.settle;
+            v->end = v->track.end;
             if (s->kind == RF_VALUE_STATIC) {
                 /* a number: settled from the start, exactly itself */
                 v->settle = 0;

@@ -69,6 +69,7 @@ typedef struct rf_value {
     double settle;         /* INFINITY when it never settles */
     double final;          /* NAN when it has no final value */
     double lo, hi;         /* conservative range, -INFINITY/INFINITY when unbounded */
+    rf_end_t end;          /* how it ends (anim.h); derived values: as their inputs */
     int used;              /* nonzero: a layer uses it (directly or through others) */
 } rf_value_t;
 

@@ -359,6 +359,50 @@ START_TEST(test_reduced_errors)
 }
 END_TEST
 
+/* ------------------------------------------------------------ end reasons */
+
+START_TEST(test_end_reasons)
+{
+    rf_scene_t *sc = load(HEAD "\"values\": {"
+        "\"spring\": {\"spring\": {\"to\": 1}},"
+        "\"undamped\": {\"spring\": {\"to\": 1, \"damping\": 0}},"
+        "\"loop\": {\"repeat\": {\"to\": 1, \"duration\": 1}},"
+        "\"twice\": {\"bezier\": {\"to\": 1, \"duration\": 1, \"repeat\": \"loop\", \"iterations\": 2}},"
+        "\"drop\": {\"physics\": {\"gravity\": 900, \"max\": 600}},"
+        "\"rise\": {\"physics\": {\"velocity\": -10, \"gravity\": -5}},"
+        "\"fling\": {\"physics\": {\"velocity\": 100, \"friction\": 2}},"
+        "\"rest\": {\"physics\": {\"from\": 3}},"
+        "\"decay\": {\"decay\": {\"velocity\": 100}},"
+        "\"slow\": {\"decay\": {\"velocity\": 1, \"friction\": 5e-324}},"
+        "\"forever\": {\"tween\": {\"to\": 1, \"duration\": {\"speed\": 1e-320}}},"
+        "\"kf\": {\"keyframes\": {\"duration\": 1, \"keys\": [[0, 0], [1, 1]]}},"
+        "\"snap\": {\"snap\": {\"to\": 1}},"
+        "\"k\": 5,"
+        "\"seq\": {\"sequence\": [{\"at\": 0, \"spring\": {\"to\": 1}}, {\"at\": 1, \"physics\": {\"max\": 2, \"gravity\": 10}}]},"
+        "\"e1\": {\"expr\": \"spring + drop\"},"
+        "\"e2\": {\"expr\": \"spring + loop\"},"
+        "\"e3\": {\"expr\": \"spring + t\"},"
+        "\"e4\": {\"expr\": \"slow * 2\"}}}", 0);
+    static const struct { const char *name; rf_end_t end; } want[] = {
+        {"spring", RF_END_FINISHED}, {"undamped", RF_END_NEVER}, {"loop", RF_END_NEVER},
+        {"twice", RF_END_FINISHED}, {"drop", RF_END_BOUND}, {"rise", RF_END_NEVER},
+        {"fling", RF_END_FINISHED}, {"rest", RF_END_FINISHED}, {"decay", RF_END_FINISHED},
+        {"slow", RF_END_LIMIT}, {"forever", RF_END_LIMIT}, {"kf", RF_END_FINISHED},
+        {"snap", RF_END_FINISHED}, {"k", RF_END_FINISHED}, {"seq", RF_END_BOUND},
+        {"e1", RF_END_FINISHED}, {"e2", RF_END_NEVER}, {"e3", RF_END_NEVER},
+        {"e4", RF_END_LIMIT},
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+        ck_assert_msg(val(sc, want[i].name)->end == want[i].end, "%s: %s, want %s", want[i].name,
+                      rf_end_name(val(sc, want[i].name)->end), rf_end_name(want[i].end));
+    /* duration-limit keeps the physical value: no settle time */
+    ck_assert(isinf(val(sc, "slow")->settle));
+    ck_assert_str_eq(rf_end_name(RF_END_LIMIT), "duration-limit");
+    ck_assert_str_eq(rf_end_name(RF_END_BOUND), "bound");
+    rf_scene_destroy(sc);
+}
+END_TEST
+
 static Suite *motion_suite(void)
 {
     Suite *s = suite_create("motion");
@@ -377,6 +421,9 @@ static Suite *motion_suite(void)
     tcase_add_test(tc, test_reduced_snap);
     tcase_add_test(tc, test_reduced_timeline);
     tcase_add_test(tc, test_reduced_errors);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("end");
+    tcase_add_test(tc, test_end_reasons);
     suite_add_tcase(s, tc);
     return s;
 }
