@@ -33,6 +33,12 @@ static uint32_t track_cell(const rf_track_t *tr, double t)
 
 void rf_track_build(rf_track_t *tr, void *storage, const rf_anim_spec_t *specs, uint32_t n)
 {
+    rf_track_build_prep(tr, storage, specs, n, NULL, NULL);
+}
+
+void rf_track_build_prep(rf_track_t *tr, void *storage, const rf_anim_spec_t *specs, uint32_t n,
+                         rf_track_prep_fn prep, void *ctx)
+{
     rf_anim_t *segs = storage;
     double *starts = (double *)(segs + n);
     uint32_t *bucket = (uint32_t *)(starts + n);
@@ -52,6 +58,8 @@ void rf_track_build(rf_track_t *tr, void *storage, const rf_anim_spec_t *specs, 
                                     || s.curve == RF_CURVE_DECAY))
                 s.velocity = v;
         }
+        if (prep != NULL)
+            prep(ctx, &s);
         rf_anim_init(&segs[i], &s);
         starts[i] = segs[i].start;
     }

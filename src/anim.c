@@ -629,12 +629,8 @@ static double range_mix(double from, double to, double y)
     return isfinite(d) ? from + y * d : (1.0 - y) * from + y * to;
 }
 
-static void eased_init(rf_anim_t *a, const rf_anim_spec_t *s)
+double rf_anim_spec_duration(const rf_anim_spec_t *s)
 {
-    a->to = s->to;
-    a->easing = s->easing;
-    a->repeat = (uint8_t)s->repeat;
-    a->iterations = s->iterations;
     double d = s->duration;
     if (s->duration_policy) {
         d = fabs(s->to - s->from) / s->speed;
@@ -644,6 +640,16 @@ static void eased_init(rf_anim_t *a, const rf_anim_spec_t *s)
      * in 1 ms, as Compose normalizes non-positive intervals. */
     if (!(d >= 1e-3) && s->duration_policy)
         d = 1e-3;
+    return d;
+}
+
+static void eased_init(rf_anim_t *a, const rf_anim_spec_t *s)
+{
+    a->to = s->to;
+    a->easing = s->easing;
+    a->repeat = (uint8_t)s->repeat;
+    a->iterations = s->iterations;
+    double d = rf_anim_spec_duration(s);
     a->duration = d;
     if (s->repeat == RF_REPEAT_NONE) {
         a->settle = s->start + d;

@@ -177,6 +177,17 @@ size_t rf_track_storage_size(uint32_t n);
  * the value. */
 void rf_track_build(rf_track_t *tr, void *storage, const rf_anim_spec_t *specs, uint32_t n);
 
+/* rf_track_build, calling prep(ctx, &spec) on each segment's spec once its
+ * inheritance is resolved and before it is built (the loader fills a
+ * sampled easing's motion context there: origin, target, duration). */
+typedef void (*rf_track_prep_fn)(void *ctx, rf_anim_spec_t *spec);
+void rf_track_build_prep(rf_track_t *tr, void *storage, const rf_anim_spec_t *specs, uint32_t n,
+                         rf_track_prep_fn prep, void *ctx);
+
+/* The duration an eased spec plays one cycle in: its duration, or its
+ * policy clamp(|to - from| / speed, min, max) resolved (at least 1 ms). */
+double rf_anim_spec_duration(const rf_anim_spec_t *spec);
+
 /* Value at t: a grid cell, usually one comparison, then closed form. */
 double rf_track_eval(const rf_track_t *tr, double t);
 void rf_track_eval_state(const rf_track_t *tr, double t, double *x, double *v);

@@ -306,7 +306,8 @@ static int reduce_value(loader_t *L, vsrc_t *s, const rf_value_t *vals, void *st
     rf_track_t tr;
     int rc = s->from_vi >= 0 ? apply_from(L, s, vals) : 0;
     if (rc == 0) {
-        rf_track_build(&tr, storage, s->specs, s->nspecs);
+        sampled_prep_t pc = { L, 1.0 };
+        rf_track_build_prep(&tr, storage, s->specs, s->nspecs, scene_sampled_prep, &pc);
         s->settle0 = tr.settle;
         if (L->rm_policy == RF_REDUCED_SNAP) {
             rc = scene_reduce_snap(L, s, &tr);
@@ -391,7 +392,14 @@ int scene_build_values(loader_t *L)
                 rc = -1;
                 break;
             }
-            rf_track_build(&v->track, storage, s->specs, (uint32_t)s->nspecs);
+            sampled_prep_t pc = { L, reduce && L->rm_policy == RF_REDUCED_SCALE ? L->rm_scale
+                                                                                : 1.0 };
+            rf_track_build_prep(&v->track, storage, s->specs, (uint32_t)s->nspecs,
+                                scene_sampled_prep, &pc);
+            if (scene_nerrors(L) > 0) {
+                rc = -1;
+                break;
+            }
             if (!reduce)
                 L->vals[i].settle0 = v->track.settle;
             v->end = v->track.end;

@@ -81,6 +81,16 @@ typedef struct vsrc {
     double settle0;            /* the settle time as written (before reduction) */
 } vsrc_t;
 
+/* A sampled easing while loading: its expression and the samples it fills
+ * (arena), now (p only) or once its motion is known (scene-motion.c). */
+typedef struct sampled {
+    double *samples;
+    uint32_t n;
+    const rf_expr_t *expr;     /* slots: p, origin, target, distance, duration */
+    const char *ptr;           /* arena: pointer of its `sampled` key */
+    int motion;                /* reads more than p */
+} sampled_t;
+
 /* `paths` by name, for lookups from values and layers. */
 typedef struct pathref {
     const char *name;          /* cJSON's key */
@@ -125,6 +135,9 @@ typedef struct loader {
     int reduced;               /* --reduced-motion */
     int rm_policy;             /* RF_REDUCED_SNAP or RF_REDUCED_SCALE */
     double rm_scale;           /* the scale policy's s, in (0, 1] */
+    /* sampled easings (malloc'd) */
+    sampled_t *sampled;
+    size_t nsampled, capsampled;
 } loader_t;
 
 enum { RF_REDUCED_SNAP = 0, RF_REDUCED_SCALE = 1 };
@@ -235,5 +248,13 @@ void scene_resolve_auto(loader_t *L);
 void scene_parse_reduced_motion(loader_t *L, const cJSON *obj);
 int scene_reduce_scale(loader_t *L, vsrc_t *s);
 int scene_reduce_snap(loader_t *L, vsrc_t *s, const rf_track_t *orig);
+int scene_sampled_easing(loader_t *L, const cJSON *it, const char *key, rf_easing_t *out);
+void scene_sampled_context(loader_t *L, const rf_easing_t *e, double origin, double target,
+                           double duration);
+typedef struct sampled_prep {
+    loader_t *L;
+    double tscale;             /* the reduced-motion scale of the value, else 1 */
+} sampled_prep_t;
+void scene_sampled_prep(void *ctx, rf_anim_spec_t *sp);
 
 #endif

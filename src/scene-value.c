@@ -407,6 +407,10 @@ static void parse_anim(loader_t *L, const cJSON *body, rf_value_kind_t kind,
             scene_pop(L, mk);
         }
         scene_pop(L, m);
+        /* a sampled key easing's motion: the segment that ends at its key */
+        for (int j = 0; j < n; j++)
+            scene_sampled_context(L, &kv[j].easing, kv[j > 0 ? j - 1 : 0].value, kv[j].value,
+                                  j > 0 ? (kv[j].time - kv[j - 1].time) * sp->duration : 0);
         sp->keys = kv;
         sp->nkeys = (uint32_t)n;
         /* what the value shows before start; nothing to inherit */

@@ -233,6 +233,7 @@ rf_scene_t *rf_scene_load_buffer_with(const char *name, const char *buf, size_t 
     free(L.path_refs);
     free(L.path_names);
     free(L.order);
+    free(L.sampled);
     rf_arena_destroy(L.scratch);
     cJSON_Delete(root);
     free(text);

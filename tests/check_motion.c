@@ -403,6 +403,86 @@ START_TEST(test_end_reasons)
 }
 END_TEST
 
+/* -------------------------------------------------------- sampled easings */
+
+START_TEST(test_sampled_easing)
+{
+    rf_scene_t *sc = load(HEAD "\"values\": {"
+        "\"a\": {\"tween\": {\"from\": 0, \"to\": 1, \"duration\": 1, "
+        "  \"easing\": {\"sampled\": \"sin(p * 3) * (1 - p) + p\", \"samples\": 17}}},"
+        "\"b\": {\"tween\": {\"from\": 50, \"to\": 250, \"duration\": 2, "
+        "  \"easing\": {\"sampled\": \"pow(p, distance / 100) + duration * 0\", \"samples\": 11}}},"
+        "\"q\": {\"sequence\": [{\"at\": 0, \"tween\": {\"from\": 0, \"to\": 10, \"duration\": 1}},"
+        "  {\"at\": 0.5, \"tween\": {\"to\": 0, \"duration\": 1, "
+        "   \"easing\": {\"sampled\": \"p * origin / 5 + target\", \"samples\": 2}}}]},"
+        "\"k\": {\"keyframes\": {\"duration\": 2, \"keys\": [[0, 0], [0.25, 8, "
+        "  {\"sampled\": \"p * duration * 2\", \"samples\": 3}], [1, 0]]}}}}", 0);
+    /* at each sample point the expression itself; linear between */
+    for (int i = 0; i < 17; i++) {
+        double p = i / 16.0;
+        double f = sin(p * 3) * (1 - p) + p;
+        ck_assert_msg(at(sc, "a", p) == f, "sample %d: %.17g, want %.17g", i, at(sc, "a", p), f);
+        if (i < 16) {
+            double p1 = (i + 1) / 16.0, f1 = sin(p1 * 3) * (1 - p1) + p1;
+            for (int k = 1; k < 4; k++) {
+                double u = k / 4.0, want = f + (f1 - f) * u;
+                ck_assert(fabs(at(sc, "a", p + u / 16.0) - want) <= 1e-15);
+            }
+        }
+    }
+    /* the motion: distance 200 makes the curve p^2, at p = i/10 */
+    for (int i = 0; i <= 10; i++) {
+        double p = i / 10.0;
+        ck_assert(fabs(at(sc, "b", 2 * p) - (50 + 200 * pow(p, 2))) <= 1e-12);
+    }
+    /* the retarget starts from 5 (the first tween at 0.5): origin 5, target
+     * 0, so the curve is p and the entry runs linearly from 5 to 0 */
+    ck_assert(at(sc, "q", 1.0) == 2.5 && at(sc, "q", 0.75) == 3.75);
+    /* the key's segment lasts 0.5 s: p * 0.5 * 2 = p, linear 0 -> 8 */
+    ck_assert(at(sc, "k", 0.25) == 4);
+    /* the range is the samples' */
+    ck_assert(val(sc, "b")->lo == 50 && val(sc, "b")->hi == 250);
+    rf_scene_destroy(sc);
+
+    /* under a reduced-motion scale the motion keeps its duration as
+     * written: the same curve, s times as long */
+    const char *json = HEAD "\"reduced_motion\": {\"policy\": \"scale\", \"scale\": 0.3}, "
+        "\"values\": {\"d\": {\"tween\": {\"from\": 0, \"to\": 1, \"duration\": 2, "
+        "\"easing\": {\"sampled\": \"pow(p, duration)\", \"samples\": 9}}}}}";
+    rf_scene_t *o = load(json, 0), *r = load(json, 1);
+    for (int j = 0; j < 600; j++) {
+        double t = j * 1e-3;
+        ck_assert(fabs(at(r, "d", t) - at(o, "d", t / 0.3)) <= 1e-12);
+    }
+    rf_scene_destroy(o);
+    rf_scene_destroy(r);
+}
+END_TEST
+
+START_TEST(test_sampled_errors)
+{
+#define TW(E) HEAD "\"values\": {\"x\": 3, \"e\": {\"tween\": {\"to\": 1, \"duration\": 1, " \
+              "\"easing\": " E "}}}}"
+    load_fails(TW("{\"sampled\": \"p*p\", \"samples\": 1}"),
+               "/values/e/tween/easing/samples: must be");
+    load_fails(TW("{\"sampled\": \"p*p\", \"samples\": 100000}"),
+               "/values/e/tween/easing/samples: must be");
+    load_fails(TW("{\"sampled\": \"p*x\", \"samples\": 8}"),
+               "/values/e/tween/easing/sampled: a sampled easing reads only p, origin, target, "
+               "distance and duration, not 'x'");
+    load_fails(TW("{\"sampled\": \"p*t\", \"samples\": 8}"),
+               "/values/e/tween/easing/sampled: a sampled easing is a function of p");
+    load_fails(TW("{\"samples\": 8}"), "/values/e/tween/easing: missing required key 'sampled'");
+    load_fails(TW("{\"sampled\": \"1/p\", \"samples\": 8}"),
+               "/values/e/tween/easing/sampled: is inf at p = 0 (sample 0)");
+    load_fails(TW("{\"sampled\": \"p/(distance - 1)\", \"samples\": 8}"),
+               "/values/e/tween/easing/sampled: is");
+    load_fails(HEAD "\"values\": {\"e\": {\"bezier\": {\"to\": 1, \"duration\": 1, "
+               "\"curve\": {\"sampled\": \"p\", \"samples\": 2}}}}}", "/values/e/bezier/curve:");
+#undef TW
+}
+END_TEST
+
 static Suite *motion_suite(void)
 {
     Suite *s = suite_create("motion");
@@ -421,6 +501,10 @@ static Suite *motion_suite(void)
     tcase_add_test(tc, test_reduced_snap);
     tcase_add_test(tc, test_reduced_timeline);
     tcase_add_test(tc, test_reduced_errors);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("sampled");
+    tcase_add_test(tc, test_sampled_easing);
+    tcase_add_test(tc, test_sampled_errors);
     suite_add_tcase(s, tc);
     tc = tcase_create("end");
     tcase_add_test(tc, test_end_reasons);
