@@ -21,6 +21,29 @@
  * or b <= -1 (or NaN), or the stiffness overflows. */
 int rf_spring_by_feel(double duration, double bounce, double *stiffness, double *damping_ratio);
 
+/* Motion schemes (seed 003's MotionScheme and MotionRole): the six roles,
+ * in this order, and the spring each gives. */
+enum {
+    RF_ROLE_SPATIAL_FAST = 0, RF_ROLE_SPATIAL_DEFAULT, RF_ROLE_SPATIAL_SLOW,
+    RF_ROLE_EFFECTS_FAST, RF_ROLE_EFFECTS_DEFAULT, RF_ROLE_EFFECTS_SLOW,
+    RF_ROLES
+};
+/* "spatial-fast", "spatial-default", ..., "effects-slow". */
+extern const char *const rf_motion_roles[RF_ROLES];
+
+typedef struct rf_motion_scheme {
+    double stiffness[RF_ROLES];
+    double damping_ratio[RF_ROLES];
+} rf_motion_scheme_t;
+
+/* The built-in schemes as Compose Material 3 publishes them:
+ * androidx/androidx compose/material3/material3/src/commonMain/kotlin/
+ * androidx/compose/material3/tokens/StandardMotionTokens.kt and
+ * ExpressiveMotionTokens.kt (VERSION v0_14_0, commit 160825094a81), whose
+ * Spring*Damping is a damping ratio. */
+extern const rf_motion_scheme_t rf_motion_standard;
+extern const rf_motion_scheme_t rf_motion_expressive;
+
 /* Reduced motion, policy `scale` s (0 < s <= 1): spec rewritten in place
  * to play the same curve s times as long. Every duration and delay is
  * multiplied by s (a duration policy: speed / s, min and max * s); a

@@ -30,6 +30,7 @@
 #include "expr.h"
 #include "layer.h"
 #include "loc.h"
+#include "motion.h"
 #include "numfmt.h"
 #include "path.h"
 #include "scene.h"
@@ -135,6 +136,7 @@ typedef struct loader {
     int reduced;               /* --reduced-motion */
     int rm_policy;             /* RF_REDUCED_SNAP or RF_REDUCED_SCALE */
     double rm_scale;           /* the scale policy's s, in (0, 1] */
+    rf_motion_scheme_t scheme; /* `motion_scheme`: the springs of the roles */
     /* sampled easings (malloc'd) */
     sampled_t *sampled;
     size_t nsampled, capsampled;
@@ -248,6 +250,7 @@ void scene_resolve_auto(loader_t *L);
 void scene_parse_reduced_motion(loader_t *L, const cJSON *obj);
 int scene_reduce_scale(loader_t *L, vsrc_t *s);
 int scene_reduce_snap(loader_t *L, vsrc_t *s, const rf_track_t *orig);
+void scene_parse_motion_scheme(loader_t *L, const cJSON *it);
 int scene_sampled_easing(loader_t *L, const cJSON *it, const char *key, rf_easing_t *out);
 void scene_sampled_context(loader_t *L, const rf_easing_t *e, double origin, double target,
                            double duration);

@@ -43,6 +43,47 @@ void scene_parse_reduced_motion(loader_t *L, const cJSON *obj)
     L->rm_scale = s;
 }
 
+/* `motion_scheme`: "standard", "expressive", or an object mapping roles
+ * to {"stiffness": k, "damping_ratio": z}; a role it leaves out keeps the
+ * standard scheme's spring. */
+void scene_parse_motion_scheme(loader_t *L, const cJSON *it)
+{
+    static const char *const builtins[] = { "standard", "expressive" };
+    static const char *const spring_keys[] = { "stiffness", "damping_ratio" };
+    if (cJSON_IsString(it)) {
+        int k = scene_find_name(builtins, NELEM(builtins), it->valuestring);
+        if (k < 0) {
+            qbuf_t q;
+            const char *g = scene_suggest(L, it->valuestring, builtins, NELEM(builtins));
+            scene_err(L, "unknown motion scheme '%s'%s%s%s: \"standard\", \"expressive\" or an "
+                      "object of roles", scene_q(&q, it->valuestring), g ? " (did you mean '" : "",
+                      g ? g : "", g ? "'?)" : "");
+            return;
+        }
+        L->scheme = k == 0 ? rf_motion_standard : rf_motion_expressive;
+        return;
+    }
+    if (!scene_want_object(L, it, "\"standard\", \"expressive\" or an object mapping roles to "
+                           "{\"stiffness\": k, \"damping_ratio\": z}"))
+        return;
+    const cJSON *f[RF_ROLES];
+    scene_scan_keys(L, it, rf_motion_roles, RF_ROLES, f);
+    for (int r = 0; r < RF_ROLES; r++) {
+        if (f[r] == NULL)
+            continue;
+        size_t m = scene_push(L, rf_motion_roles[r]);
+        if (scene_want_object(L, f[r], "an object {\"stiffness\": k, \"damping_ratio\": z}")) {
+            const cJSON *g[2];
+            scene_scan_keys(L, f[r], spring_keys, 2, g);
+            scene_num_field(L, g[0], "stiffness", 1, R_GT0, &L->scheme.stiffness[r]);
+            scene_num_field(L, g[1], "damping_ratio", 1, R_GE0, &L->scheme.damping_ratio[r]);
+            if (!isfinite(2 * L->scheme.damping_ratio[r] * sqrt(L->scheme.stiffness[r])))
+                scene_err_key(L, "damping_ratio", "too large: the damping it gives is not finite");
+        }
+        scene_pop(L, m);
+    }
+}
+
 /* `scale`: every spec of the value, before a `from` source is applied
  * (a velocity taken from another value is real, not the spec's). A scale
  * so small that a parameter overflows (or a duration underflows to 0) is

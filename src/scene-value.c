@@ -27,7 +27,7 @@ enum { K_SEQUENCE = 8, K_EXPR = 9, K_SAMPLE_PATH = 10, K_ANIMATED = 8 };
 
 static const char *const spring_keys[] = {
     "from", "to", "stiffness", "damping", "damping_ratio", "velocity", "threshold", "start",
-    "delay", "duration", "bounce",
+    "delay", "duration", "bounce", "role",
 };
 static const char *const bezier_keys[] = {
     "from", "to", "curve", "duration", "repeat", "iterations", "start", "delay",
@@ -200,6 +200,23 @@ static void spring_feel(loader_t *L, const cJSON *jd, const cJSON *jb, int physi
     sp->damping = 2 * z * sqrt(k);
 }
 
+/* `role`: the spring of a motion-scheme role (seed 003's MotionRole). */
+static void spring_role(loader_t *L, const cJSON *jr, int other, rf_anim_spec_t *sp)
+{
+    if (jr == NULL)
+        return;
+    if (other) {
+        scene_err_key(L, "role", "a role gives the stiffness and damping: leave out "
+                      "'stiffness', 'damping', 'damping_ratio', 'duration' and 'bounce'");
+        return;
+    }
+    int r = 0;
+    if (scene_enum_field(L, jr, "role", rf_motion_roles, RF_ROLES, &r) != F_OK)
+        return;
+    sp->stiffness = L->scheme.stiffness[r];
+    sp->damping = 2 * L->scheme.damping_ratio[r] * sqrt(sp->stiffness);
+}
+
 static void parse_anim(loader_t *L, const cJSON *body, rf_value_kind_t kind,
                        rf_anim_spec_t *sp, int entry, fromref_t *fr)
 {
@@ -272,6 +289,8 @@ static void parse_anim(loader_t *L, const cJSON *body, rf_value_kind_t kind,
         }
         spring_feel(L, G("duration"), G("bounce"), rk != F_ABSENT || rd != F_ABSENT ||
                     rz != F_ABSENT, sp);
+        spring_role(L, G("role"), rk != F_ABSENT || rd != F_ABSENT || rz != F_ABSENT ||
+                    G("duration") != NULL || G("bounce") != NULL, sp);
         velocity_field(L, G("velocity"), inherit, sp, fr);
         scene_num_field(L, G("threshold"), "threshold", 0, R_GT0, &sp->threshold);
         break;

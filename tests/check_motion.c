@@ -483,6 +483,61 @@ START_TEST(test_sampled_errors)
 }
 END_TEST
 
+/* ---------------------------------------------------------- motion schemes */
+
+/* The springs of Compose Material 3's schemes, as published in androidx/
+ * androidx compose/material3/material3/src/commonMain/kotlin/androidx/
+ * compose/material3/tokens/StandardMotionTokens.kt and
+ * ExpressiveMotionTokens.kt (VERSION v0_14_0, commit 160825094a81,
+ * Apache-2.0), transcribed here by hand: role, then standard stiffness
+ * and damping ratio, then expressive. */
+static const struct {
+    const char *role;
+    double k_std, z_std, k_exp, z_exp;
+} m3_roles[] = {
+    {"spatial-fast", 1400, 0.9, 800, 0.6},     /* SpringFastSpatial* */
+    {"spatial-default", 700, 0.9, 380, 0.8},   /* SpringDefaultSpatial* */
+    {"spatial-slow", 300, 0.9, 200, 0.8},      /* SpringSlowSpatial* */
+    {"effects-fast", 3800, 1.0, 3800, 1.0},    /* SpringFastEffects* */
+    {"effects-default", 1600, 1.0, 1600, 1.0}, /* SpringDefaultEffects* */
+    {"effects-slow", 800, 1.0, 800, 1.0},      /* SpringSlowEffects* */
+};
+
+START_TEST(test_motion_schemes)
+{
+    for (int scheme = 0; scheme < 3; scheme++) {
+        for (size_t i = 0; i < sizeof m3_roles / sizeof m3_roles[0]; i++) {
+            double k = scheme == 1 ? m3_roles[i].k_exp : m3_roles[i].k_std;
+            double z = scheme == 1 ? m3_roles[i].z_exp : m3_roles[i].z_std;
+            const char *sch = scheme == 0 ? "" : scheme == 1 ? "\"motion_scheme\": \"expressive\", "
+                                                            : "\"motion_scheme\": {\"spatial-slow\": "
+                                                              "{\"stiffness\": 55, \"damping_ratio\": 0.3}}, ";
+            if (scheme == 2 && i == 2)
+                k = 55, z = 0.3;
+            char json[1024];
+            snprintf(json, sizeof json, HEAD "%s\"values\": {"
+                     "\"r\": {\"spring\": {\"from\": 0, \"to\": 100, \"role\": \"%s\"}},"
+                     "\"w\": {\"spring\": {\"from\": 0, \"to\": 100, \"stiffness\": %.17g, "
+                     "\"damping_ratio\": %.17g}}}}", sch, m3_roles[i].role, k, z);
+            rf_scene_t *sc = load(json, 0);
+            for (int j = 0; j <= 300; j++)
+                ck_assert_msg(at(sc, "r", j * 0.01) == at(sc, "w", j * 0.01), "%s %s",
+                              sch, m3_roles[i].role);
+            rf_scene_destroy(sc);
+        }
+    }
+    load_fails(HEAD "\"motion_scheme\": \"expresive\"}", "/motion_scheme: unknown motion scheme "
+               "'expresive' (did you mean 'expressive'?)");
+    load_fails(HEAD "\"motion_scheme\": {\"spatial-quick\": {}}}", "/motion_scheme/spatial-quick:");
+    load_fails(HEAD "\"motion_scheme\": {\"effects-fast\": {\"stiffness\": 0, \"damping_ratio\": 1}}}",
+               "/motion_scheme/effects-fast/stiffness: must be > 0");
+    load_fails(HEAD "\"values\": {\"r\": {\"spring\": {\"to\": 1, \"role\": \"spatial\"}}}}",
+               "/values/r/spring/role:");
+    load_fails(HEAD "\"values\": {\"r\": {\"spring\": {\"to\": 1, \"role\": \"effects-slow\", "
+               "\"stiffness\": 3}}}}", "/values/r/spring/role: a role gives the stiffness");
+}
+END_TEST
+
 static Suite *motion_suite(void)
 {
     Suite *s = suite_create("motion");
@@ -505,6 +560,9 @@ static Suite *motion_suite(void)
     tc = tcase_create("sampled");
     tcase_add_test(tc, test_sampled_easing);
     tcase_add_test(tc, test_sampled_errors);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("schemes");
+    tcase_add_test(tc, test_motion_schemes);
     suite_add_tcase(s, tc);
     tc = tcase_create("end");
     tcase_add_test(tc, test_end_reasons);

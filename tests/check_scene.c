@@ -914,7 +914,8 @@ START_TEST(scene_pointer_escaping)
     rf_diag_init(diag, "t.json");
     ck_assert(fails_with(HEAD "\"timeline\": {\"duration\": 1}, \"~/\": 1}",
                          "/~0~1: unknown key '~/' (known: runeframe, canvas, timeline, values, "
-                         "paths, layers, checks, fonts, reduced_motion)"));
+                         "paths, layers, checks, fonts, reduced_motion, "
+                         "motion_scheme)"));
 }
 END_TEST
 
