@@ -250,6 +250,6 @@ const rf_cmd_t rf_cmd_check = {
              "                      [--report FILE] [--jobs N] [--quiet]",
     .name = "check", .opts = "golden: diff-dir: update report: jobs: quiet",
     .more = rf_cmd_diff_options, /* cmd-diffopt.h */
-    RF_CMD_ONE_SCENE, .warns = 1, .state_size = sizeof(check_cli_t), .defaults = &check_defaults,
+    RF_CMD_ONE_SCENE, .warns = 1, .reduced_motion = 1, .state_size = sizeof(check_cli_t), .defaults = &check_defaults,
     .option = check_option, .check = check_check, .exec = check_exec,
 };

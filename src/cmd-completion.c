@@ -167,8 +167,9 @@ static void comp_print_command(const rf_cmd_t *cmd)
            "            COMPREPLY=($(compgen -W '");
     comp_each_opt(cmd, cmd->opts, comp_word);
     comp_each_opt(cmd, cmd->more, comp_word);
-    printf("%s --help' -- \"$cur\"))\n            return\n        fi\n",
-           cmd->loads_scene ? " --assets" : "");
+    /* the options the framework adds (cmd.c) */
+    printf("%s%s --help' -- \"$cur\"))\n            return\n        fi\n",
+           cmd->loads_scene ? " --assets" : "", cmd->reduced_motion ? " --reduced-motion" : "");
     if (operand == NULL || cmd->max_operands == 0)
         printf("        ;;\n");
     else if (strcmp(operand, "SCENE") == 0)

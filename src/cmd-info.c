@@ -212,6 +212,7 @@ static void info_print_json(const rf_scene_t *sc, FILE *out)
             fputs(": {\"kind\": ", out);
             info_json_string(out, rf_value_kind_name(v->kind));
             fprintf(out, ", \"settle\": %s", rf_num_json(b1, v->settle));
+            fprintf(out, ", \"end\": \"%s\"", rf_end_name(v->end));
             fprintf(out, ", \"final\": %s", rf_num_json(b1, final));
             fprintf(out, ", \"range\": [%s, %s]", rf_num_json(b1, lo), rf_num_json(b2, hi));
             fprintf(out, ", \"used\": %s}", v->used ? "true" : "false");
@@ -310,7 +311,7 @@ static void info_print_text(const rf_scene_t *sc, FILE *out)
     const rf_values_t *vs = &sc->values;
     char b1[RF_NUM_BUF], color[16];
     info_row_t r;
-    int wname = 4, wkind = 4, wsettle = 6, wfinal = 5;
+    int wname = 4, wkind = 4, wsettle = 6, wend = 14, wfinal = 5;
 
     fprintf(out, "canvas      %dx%d\n", sc->width, sc->height);
     fprintf(out, "background  %s\n", info_color(color, sc->background));
@@ -334,17 +335,17 @@ static void info_print_text(const rf_scene_t *sc, FILE *out)
                 wfinal = info_max(wfinal, strlen(r.final));
             }
         }
-        fprintf(out, "\n%-*s  %-*s  %-*s  %-*s  %s\n", wname, "NAME", wkind, "KIND",
-                wsettle, "SETTLE", wfinal, "FINAL", "RANGE");
+        fprintf(out, "\n%-*s  %-*s  %-*s  %-*s  %-*s  %s\n", wname, "NAME", wkind, "KIND",
+                wsettle, "SETTLE", wend, "END", wfinal, "FINAL", "RANGE");
         for (uint32_t i = 0; i < vs->nnamed; i++) {
             const rf_value_t *v = &vs->values[i];
             uint32_t nout = v->nout > 1 ? v->nout : 1;
 
             for (uint32_t k = 0; k < nout; k++) {
                 info_row_fill(&r, v, k);
-                fprintf(out, "%-*s  %-*s  %-*s  %-*s  [%s, %s]\n", wname, r.name,
-                        wkind, rf_value_kind_name(v->kind), wsettle, r.settle,
-                        wfinal, r.final, r.lo, r.hi);
+                fprintf(out, "%-*s  %-*s  %-*s  %-*s  %-*s  [%s, %s]\n", wname, r.name,
+                        wkind, rf_value_kind_name(v->kind), wsettle, r.settle, wend,
+                        rf_end_name(v->end), wfinal, r.final, r.lo, r.hi);
             }
         }
     }
@@ -382,7 +383,10 @@ const rf_cmd_t rf_cmd_info = {
         "Prints the canvas size and background, fps, duration (marked auto when\n"
         "it was resolved from settle times), the frame count\n"
         "floor(duration * fps + 1e-9) + 1, one row per named value in file\n"
-        "order: its kind, settle time (inf when it never settles), final value\n"
+        "order: its kind, settle time (inf when it never settles), how it ends\n"
+        "(finished: reaches its final value; bound: physics stopped at a bound;\n"
+        "duration-limit: the settle search gave up, the physical value is kept;\n"
+        "never: loops, undamped springs, unbounded physics), final value\n"
         "(none when it has none) and conservative range [min, max] (-inf/inf\n"
         "where unbounded), and one row per named path: its segment count, arc\n"
         "length and exact bounds [x0, y0, x1, y1]. A sample_path value p has\n"
@@ -394,14 +398,14 @@ const rf_cmd_t rf_cmd_info = {
         "          fps, duration, duration_auto, frames, checks (the frame\n"
         "          numbers check compares, or null), values and paths, where\n"
         "          each value output (p.x, p.y, p.angle for a path sample) has\n"
-        "          kind, settle, final, range [lo, hi] and used, and each path\n"
-        "          has segments, length and bounds [x0, y0, x1, y1]; an infinite\n"
-        "          settle time, a missing final value and an unbounded range end\n"
-        "          are null; then assets (every font file: kind, name, file,\n"
-        "          builtin, bytes, sha256; every image file: kind, file,\n"
-        "          format, width, height, orientation, bytes, sha256) and text\n"
-        "          (each text layer's JSON pointer, id and font)\n",
+        "          kind, settle, end, final, range [lo, hi] and used, and each\n"
+        "          path has segments, length and bounds [x0, y0, x1, y1]; an\n"
+        "          infinite settle time, a missing final value and an unbounded\n"
+        "          range end are null; then assets (every font file: kind,\n"
+        "          name, file, builtin, bytes, sha256; every image file: kind,\n"
+        "          file, format, width, height, orientation, bytes, sha256) and\n"
+        "          text (each text layer's JSON pointer, id and font)\n",
     .usage = "SCENE [--json]",
     .name = "info", .opts = "json",
-    RF_CMD_ONE_SCENE, .exec = info_exec,
+    RF_CMD_ONE_SCENE, .reduced_motion = 1, .exec = info_exec,
 };

@@ -169,6 +169,6 @@ const rf_cmd_t rf_cmd_plot = {
     .usage = "SCENE [--values a,b] -o PLOT.png [--from T] [--to T]\n"
              "                      [--width W] [--height H]",
     .name = "plot", .opts = "values: o|output: from: to: width: height:",
-    RF_CMD_ONE_SCENE, .state_size = sizeof(plot_opts_t), .defaults = &plot_defaults,
+    RF_CMD_ONE_SCENE, .reduced_motion = 1, .state_size = sizeof(plot_opts_t), .defaults = &plot_defaults,
     .option = plot_option, .check = plot_check, .exec = plot_exec,
 };

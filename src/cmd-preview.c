@@ -13,7 +13,7 @@
 #include "preview.h"
 
 /* The option ids, in the order of .opts below. */
-enum { OPT_PORT, OPT_SCALE, OPT_JOBS, OPT_ASSETS };
+enum { OPT_PORT, OPT_SCALE, OPT_JOBS, OPT_ASSETS, OPT_REDUCED_MOTION };
 
 typedef struct preview_opts {
     long port;                  /* -1: 8080 or the next free one */
@@ -69,6 +69,7 @@ static int preview_exec(void *state, const rf_cmd_args_t *args)
     rf_preview_opts_t po = {
         .scene = args->operands[0],
         .assets = args->opt[OPT_ASSETS],
+        .reduced_motion = args->opt[OPT_REDUCED_MOTION] != NULL,
         .scale = o->scale,
         .port = o->port,
         .workers = workers < RF_PREVIEW_MAX_WORKERS ? workers : RF_PREVIEW_MAX_WORKERS,
@@ -101,9 +102,12 @@ const rf_cmd_t rf_cmd_preview = {
         "  --port N     the port (0: any free one); default 8080 or the next free one\n"
         "  --scale S    a draft, as seek's (0 < S <= 1)\n"
         "  --jobs N     frames rendered at once (default the CPUs, at most 4)\n"
-        "  --assets DIR also read fonts and images from DIR\n",
-    .usage = "SCENE [--port N] [--scale S] [--jobs N] [--assets DIR]",
-    .name = "preview", .opts = "port: scale: jobs: assets:",
+        "  --assets DIR also read fonts and images from DIR\n"
+        "  --reduced-motion\n"
+        "               the scene as its reduced_motion policy resolves it, as\n"
+        "               seek --reduced-motion (and its frames are that seek's)\n",
+    .usage = "SCENE [--port N] [--scale S] [--jobs N] [--assets DIR] [--reduced-motion]",
+    .name = "preview", .opts = "port: scale: jobs: assets: reduced-motion",
     .operands = { "SCENE" }, .min_operands = 1, .max_operands = 1,
     .state_size = sizeof(preview_opts_t), .defaults = &preview_defaults,
     .option = preview_option, .exec = preview_exec,

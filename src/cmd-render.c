@@ -567,6 +567,6 @@ const rf_cmd_t rf_cmd_render = {
              "                        [--png-level L]",
     .name = "render",
     .opts = "o|output: frames: jobs: shard: format: quiet png-level: png-filter: no-reuse clean scale: fps:",
-    RF_CMD_ONE_SCENE, .warns = 1, .state_size = sizeof(render_opts_t), .defaults = &render_defaults,
+    RF_CMD_ONE_SCENE, .warns = 1, .reduced_motion = 1, .state_size = sizeof(render_opts_t), .defaults = &render_defaults,
     .option = render_option, .check = render_check, .exec = render_exec,
 };

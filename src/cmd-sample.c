@@ -323,6 +323,6 @@ const rf_cmd_t rf_cmd_sample = {
     .usage = "SCENE [--values a,b,c] [--fps F | --times t1,t2,...]\n"
              "                        [--from T] [--to T] [--format csv|json]",
     .name = "sample", .opts = "values: fps: times: from: to: format:",
-    RF_CMD_ONE_SCENE, .state_size = sizeof(sample_opts_t),
+    RF_CMD_ONE_SCENE, .reduced_motion = 1, .state_size = sizeof(sample_opts_t),
     .option = sample_option, .check = sample_check, .exec = sample_exec,
 };

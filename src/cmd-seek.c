@@ -147,6 +147,6 @@ const rf_cmd_t rf_cmd_seek = {
         "                     and everything on it scaled by S (0 < S <= 1)\n",
     .usage = "SCENE (--time T | --frame N) -o FILE.png [--scale S] [--png-level L]",
     .name = "seek", .opts = "time: frame: o|output: png-level: png-filter: scale:",
-    RF_CMD_ONE_SCENE, .warns = 1, .state_size = sizeof(seek_opts_t), .defaults = &seek_defaults,
+    RF_CMD_ONE_SCENE, .warns = 1, .reduced_motion = 1, .state_size = sizeof(seek_opts_t), .defaults = &seek_defaults,
     .option = seek_option, .check = seek_check, .exec = seek_exec,
 };

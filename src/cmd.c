@@ -66,6 +66,9 @@ void rf_cmd_print_help(const rf_cmd_t *cmd, FILE *out)
     if (cmd->loads_scene)
         fprintf(out, "  --assets DIR%*salso read fonts and images from DIR\n",
                 col - 14 >= 2 ? col - 14 : 2, "");
+    if (cmd->reduced_motion)
+        fprintf(out, "  --reduced-motion%*sthe scene as its reduced_motion policy resolves it\n",
+                col - 18 >= 2 ? col - 18 : 2, "");
     fprintf(out, "  --help%*sprint this help and exit\n", col - 8, "");
 }
 
@@ -76,6 +79,7 @@ void rf_cmd_print_help(const rf_cmd_t *cmd, FILE *out)
 #define CMD_LONG 256
 #define CMD_HELP (-1)
 #define CMD_ASSETS (-2)
+#define CMD_REDUCED (-3)
 _Static_assert(CMD_MAX_OPTS <= RF_CMD_MORE, "option ids must stay below RF_CMD_MAX_IDS");
 
 typedef struct cmd_table {
@@ -140,6 +144,8 @@ static void cmd_table_build(const rf_cmd_t *cmd, cmd_table_t *t)
     cmd_table_add(t, cmd->more, RF_CMD_MORE);
     if (cmd->loads_scene)
         cmd_table_add(t, "assets:", CMD_ASSETS);
+    if (cmd->reduced_motion)
+        cmd_table_add(t, "reduced-motion", CMD_REDUCED);
     cmd_table_add(t, "help", CMD_HELP);
     memset(&t->lopts[t->n], 0, sizeof t->lopts[t->n]);
     t->optstring[t->k] = '\0';
@@ -231,6 +237,10 @@ static int cmd_run(const rf_cmd_t *cmd, int argc, char **argv, void *state,
             args->assets = optarg;
             continue;
         }
+        if (t.ids[i] == CMD_REDUCED) {
+            args->reduced_motion = 1;
+            continue;
+        }
         args->opt[t.ids[i]] = t.has_arg[i] ? optarg : "";
         status = cmd->option != NULL ? cmd->option(state, t.ids[i], t.has_arg[i] ? optarg : NULL)
                                      : 0;
@@ -254,7 +264,8 @@ static int cmd_run(const rf_cmd_t *cmd, int argc, char **argv, void *state,
             return rf_cmd_usage_error(cmd, "--assets '%s': not a folder", args->assets);
     }
     if (cmd->loads_scene) {
-        args->scene = rf_cmd_load_scene(args->operands[0], args->assets, &status);
+        args->scene = rf_cmd_load_scene(args->operands[0], args->assets, args->reduced_motion,
+                                        &status);
         if (args->scene == NULL)
             return status;
         if ((cmd->warns && (status = cmd_warn(cmd, args)) != 0) || cmd->exec == NULL)
@@ -350,9 +361,10 @@ int rf_cmd_usage_error(const rf_cmd_t *cmd, const char *fmt, ...)
     return RF_EXIT_USAGE;
 }
 
-struct rf_scene *rf_cmd_load_scene(const char *path, const char *assets, int *status)
+struct rf_scene *rf_cmd_load_scene(const char *path, const char *assets, int reduced_motion,
+                                   int *status)
 {
-    rf_scene_opts_t opts = { assets };
+    rf_scene_opts_t opts = { assets, reduced_motion };
     /* rf_diag_t holds 20 KiB of messages: keep it off the stack of
      * sanitizer builds and small-stack threads. */
     rf_diag_t *diag = malloc(sizeof *diag);

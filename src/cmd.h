@@ -90,6 +90,7 @@ typedef struct rf_cmd_args {
     int noperands;
     struct rf_scene *scene;     /* with .loads_scene: operands[0], loaded */
     const char *assets;         /* with .loads_scene: --assets DIR, or NULL */
+    int reduced_motion;         /* with .reduced_motion: --reduced-motion was given */
 } rf_cmd_args_t;
 
 typedef struct rf_cmd {
@@ -108,6 +109,8 @@ typedef struct rf_cmd {
                              * commands that draw it, and validate; not those
                              * that look at values, where a value no layer
                              * uses is what one looks at) */
+    int reduced_motion;     /* 1: takes --reduced-motion, the scene loaded with its
+                             * reduced_motion policy applied (cli.md) */
     size_t state_size;      /* the settings struct option() fills, or 0 */
     const void *defaults;   /* its initial value (state_size bytes), or NULL: zeros */
     /* Each option as it comes (NULL: every option is plain): 0 to go on. */
@@ -150,7 +153,8 @@ void rf_cmd_report(const void *cmd, const char *fmt, va_list ap);
 
 /* Loads a scene for a command, printing its errors; NULL with *status set
  * to 2 (invalid) or 3 (unreadable) on failure. */
-struct rf_scene *rf_cmd_load_scene(const char *path, const char *assets, int *status);
+struct rf_scene *rf_cmd_load_scene(const char *path, const char *assets, int reduced_motion,
+                                   int *status);
 
 /* Parses a non-negative long from a whole argument; returns 0 on success.
  * (A double: rf_num_parse of numfmt.h.) */

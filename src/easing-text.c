@@ -121,6 +121,9 @@ const char *rf_easing_name(const rf_easing_t *e, char *buf, size_t len)
         buf_add(buf, len, &pos, ")");
         mark_truncated(buf, len, pos);
         return buf;
+    case RF_EASE_SAMPLED:
+        buf_add(buf, len, &pos, "sampled(%lu)", (unsigned long)e->n);
+        return buf;
     case RF_EASE_PENNER:
         if (e->sub < RF_PENNER_FAMILIES * 3)
             buf_add(buf, len, &pos, "%s", easing_keywords[N_CSS_KEYWORDS + e->sub]);

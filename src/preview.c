@@ -86,7 +86,7 @@ static pv_world_t *pv_world_unref(pv_world_t *w)
  * read or memory ran out (exit status 3, else 2). */
 static pv_world_t *pv_load(const rf_preview_opts_t *o, char **errors, int *io)
 {
-    rf_scene_opts_t opts = { o->assets };
+    rf_scene_opts_t opts = { o->assets, o->reduced_motion };
     rf_diag_t *diag = malloc(sizeof *diag);
     pv_world_t *w = calloc(1, sizeof *w);
     char err[RF_FRAMES_ERR_LEN];

@@ -68,6 +68,7 @@
 typedef struct rf_preview_opts {
     const char *scene;          /* the scene file */
     const char *assets;         /* --assets DIR, or NULL */
+    int reduced_motion;         /* --reduced-motion: the scene's policy applied */
     double scale;               /* --scale S, 1 without */
     long port;                  /* -1: 8080 or the next free one; 0: any free port */
     int workers;                /* producers (1 .. RF_PREVIEW_MAX_WORKERS) */

@@ -169,6 +169,21 @@ static void out_one(rf_value_t *v)
     v->out[0].hi = v->hi;
 }
 
+/* How a derived value ends: never when it reads t or an input never ends,
+ * duration-limit when an input stopped at a search cap, else finished (it
+ * settles with its inputs, on their final values). */
+static rf_end_t derived_end(const rf_value_t *vals, const uint32_t *owner, const uint32_t *slots,
+                            uint32_t n, int uses_time)
+{
+    rf_end_t end = uses_time ? RF_END_NEVER : RF_END_FINISHED;
+    for (uint32_t j = 0; j < n; j++) {
+        rf_end_t e = vals[owner[slots[j]]].end;
+        if (e == RF_END_NEVER || (e == RF_END_LIMIT && end == RF_END_FINISHED))
+            end = e;
+    }
+    return end;
+}
+
 /* An expression, compiled with its inputs' ranges and t in [0, T_MAX]: so
  * its range holds past the timeline's [0, duration] too (sample and seek
  * take any time >= 0), not only for the frames rendered. It settles when every
@@ -205,6 +220,7 @@ static int build_expr(loader_t *L, const vsrc_t *s, rf_value_t *vals, rf_value_t
     }
     if (rf_expr_uses_time(e))
         settle = INFINITY;
+    v->end = derived_end(vals, owner, deps, nd, rf_expr_uses_time(e));
     v->settle = settle;
     v->final = isfinite(settle) && has_final ? rf_expr_eval(e, finals, settle) : NAN;
     out_one(v);
@@ -217,6 +233,7 @@ static int build_expr(loader_t *L, const vsrc_t *s, rf_value_t *vals, rf_value_t
 static void build_sample(const vsrc_t *s, rf_value_t *vals, rf_value_t *v)
 {
     const rf_value_t *pv = &vals[s->progress_vi];
+    v->end = pv->end == RF_END_BOUND ? RF_END_FINISHED : pv->end;
     uint32_t k = s->progress_comp == RF_EXPR_PLAIN ? 0 : (uint32_t)(s->progress_comp - RF_EXPR_X);
     double x0, y0, x1, y1;
     v->path = s->path;
@@ -253,16 +270,17 @@ static int apply_from(loader_t *L, const vsrc_t *s, const rf_value_t *vals)
     rf_anim_spec_t *sp = &s->specs[0];
     double x = 0, vel = 0;
     nbuf_t b1, b2, b3, b4;
-    rf_track_eval_state(&src->track, sp->start, &x, &vel);
+    rf_track_eval_state(&src->track, sp->start + sp->delay, &x, &vel);
     if (!isfinite(x) || !isfinite(vel)) {
         scene_err_at(L, s->from_ptr, "'%s' is not finite at t = %s, where this %s starts",
-                     L->vals[s->from_vi].name, scene_num(&b1, sp->start), s->from_kind);
+                     L->vals[s->from_vi].name, scene_num(&b1, sp->start + sp->delay), s->from_kind);
         return -1;
     }
     if (sp->curve == RF_CURVE_PHYSICS && !(x >= sp->min && x <= sp->max)) {
         scene_err_at(L, s->from_ptr, "'%s' is %s at t = %s, where this physics starts: outside "
                      "[min, max] = [%s, %s]", L->vals[s->from_vi].name, scene_num(&b1, x),
-                     scene_num(&b2, sp->start), scene_num(&b3, sp->min), scene_num(&b4, sp->max));
+                     scene_num(&b2, sp->start + sp->delay), scene_num(&b3, sp->min),
+                     scene_num(&b4, sp->max));
         return -1;
     }
     sp->from = x;
@@ -272,6 +290,36 @@ static int apply_from(loader_t *L, const vsrc_t *s, const rf_value_t *vals)
         sp->has_velocity = 1;
     }
     return 0;
+}
+
+/* --reduced-motion: builds the value as written into storage (its settle
+ * time is what an "auto" duration counts: the timeline keeps its length),
+ * then rewrites its specs by the scene's policy; the caller builds those. */
+static int reduce_value(loader_t *L, vsrc_t *s, const rf_value_t *vals, void *storage)
+{
+    rf_anim_spec_t *orig = malloc(s->nspecs * sizeof *orig);
+    if (orig == NULL) {
+        scene_err_oom(L);
+        return -1;
+    }
+    memcpy(orig, s->specs, s->nspecs * sizeof *orig);
+    rf_track_t tr;
+    int rc = s->from_vi >= 0 ? apply_from(L, s, vals) : 0;
+    if (rc == 0) {
+        sampled_prep_t pc = { L, 1.0 };
+        rf_track_build_prep(&tr, storage, s->specs, s->nspecs, scene_sampled_prep, &pc);
+        s->settle0 = tr.settle;
+        if (L->rm_policy == RF_REDUCED_SNAP) {
+            rc = scene_reduce_snap(L, s, &tr);
+        } else {
+            memcpy(s->specs, orig, s->nspecs * sizeof *orig);
+            rc = scene_reduce_scale(L, s);
+            if (rc == 0 && s->from_vi >= 0)
+                rc = apply_from(L, s, vals);
+        }
+    }
+    free(orig);
+    return rc;
 }
 
 int scene_build_values(loader_t *L)
@@ -329,17 +377,32 @@ int scene_build_values(loader_t *L)
                 rc = -1;
                 break;
             }
-            if (s->from_vi >= 0 && apply_from(L, s, vals) != 0) {
-                rc = -1;
-                break;
-            }
             size_t bytes = rf_track_storage_size((uint32_t)s->nspecs);
             void *storage = bytes ? scene_aalloc(L, 1, bytes) : NULL;
             if (storage == NULL) {
                 rc = -1;
                 break;
             }
-            rf_track_build(&v->track, storage, s->specs, (uint32_t)s->nspecs);
+            int reduce = L->reduced && !s->essential && s->kind != RF_VALUE_STATIC;
+            if (reduce) {
+                rc = reduce_value(L, &L->vals[i], vals, storage);
+                if (rc != 0)
+                    break;
+            } else if (s->from_vi >= 0 && apply_from(L, s, vals) != 0) {
+                rc = -1;
+                break;
+            }
+            sampled_prep_t pc = { L, reduce && L->rm_policy == RF_REDUCED_SCALE ? L->rm_scale
+                                                                                : 1.0 };
+            rf_track_build_prep(&v->track, storage, s->specs, (uint32_t)s->nspecs,
+                                scene_sampled_prep, &pc);
+            if (scene_nerrors(L) > 0) {
+                rc = -1;
+                break;
+            }
+            if (!reduce)
+                L->vals[i].settle0 = v->track.settle;
+            v->end = v->track.end;
             if (s->kind == RF_VALUE_STATIC) {
                 /* a number: settled from the start, exactly itself */
                 v->settle = 0;
@@ -385,10 +448,14 @@ void scene_resolve_auto(loader_t *L)
     double best = 0;
     for (uint32_t i = 0; i < vs->n; i++) {
         const rf_value_t *v = &vs->values[i];
-        if ((any_used && !v->used) || !isfinite(v->settle))
+        /* reduced motion keeps the timeline: the settle times as written
+         * (a derived value settles with its inputs, counted themselves) */
+        int derived = v->kind == RF_VALUE_EXPR || v->kind == RF_VALUE_SAMPLE_PATH;
+        double settle = !L->reduced ? v->settle : derived ? 0 : L->vals[i].settle0;
+        if ((any_used && !v->used) || !isfinite(settle))
             continue;
-        if (v->settle > best)
-            best = v->settle;
+        if (settle > best)
+            best = settle;
     }
     L->sc->duration_auto = 1;
     if (!(best > 0)) {

@@ -439,8 +439,12 @@ int scene_easing_field(loader_t *L, const cJSON *it, const char *key, int cubic_
         }
         return F_OK;
     }
+    if (cJSON_IsObject(it) && !cubic_only)
+        return scene_sampled_easing(L, it, key, out);
     if (!cJSON_IsArray(it)) {
-        scene_err_key(L, key, "must be %s or an array [x1, y1, x2, y2], got %s", what,
+        scene_err_key(L, key, cubic_only ? "must be %s or an array [x1, y1, x2, y2], got %s"
+                                         : "must be %s, an array [x1, y1, x2, y2] or "
+                                           "{\"sampled\": EXPR, \"samples\": N}, got %s", what,
                       scene_json_type(it));
         return F_BAD;
     }

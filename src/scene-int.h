@@ -12,6 +12,7 @@
  *   scene-layer.c     `layers`, walked by the layer-type table (layer.h)
  *   scene-timeline.c  `canvas`, `timeline`, `checks`
  *   scene-build.c     the value graph: order, cycles, building, auto
+ *   scene-motion.c    `reduced_motion`, and values reduced before building
  *   scene.c           the top level and the entry points (scene.h)
  * Internal functions shared between them are named scene_* (static helpers have no prefix).
  */
@@ -29,6 +30,7 @@
 #include "expr.h"
 #include "layer.h"
 #include "loc.h"
+#include "motion.h"
 #include "numfmt.h"
 #include "path.h"
 #include "scene.h"
@@ -75,7 +77,20 @@ typedef struct vsrc {
     uint32_t ndeps;
     int derived_deps;          /* deps are read every frame (expr, sample), not a `from` */
     const char *edge_ptr;      /* arena: where the references are (cycle messages) */
+    /* reduced motion */
+    int essential;             /* `"essential": true`: never reduced */
+    double settle0;            /* the settle time as written (before reduction) */
 } vsrc_t;
+
+/* A sampled easing while loading: its expression and the samples it fills
+ * (arena), now (p only) or once its motion is known (scene-motion.c). */
+typedef struct sampled {
+    double *samples;
+    uint32_t n;
+    const rf_expr_t *expr;     /* slots: p, origin, target, distance, duration */
+    const char *ptr;           /* arena: pointer of its `sampled` key */
+    int motion;                /* reads more than p */
+} sampled_t;
 
 /* `paths` by name, for lookups from values and layers. */
 typedef struct pathref {
@@ -117,7 +132,17 @@ typedef struct loader {
      * when a folder cannot be resolved) */
     char *root, *assets_root;
     const char *assets_arg;
+    /* reduced motion: the scene's policy, applied when reduced is set */
+    int reduced;               /* --reduced-motion */
+    int rm_policy;             /* RF_REDUCED_SNAP or RF_REDUCED_SCALE */
+    double rm_scale;           /* the scale policy's s, in (0, 1] */
+    rf_motion_scheme_t scheme; /* `motion_scheme`: the springs of the roles */
+    /* sampled easings (malloc'd) */
+    sampled_t *sampled;
+    size_t nsampled, capsampled;
 } loader_t;
+
+enum { RF_REDUCED_SNAP = 0, RF_REDUCED_SCALE = 1 };
 
 /* Message buffers and the results of typed fields. */
 typedef struct { char s[RF_NUM_BUF]; } nbuf_t;
@@ -230,5 +255,19 @@ int scene_set_frames(loader_t *L, double duration);
 int scene_sort_values(loader_t *L);
 int scene_build_values(loader_t *L);
 void scene_resolve_auto(loader_t *L);
+
+/* scene-motion.c */
+void scene_parse_reduced_motion(loader_t *L, const cJSON *obj);
+int scene_reduce_scale(loader_t *L, vsrc_t *s);
+int scene_reduce_snap(loader_t *L, vsrc_t *s, const rf_track_t *orig);
+void scene_parse_motion_scheme(loader_t *L, const cJSON *it);
+int scene_sampled_easing(loader_t *L, const cJSON *it, const char *key, rf_easing_t *out);
+void scene_sampled_context(loader_t *L, const rf_easing_t *e, double origin, double target,
+                           double duration);
+typedef struct sampled_prep {
+    loader_t *L;
+    double tscale;             /* the reduced-motion scale of the value, else 1 */
+} sampled_prep_t;
+void scene_sampled_prep(void *ctx, rf_anim_spec_t *sp);
 
 #endif

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "jsonsyn.h"
+#include "motion.h"
 #include "scene-int.h"
 
 /* ------------------------------------------------------------------ */
@@ -19,32 +20,34 @@
 /* Kind keys of a value object, in rf_value_kind_t order from SPRING, then
  * the kinds of a later version. */
 static const char *const kind_keys[] = {
-    "spring", "bezier", "repeat", "tween", "physics", "decay", "keyframes",
+    "spring", "bezier", "repeat", "tween", "physics", "decay", "keyframes", "snap",
     "sequence", "expr", "sample_path",
 };
-enum { K_SEQUENCE = 7, K_EXPR = 8, K_SAMPLE_PATH = 9, K_ANIMATED = 7 };
+enum { K_SEQUENCE = 8, K_EXPR = 9, K_SAMPLE_PATH = 10, K_ANIMATED = 8 };
 
 static const char *const spring_keys[] = {
     "from", "to", "stiffness", "damping", "damping_ratio", "velocity", "threshold", "start",
+    "delay", "duration", "bounce", "role",
 };
 static const char *const bezier_keys[] = {
-    "from", "to", "curve", "duration", "repeat", "iterations", "start",
+    "from", "to", "curve", "duration", "repeat", "iterations", "start", "delay",
 };
 static const char *const repeat_keys[] = {
-    "from", "to", "duration", "mode", "iterations", "start",
+    "from", "to", "duration", "mode", "iterations", "start", "delay",
 };
 static const char *const tween_keys[] = {
-    "from", "to", "duration", "easing", "repeat", "iterations", "start",
+    "from", "to", "duration", "easing", "repeat", "iterations", "start", "delay",
 };
 static const char *const physics_keys[] = {
-    "from", "velocity", "friction", "gravity", "min", "max", "threshold", "start",
+    "from", "velocity", "friction", "gravity", "min", "max", "threshold", "start", "delay",
 };
 static const char *const decay_keys[] = {
-    "from", "velocity", "friction", "threshold", "start",
+    "from", "velocity", "friction", "threshold", "start", "delay",
 };
 static const char *const keyframes_keys[] = {
-    "duration", "interp", "keys", "start",
+    "duration", "interp", "keys", "start", "delay",
 };
+static const char *const snap_keys[] = { "from", "to", "start", "delay" };
 static const char *const policy_keys[] = { "speed", "min", "max" };
 static const char *const repeat_modes[] = { "none", "loop", "ping-pong" };
 static const char *const interp_names[] = { "linear", "step", "smoothstep" };
@@ -69,6 +72,7 @@ static const kindinfo_t kind_infos[RF_VALUE_KINDS] = {
     [RF_VALUE_PHYSICS] = { physics_keys, NELEM(physics_keys), RF_CURVE_PHYSICS },
     [RF_VALUE_DECAY] = { decay_keys, NELEM(decay_keys), RF_CURVE_DECAY },
     [RF_VALUE_KEYFRAMES] = { keyframes_keys, NELEM(keyframes_keys), RF_CURVE_KEYFRAMES },
+    [RF_VALUE_SNAP] = { snap_keys, NELEM(snap_keys), RF_CURVE_SNAP },
 };
 
 static kindinfo_t kind_info(rf_value_kind_t kind)
@@ -161,6 +165,58 @@ static void velocity_field(loader_t *L, const cJSON *it, int inherit, rf_anim_sp
     fr->velocity_given = rv != F_ABSENT;
 }
 
+/* A spring by feel: `duration` (seconds > 0) and `bounce` (-1 < b < 1,
+ * default 0) instead of stiffness and damping (physical: one was given). */
+static void spring_feel(loader_t *L, const cJSON *jd, const cJSON *jb, int physical,
+                        rf_anim_spec_t *sp)
+{
+    if (jd == NULL && jb == NULL)
+        return;
+    if (physical) {
+        scene_err_key(L, jd != NULL ? "duration" : "bounce", "give either 'duration' and "
+                      "'bounce' or 'stiffness' and 'damping' (or 'damping_ratio'), not both");
+        return;
+    }
+    if (jd == NULL) {
+        scene_err_key(L, "bounce", "a spring by feel needs 'duration' (seconds) too");
+        return;
+    }
+    double d = 0, b = 0;
+    int rd = scene_num_field(L, jd, "duration", 1, R_GT0, &d);
+    int rb = scene_num_field(L, jb, "bounce", 0, R_ANY, &b);
+    if (rb == F_OK && !(b > -1 && b < 1)) {
+        nbuf_t nb;
+        scene_err_key(L, "bounce", "must be > -1 and < 1, got %s", scene_num(&nb, b));
+        return;
+    }
+    double k, z;
+    if (rd != F_OK || rb == F_BAD)
+        return;
+    if (rf_spring_by_feel(d, b, &k, &z) != 0) {
+        scene_err_key(L, "duration", "too short: the stiffness (2 pi / duration)^2 is not finite");
+        return;
+    }
+    sp->stiffness = k;
+    sp->damping = 2 * z * sqrt(k);
+}
+
+/* `role`: the spring of a motion-scheme role (seed 003's MotionRole). */
+static void spring_role(loader_t *L, const cJSON *jr, int other, rf_anim_spec_t *sp)
+{
+    if (jr == NULL)
+        return;
+    if (other) {
+        scene_err_key(L, "role", "a role gives the stiffness and damping: leave out "
+                      "'stiffness', 'damping', 'damping_ratio', 'duration' and 'bounce'");
+        return;
+    }
+    int r = 0;
+    if (scene_enum_field(L, jr, "role", rf_motion_roles, RF_ROLES, &r) != F_OK)
+        return;
+    sp->stiffness = L->scheme.stiffness[r];
+    sp->damping = 2 * L->scheme.damping_ratio[r] * sqrt(sp->stiffness);
+}
+
 static void parse_anim(loader_t *L, const cJSON *body, rf_value_kind_t kind,
                        rf_anim_spec_t *sp, int entry, fromref_t *fr)
 {
@@ -171,7 +227,7 @@ static void parse_anim(loader_t *L, const cJSON *body, rf_value_kind_t kind,
     rf_anim_spec_defaults(sp, ki.curve);
     if (!scene_want_object(L, body, "an object"))
         return;
-    const cJSON *f[8];
+    const cJSON *f[12];
     scene_scan_keys(L, body, ki.keys, ki.nkeys, f);
 #define G(name) scene_get(ki.keys, ki.nkeys, f, name)
     int inherit = entry > 0;
@@ -182,6 +238,8 @@ static void parse_anim(loader_t *L, const cJSON *body, rf_value_kind_t kind,
         scene_err_key(L, "start", "use the entry's 'at' instead of 'start'");
     else
         scene_num_field(L, start, "start", 0, R_ANY, &sp->start);
+    /* delay: seconds >= 0 added to the start (an entry's `at`) */
+    scene_num_field(L, G("delay"), "delay", 0, R_GE0, &sp->delay);
 
     int rfrom = F_ABSENT;
     if (kind != RF_VALUE_KEYFRAMES) {
@@ -229,10 +287,17 @@ static void parse_anim(loader_t *L, const cJSON *body, rf_value_kind_t kind,
             else
                 sp->damping = c;
         }
+        spring_feel(L, G("duration"), G("bounce"), rk != F_ABSENT || rd != F_ABSENT ||
+                    rz != F_ABSENT, sp);
+        spring_role(L, G("role"), rk != F_ABSENT || rd != F_ABSENT || rz != F_ABSENT ||
+                    G("duration") != NULL || G("bounce") != NULL, sp);
         velocity_field(L, G("velocity"), inherit, sp, fr);
         scene_num_field(L, G("threshold"), "threshold", 0, R_GT0, &sp->threshold);
         break;
     }
+    case RF_VALUE_SNAP:
+        scene_num_field(L, G("to"), "to", 1, R_ANY, &sp->to);
+        break;
     case RF_VALUE_BEZIER:
     case RF_VALUE_REPEAT:
     case RF_VALUE_TWEEN: {
@@ -361,6 +426,10 @@ static void parse_anim(loader_t *L, const cJSON *body, rf_value_kind_t kind,
             scene_pop(L, mk);
         }
         scene_pop(L, m);
+        /* a sampled key easing's motion: the segment that ends at its key */
+        for (int j = 0; j < n; j++)
+            scene_sampled_context(L, &kv[j].easing, kv[j > 0 ? j - 1 : 0].value, kv[j].value,
+                                  j > 0 ? (kv[j].time - kv[j - 1].time) * sp->duration : 0);
         sp->keys = kv;
         sp->nkeys = (uint32_t)n;
         /* what the value shows before start; nothing to inherit */
@@ -522,7 +591,7 @@ static void parse_sequence(loader_t *L, const cJSON *arr, size_t vi)
     ekeys[0] = "at";
     for (size_t k = 0; k < NELEM(kind_keys); k++)
         ekeys[1 + k] = kind_keys[k];
-    double prev_at = -INFINITY;
+    double prev_at = -INFINITY, prev_start = -INFINITY;
     int i = 0;
     for (const cJSON *e = arr->child; e != NULL; e = e->next, i++) {
         size_t m = scene_pushi(L, (size_t)i);
@@ -562,9 +631,10 @@ static void parse_sequence(loader_t *L, const cJSON *arr, size_t vi)
             }
         }
         double t = 0;
-        int rat = scene_num_field(L, at, "at", 1, R_GE0, &t);
+        int rat = scene_num_field(L, at, "at", 1, R_GE0, &t), at_ok = 1;
         if (rat == F_OK) {
             if (!(t > prev_at)) {
+                at_ok = 0;
                 nbuf_t b1, b2;
                 scene_err_key(L, "at",
                               "must be greater than the previous entry's 'at' (%s), got %s",
@@ -587,8 +657,25 @@ static void parse_sequence(loader_t *L, const cJSON *arr, size_t vi)
             scene_pop(L, mb);
             if (fr.name != NULL)
                 set_from(L, vi, &fr, kind_keys[kind]);
-            if (rat == F_OK)
+            if (rat == F_OK) {
                 specs[i].start = t;
+                /* a delay moves the entry's start: starts still increase */
+                double st = t + specs[i].delay;
+                if (specs[i].delay > 0 && !(st > prev_start)) {
+                    nbuf_t b1, b2;
+                    size_t md = scene_push(L, body->string);
+                    scene_err_key(L, "delay", "the entry starts at at + delay = %s, not after the "
+                                  "previous entry's start (%s)", scene_num(&b1, st),
+                                  scene_num(&b2, prev_start));
+                    scene_pop(L, md);
+                } else if (i > 0 && specs[i].delay == 0 && !(st > prev_start) && at_ok) {
+                    nbuf_t b1, b2;
+                    scene_err_key(L, "at", "the previous entry starts at its at + delay = %s, "
+                                  "not before this one's %s", scene_num(&b1, prev_start),
+                                  scene_num(&b2, st));
+                }
+                prev_start = st;
+            }
         }
         scene_pop(L, m);
     }
@@ -614,6 +701,15 @@ static void parse_kinded(loader_t *L, const cJSON *obj, size_t vi)
             continue;
         int k = scene_find_name(kind_keys, NELEM(kind_keys), c->string);
         qbuf_t a;
+        if (strcmp(c->string, "essential") == 0) {
+            /* reduced motion leaves it as it is (scene-v1.md) */
+            if (!cJSON_IsBool(c))
+                scene_err_key(L, "essential", "must be true or false, got %s",
+                              scene_json_type(c));
+            else
+                L->vals[vi].essential = cJSON_IsTrue(c);
+            continue;
+        }
         unknown++;
         if (k >= 0) {
             if (strcmp(c->string, body->string) == 0)

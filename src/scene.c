@@ -32,6 +32,7 @@
 #include <string.h>
 
 #include "jsonsyn.h"
+#include "motion.h"
 #include "scene-int.h"
 
 /* ------------------------------------------------------------------ */
@@ -39,6 +40,7 @@
 
 static const char *const top_keys[] = {
     "runeframe", "canvas", "timeline", "values", "paths", "layers", "checks", "fonts",
+    "reduced_motion", "motion_scheme",
 };
 
 static void load_root(loader_t *L, const cJSON *root)
@@ -82,6 +84,16 @@ static void load_root(loader_t *L, const cJSON *root)
     }
     sc->fps = L->fps;
 
+    if (f[9] != NULL) {
+        size_t m = scene_push(L, "motion_scheme");
+        scene_parse_motion_scheme(L, f[9]);
+        scene_pop(L, m);
+    }
+    if (f[8] != NULL) {
+        size_t m = scene_push(L, "reduced_motion");
+        scene_parse_reduced_motion(L, f[8]);
+        scene_pop(L, m);
+    }
     if (f[3] != NULL) {
         size_t m = scene_push(L, "values");
         scene_parse_values(L, f[3]);
@@ -213,6 +225,9 @@ rf_scene_t *rf_scene_load_buffer_with(const char *name, const char *buf, size_t 
     L.sc = sc;
     L.root = scene_folder(name);
     L.assets_arg = opts != NULL ? opts->assets : NULL;
+    L.reduced = opts != NULL && opts->reduced_motion;
+    L.rm_scale = 1;
+    L.scheme = rf_motion_standard;
     if (L.assets_arg != NULL)
         L.assets_root = realpath(L.assets_arg, NULL);
 
@@ -225,6 +240,7 @@ rf_scene_t *rf_scene_load_buffer_with(const char *name, const char *buf, size_t 
     free(L.path_refs);
     free(L.path_names);
     free(L.order);
+    free(L.sampled);
     rf_arena_destroy(L.scratch);
     cJSON_Delete(root);
     free(text);

@@ -76,6 +76,8 @@ struct rf_scene {
 typedef struct rf_scene_opts {
     const char *assets;       /* --assets DIR: another folder assets may
                                  come from; NULL: the scene's folder only */
+    int reduced_motion;       /* nonzero: --reduced-motion, the scene's
+                                 `reduced_motion` policy applied at load */
 } rf_scene_opts_t;
 
 /* Loads the file at path. On success returns the scene; on failure returns

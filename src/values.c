@@ -17,6 +17,7 @@ static const char *const kind_names[RF_VALUE_KINDS] = {
     [RF_VALUE_PHYSICS] = "physics",
     [RF_VALUE_DECAY] = "decay",
     [RF_VALUE_KEYFRAMES] = "keyframes",
+    [RF_VALUE_SNAP] = "snap",
     [RF_VALUE_SEQUENCE] = "sequence",
     [RF_VALUE_EXPR] = "expr",
     [RF_VALUE_SAMPLE_PATH] = "sample_path",

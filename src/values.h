@@ -40,6 +40,7 @@ typedef enum rf_value_kind {
     RF_VALUE_PHYSICS,
     RF_VALUE_DECAY,
     RF_VALUE_KEYFRAMES,
+    RF_VALUE_SNAP,         /* from before start, to from start on */
     RF_VALUE_SEQUENCE,
     RF_VALUE_EXPR,         /* derived: a compiled expression over other values and t */
     RF_VALUE_SAMPLE_PATH,  /* derived: a point on a path by arc-length progress */
@@ -68,6 +69,7 @@ typedef struct rf_value {
     double settle;         /* INFINITY when it never settles */
     double final;          /* NAN when it has no final value */
     double lo, hi;         /* conservative range, -INFINITY/INFINITY when unbounded */
+    rf_end_t end;          /* how it ends (anim.h); derived values: as their inputs */
     int used;              /* nonzero: a layer uses it (directly or through others) */
 } rf_value_t;
 

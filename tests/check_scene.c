@@ -914,7 +914,8 @@ START_TEST(scene_pointer_escaping)
     rf_diag_init(diag, "t.json");
     ck_assert(fails_with(HEAD "\"timeline\": {\"duration\": 1}, \"~/\": 1}",
                          "/~0~1: unknown key '~/' (known: runeframe, canvas, timeline, values, "
-                         "paths, layers, checks, fonts)"));
+                         "paths, layers, checks, fonts, reduced_motion, "
+                         "motion_scheme)"));
 }
 END_TEST
 
@@ -970,7 +971,7 @@ START_TEST(scene_types_and_ranges)
         { HEAD "\"timeline\": {\"duration\": 1}, \"values\": {\"x\": {\"sample_path\": {}}}}",
           "/values/x/sample_path: missing required key 'path'" },
         { HEAD "\"timeline\": {\"duration\": 1}, \"values\": {\"x\": {}}}",
-          "/values/x: missing the value kind: one of spring, bezier, repeat, tween, physics, decay, keyframes, sequence, expr, sample_path" },
+          "/values/x: missing the value kind: one of spring, bezier, repeat, tween, physics, decay, keyframes, snap, sequence, expr, sample_path" },
         { HEAD "\"timeline\": {\"duration\": 1}, \"values\": {\"max\": 1}}",
           "/values/max: invalid value name 'max': it is a function name" },
         { "{\"runeframe\": \"1\", \"canvas\": {\"width\": 2, \"height\": 2}, \"timeline\": {\"duration\": 1}}",

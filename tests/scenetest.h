@@ -15,20 +15,26 @@
 #include "render.h"
 #include "scene.h"
 
-/* The scene of json, named name in messages; the test fails when it does
- * not load. */
-static inline rf_scene_t *rf_test_scene(const char *name, const char *json)
+/* The scene of json, named name in messages, loaded with opts (NULL:
+ * none); the test fails when it does not load. */
+static inline rf_scene_t *rf_test_scene_with(const char *name, const char *json,
+                                             const rf_scene_opts_t *opts)
 {
     rf_diag_t *dg = malloc(sizeof *dg);
     ck_assert_ptr_nonnull(dg);
     rf_diag_init(dg, name);
-    rf_scene_t *sc = rf_scene_load_buffer(name, json, strlen(json), dg);
+    rf_scene_t *sc = rf_scene_load_buffer_with(name, json, strlen(json), opts, dg);
     if (!sc)
         for (int i = 0; i < dg->count; i++)
             fprintf(stderr, "unexpected: %s\n", dg->msg[i]);
     ck_assert_ptr_nonnull(sc);
     free(dg);
     return sc;
+}
+
+static inline rf_scene_t *rf_test_scene(const char *name, const char *json)
+{
+    return rf_test_scene_with(name, json, NULL);
 }
 
 /* The frame of sc at t, w x h ARGB32 rows (stride w * 4), malloc'd. */
