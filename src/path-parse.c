@@ -285,7 +285,7 @@ static int arc_to(parser_t *ps, double rx, double ry, double phi_deg, int large,
     if (!isfinite(ux) || !isfinite(uy))
         return fail(ps, col, "arc radii too small for its endpoints (below 1e-300 of the distance)");
     double lam = hypot(ux, uy); /* sqrt of F.6.6's Lambda */
-    double coef = 0.0;
+    double coef = 0.0, root = 0.0;
     if (lam >= 1.0) {
         /* F.6.6: scale the radii up until the ellipse just fits: the
          * endpoints become opposite ends of it, the center the midpoint */
@@ -293,13 +293,15 @@ static int arc_to(parser_t *ps, double rx, double ry, double phi_deg, int large,
         ry *= lam;
         ux /= lam;
         uy /= lam;
+        lam = 1.0;
         if (!isfinite(rx) || !isfinite(ry))
             return fail(ps, col, "arc radii out of range");
     } else if (lam > 0.0) {
         /* F.6.5.2 divided through by rx^2 ry^2: sqrt((1 - L) / L) */
-        coef = sqrt((1.0 - lam) * (1.0 + lam)) / lam;
+        root = sqrt((1.0 - lam) * (1.0 + lam));
         if (large == sweep)
-            coef = -coef;
+            root = -root;
+        coef = root / lam;
     } else {
         /* radii so large that the endpoints are one point of the unit
          * circle: the short way is the chord; the long way goes round */
@@ -311,9 +313,12 @@ static int arc_to(parser_t *ps, double rx, double ry, double phi_deg, int large,
     /* the center in unit space, c' / (rx, ry), and the unit vectors from it
      * to the start and the end (F.6.5.5, F.6.5.6) */
     double ccx = coef * uy, ccy = -coef * ux;
-    double v1x = ux - ccx, v1y = uy - ccy, v2x = -ux - ccx, v2y = -uy - ccy;
-    double th1 = atan2(v1y, v1x);
-    double dth = atan2(v1x * v2y - v1y * v2x, v1x * v2x + v1y * v2y);
+    double th1 = atan2(uy - ccy, ux - ccx);
+    /* the angle from v1 = u - c to v2 = -u - c with c = coef (uy, -ux):
+     * their cross product is 2 coef |u|^2 and their dot product
+     * coef^2 |u|^2 - |u|^2, here in closed form (the vectors themselves
+     * cancel to nothing when the radii dwarf the chord) */
+    double dth = atan2(2.0 * root * lam, root * root - lam * lam);
     if (!sweep && dth > 0.0)
         dth -= 2.0 * ARC_PI;
     else if (sweep && dth < 0.0)

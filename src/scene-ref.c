@@ -160,9 +160,20 @@ static void check_morph(loader_t *L, const rf_path_t *a, const char *da, const r
     char wa[120], wb[120], msg[400];
     uint32_t na = rf_path_segment_count(a), nb = rf_path_segment_count(b);
     size_t colb = 0;
-    if (i < nb)
-        rf_path_segment_source(b, i, &colb);
-    if (i >= na) {
+    /* two arcs that turn into different numbers of cubics */
+    uint32_t ia = i < na ? i : i - 1, ib = i < nb ? i : i - 1;
+    char ca = ia < na ? rf_path_segment_source(a, ia, NULL) : 0;
+    char cb = ib < nb ? rf_path_segment_source(b, ib, &colb) : 0;
+    if ((ca == 'A' || ca == 'a') && (cb == 'A' || cb == 'a') &&
+        rf_path_command_segments(a, ia) != rf_path_command_segments(b, ib)) {
+        size_t cola;
+        rf_path_segment_source(a, ia, &cola);
+        int cc = da != NULL ? rf_loc_column(da, strlen(da), cola - 1) : (int)cola;
+        snprintf(msg, sizeof msg, "the arc '%c' here makes %u cubics where the first path's '%c' "
+                 "at col %d makes %u (arcs morph by their cubics, one per 45 degrees: give both "
+                 "arcs the same number)", cb, rf_path_command_segments(b, ib), ca, cc,
+                 rf_path_command_segments(a, ia));
+    } else if (i >= na) {
         describe_seg(wb, sizeof wb, b, i, db);
         snprintf(msg, sizeof msg, "the second path goes on with %s where the first ends "
                  "(a morph needs two paths of the same commands)", wb);

@@ -164,6 +164,15 @@ START_TEST(test_quarter_and_scaled_radii)
     p = parse_ok("M 0 0 A 1e308 1e308 0 0 1 10 0");
     ck_assert_double_eq_tol(rf_path_length(p), 10, 1e-9);
     free(p);
+    /* ... and the long way goes round the whole huge circle: the sweep is
+     * found from the closed-form angle, not from vectors that cancel */
+    p = parse_ok("M 2 2 A 1e20 1e20 0 1 1 30 30");
+    ck_assert_uint_eq(rf_path_segment_count(p), 8);
+    ck_assert_double_eq_tol(rf_path_length(p), 2 * PI_D * 1e20, 2 * PI_D * 1e20 * 1e-5);
+    free(p);
+    p = parse_ok("M 2 2 A 1e20 1e20 0 0 1 30 30");
+    ck_assert_double_eq_tol(rf_path_length(p), sqrt(2.0) * 28, 1e-9);
+    free(p);
     /* flags need no separators: "1150 50" is flags 1, 1 and 50 50 */
     p = parse_ok("M0 0A1 1 0 1150 50");
     rf_path_t *q = parse_ok("M0 0 A 1 1 0 1 1 50 50");
