@@ -774,13 +774,20 @@ uint32_t rf_path_mismatch(const rf_path_t *a, const rf_path_t *b)
     return a->nsegs == b->nsegs ? UINT32_MAX : n;
 }
 
-/* Arc length of [a, c] of a curve, adaptively: GL8 against its halves to
- * LEN_EPS of scale (the measurement's rule, without knots). */
+/* Arc length of [a, c] of a curve, adaptively, by subdivide()'s rule
+ * without knots: GL8 against its halves to LEN_EPS of scale, and an even
+ * speed (which is what finds a cusp, where |B'| kinks and Gauss-Legendre
+ * on the whole piece agrees with its halves by accident). */
 static double adapt_len(const dpoly_t *q, double a, double c, double lac, int depth, double scale)
 {
     double m = 0.5 * (a + c);
-    double la = gl8_length(q, a, m), lb = gl8_length(q, m, c), l = la + lb;
-    if (depth >= MAX_DEPTH || l <= TINY_PIECE * scale || fabs(l - lac) <= LEN_EPS * scale)
+    double va = dpoly_speed(q, a), vc = dpoly_speed(q, c);
+    double vmin = fmin(va, vc), vmax = fmax(va, vc);
+    double la = gl8_length_range(q, a, m, &vmin, &vmax);
+    double lb = gl8_length_range(q, m, c, &vmin, &vmax);
+    double l = la + lb, mean = l / (c - a);
+    if (depth >= MAX_DEPTH || l <= TINY_PIECE * scale ||
+        (fabs(l - lac) <= LEN_EPS * scale && vmax - vmin <= SPEED_TOL * mean))
         return l;
     return adapt_len(q, a, m, la, depth + 1, scale) + adapt_len(q, m, c, lb, depth + 1, scale);
 }
