@@ -620,9 +620,9 @@ static int view_seg(const view_t *v, uint32_t i, double *P)
         memcpy(P, A, sizeof(double) * (size_t)n);
     } else {
         const double *B = v->b->pts + 2 * (size_t)v->b->segs[i].first_point;
-        double w = v->w, u = 1.0 - w;
+        double w = v->w;
         for (int k = 0; k < n; k++)
-            P[k] = u * A[k] + w * B[k];
+            P[k] = A[k] + w * (B[k] - A[k]); /* a point both share stays put */
     }
     return sd->kind;
 }
@@ -632,9 +632,8 @@ static void view_start(const view_t *v, double *P)
     P[0] = v->a->pts[0];
     P[1] = v->a->pts[1];
     if (v->b != NULL) {
-        double w = v->w, u = 1.0 - w;
-        P[0] = u * P[0] + w * v->b->pts[0];
-        P[1] = u * P[1] + w * v->b->pts[1];
+        P[0] += v->w * (v->b->pts[0] - P[0]);
+        P[1] += v->w * (v->b->pts[1] - P[1]);
     }
 }
 

@@ -85,7 +85,8 @@
  * Morphing (rf_path_mix_*): two paths of the same structure (the same
  * sequence of segment kinds: L H V and M's implicit lines are lines, Q T
  * quads, C S and each of an arc's cubics cubics, MOVE, CLOSE) mix point by
- * point, every point (1 - w) a + w b, w clamped to [0, 1]. Arcs mix as their
+ * point, every point a + w (b - a), w clamped to [0, 1] (a point both paths
+ * share stays exactly where it is). Arcs mix as their
  * cubics, so two arcs match only when they make the same number of cubics.
  * Nothing is stored for a mix: each call walks the segments, mixing their
  * points on the stack; a trimmed mix measures the mixed segments with
