@@ -267,8 +267,8 @@ static uint32_t prepare(builder_t *b, const rf_layer_t *L, uint32_t idx)
                     gradient_build(paints[k]->kind == RF_PAINT_LINEAR, g, paints[k]->stops,
                                    paints[k]->nstops);
             }
-        if (L->type == RF_LAYER_PATH && rf_path_trim_max(L->u.path.path) > b->trim_cap)
-            b->trim_cap = rf_path_trim_max(L->u.path.path);
+        if (L->type == RF_LAYER_PATH && rf_path_trim_max(L->u.path.src.path) > b->trim_cap)
+            b->trim_cap = rf_path_trim_max(L->u.path.src.path);
     }
     b->size[idx] = next - idx;
     return next;
@@ -337,7 +337,7 @@ static uint32_t layout(builder_t *b, const rf_layer_t *L, uint32_t idx)
         break;
     }
     case RF_LAYER_PATH:
-        rf_path_bounds(L->u.path.path, &bx[0], &bx[1], &bx[2], &bx[3]);
+        rf_path_bounds(L->u.path.src.path, &bx[0], &bx[1], &bx[2], &bx[3]);
         canvas = 1;
         break;
     default: {
@@ -450,7 +450,7 @@ static cairo_path_t *shape_path(builder_t *b, const rf_layer_t *L, const cairo_m
         cairo_line_to(cr, P(b, &L->u.line.x2), P(b, &L->u.line.y2));
         break;
     case RF_LAYER_PATH: {
-        size_t n = rf_path_trim(L->u.path.path, P(b, &L->u.path.trim0), P(b, &L->u.path.trim1),
+        size_t n = rf_path_trim(L->u.path.src.path, P(b, &L->u.path.trim0), P(b, &L->u.path.trim1),
                                 b->trim, b->trim_cap);
         if (n > b->trim_cap)
             n = b->trim_cap;

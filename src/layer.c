@@ -105,6 +105,9 @@ static void key_default(rf_layer_t *o, const rf_layer_key_t *k)
     case RF_KEY_FOLLOW:
         *(uint32_t *)field(o, k->at) = RF_PROP_CONST;
         break;
+    case RF_KEY_PATH:
+        ((rf_path_ref_t *)field(o, k->at))->by = konst(0);
+        break;
     default:
         break;                 /* strings, bools, paths, children: zero */
     }
@@ -149,6 +152,8 @@ static int key_each_slot(rf_layer_t *L, const rf_layer_key_t *k, rf_layer_slot_f
     }
     case RF_KEY_FOLLOW:
         return fn(k, (uint32_t *)field(L, k->at), ctx);
+    case RF_KEY_PATH:
+        return fn(k, &((rf_path_ref_t *)field(L, k->at))->by.slot, ctx);
     case RF_KEY_DASH: {
         /* the entries were allocated writable by the loader */
         rf_prop_t *d = *(rf_prop_t **)field(L, k->at);

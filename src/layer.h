@@ -193,6 +193,17 @@ typedef struct rf_per_glyph {
     rf_prop_t x, y, rotate, scale, opacity;
 } rf_per_glyph_t;
 
+/* A path layer's geometry (scene-v1.md "Paths, complete"): path alone, or
+ * a morph from path to path2 (the same structure, rf_path_mismatch) by
+ * clamp(by, 0, 1) when path2 is not NULL. */
+typedef struct rf_path_ref {
+    const struct rf_path *path, *path2;
+    rf_prop_t by;
+} rf_path_ref_t;
+
+/* fill_rule (path layers): how a fill treats overlapping figures. */
+typedef enum rf_fill_rule { RF_FILL_NONZERO = 0, RF_FILL_EVENODD } rf_fill_rule_t;
+
 /* The stroke style (scene-v1.md "Strokes"), in the words' order of the
  * line_cap and line_join rows ("butt|round|square", "miter|round|bevel"). */
 typedef enum rf_line_cap { RF_CAP_BUTT = 0, RF_CAP_ROUND, RF_CAP_SQUARE } rf_line_cap_t;
@@ -250,6 +261,8 @@ struct rf_layer {
     /* the stroke style (render-stroke.c draws it) */
     uint8_t line_cap;           /* rf_line_cap_t */
     uint8_t line_join;          /* rf_line_join_t */
+    uint8_t fill_rule;          /* rf_fill_rule_t: a key of path layers only,
+                                 * nonzero for every other shape */
     rf_prop_t miter_limit;      /* >= 1, RF_MITER_DEFAULT */
     const rf_prop_t *dash;      /* on, off, ... lengths (px); NULL: solid */
     uint32_t ndash;             /* <= RF_DASH_MAX */
@@ -266,7 +279,7 @@ struct rf_layer {
         struct { rf_prop_t r; } circle;
         struct { rf_prop_t rx, ry; } ellipse;
         struct { rf_prop_t x1, y1, x2, y2; } line;
-        struct { const struct rf_path *path; rf_prop_t trim0, trim1; } path;
+        struct { rf_path_ref_t src; rf_prop_t trim0, trim1; } path;
         /* pivot: NaN (the default) when not given: the anchor point of
          * the children's union box at t = 0 (render.c) */
         struct { const rf_layer_t *children; uint32_t nchildren;
@@ -308,7 +321,8 @@ typedef enum rf_key_kind {
     RF_KEY_STRING,     /* const char *, copied into the scene's arena */
     RF_KEY_BOOL,       /* uint8_t: true or false */
     RF_KEY_FOLLOW,     /* uint32_t slot: the name of a sample_path value */
-    RF_KEY_PATH,       /* const rf_path_t *: a name in `paths` or path data */
+    RF_KEY_PATH,       /* rf_path_ref_t: a name in `paths`, path data, or a
+                        * morph {"mix": [A, B], "by": NUMBER} of two of them */
     RF_KEY_CHILDREN,   /* const rf_layer_t *children + uint32_t count (at2) */
     RF_KEY_TEXT,       /* rf_text_content_t: a template (template.h) */
     RF_KEY_FONT,       /* const struct rf_font *: a name in `fonts` or a built-in */

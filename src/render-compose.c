@@ -86,7 +86,7 @@ static int clip_apply(rf_renderer_t *r, const rf_layer_t *clip, const cairo_matr
         cls->huge_path(&g, &sh);
         hsink_end(&g);
     }
-    cairo_set_fill_rule(cr, CAIRO_FILL_RULE_WINDING);
+    render_fill_rule(cr, clip);
     cairo_clip(cr);
     return 1;
 }

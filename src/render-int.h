@@ -168,6 +168,9 @@ void render_device_box(const rf_node_t *n, const cairo_matrix_t *m, double reach
  * miter limit and dash on cr. */
 double render_stroke_reach(const rf_layer_t *L, const double *slots);
 void render_stroke_style(cairo_t *cr, const rf_layer_t *L, const double *slots);
+/* Sets L's fill rule (path layers' fill_rule; nonzero for every other
+ * shape) before a fill or a clip. */
+void render_fill_rule(cairo_t *cr, const rf_layer_t *L);
 
 /* ---- the static prefix (render-prefix.c) ---- */
 

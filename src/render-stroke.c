@@ -1,4 +1,4 @@
-/* render-stroke.c - a layer's stroke style on cairo (scene-v1.md
+/* render-stroke.c - a layer's stroke style and fill rule on cairo (scene-v1.md
  * "Strokes"): cap, join, miter limit and dash, set before every stroke (a
  * frame sets all the cairo state it uses, render-int.h), and how far the
  * stroke can reach past its path, which the renderer's extents use (a
@@ -67,4 +67,10 @@ void render_stroke_style(cairo_t *cr, const rf_layer_t *L, const double *slots)
     if (off < 0)
         off += period;
     cairo_set_dash(cr, d, (int)n, off);
+}
+
+void render_fill_rule(cairo_t *cr, const rf_layer_t *L)
+{
+    cairo_set_fill_rule(cr, L->fill_rule == RF_FILL_EVENODD ? CAIRO_FILL_RULE_EVEN_ODD
+                                                            : CAIRO_FILL_RULE_WINDING);
 }

@@ -289,6 +289,7 @@ static void shape_paint(rf_renderer_t *r, const rf_layer_t *L, const rf_node_t *
     cairo_t *cr = r->cr;
     if (fill) {
         paint_set(r, &L->fill, n->pat[0], alpha);
+        render_fill_rule(cr, L);
         if (stroke)
             cairo_fill_preserve(cr);
         else
@@ -377,8 +378,10 @@ static void draw_huge(rf_renderer_t *r, const rf_layer_t *L, const rf_node_t *n,
         }
         if (g.imprecise)
             cairo_new_path(cr);
-        if (k == 0)
+        if (k == 0) {
+            render_fill_rule(cr, L);
             cairo_fill(cr);
+        }
         else
             cairo_stroke(cr);
     }

@@ -96,6 +96,7 @@ typedef struct sampled {
 typedef struct pathref {
     const char *name;          /* cJSON's key */
     const rf_path_t *path;     /* NULL when its data was invalid */
+    const char *data;          /* cJSON's string: the path data (NULL if not one) */
 } pathref_t;
 
 typedef struct loader {
@@ -196,6 +197,8 @@ void scene_check_finite(loader_t *L, const cJSON *it);
 int scene_valid_name(const char *s);
 int scene_valid_name_n(const char *s, size_t len);
 const rf_path_t *scene_parse_path_data(loader_t *L, const char *s);
+void scene_walk_path_key(loader_t *L, const cJSON *c, rf_path_ref_t *out);
+const char *scene_second_figure(const rf_path_t *p, char *buf, size_t cap, size_t *col);
 size_t scene_add_value(loader_t *L, const char *name, const cJSON *it);
 void scene_parse_values(loader_t *L, const cJSON *obj);
 void scene_index_values(loader_t *L);

@@ -371,34 +371,6 @@ static void walk_follow(loader_t *L, const cJSON *c, uint32_t *slot)
     }
 }
 
-/* path: a name in `paths` (its measured path is shared) or inline data. */
-static void walk_path_ref(loader_t *L, const cJSON *c, const rf_path_t **out)
-{
-    const char *k = c->string;
-    if (!cJSON_IsString(c)) {
-        scene_err_key(L, k, "must be a path name or SVG path data, got %s", scene_json_type(c));
-        return;
-    }
-    /* the rule of sample_path: a name refers to `paths`, else data */
-    const char *s = c->valuestring;
-    const rf_path_t *path;
-    if (scene_lookup_path(L, s, &path)) {
-        *out = path;   /* NULL when its data was bad: reported */
-        return;
-    }
-    if (scene_valid_name(s)) {
-        const char *dym = scene_suggest(L, s, L->path_names, L->npaths);
-        if (dym != NULL)
-            scene_err_key(L, k, "unknown path '%s' (did you mean '%s'?)", s, dym);
-        else
-            scene_err_key(L, k, "unknown path '%s'", s);
-        return;
-    }
-    size_t m = scene_push(L, k);
-    *out = scene_parse_path_data(L, s);
-    scene_pop(L, m);
-}
-
 static void walk_children(loader_t *L, const cJSON *c, const rf_layer_t **out, uint32_t *nout)
 {
     if (!cJSON_IsArray(c)) {
@@ -638,7 +610,7 @@ static void walk_layer_prop(loader_t *L, const cJSON *c, const rf_layer_key_t *k
         walk_follow(L, c, key_field(out, key->at));
         break;
     case RF_KEY_PATH:
-        walk_path_ref(L, c, key_field(out, key->at));
+        scene_walk_path_key(L, c, key_field(out, key->at));
         break;
     case RF_KEY_CHILDREN:
         walk_children(L, c, key_field(out, key->at), key_field(out, key->at2));

@@ -475,6 +475,24 @@ const rf_path_t *scene_parse_path_data(loader_t *L, const char *s)
     return path;
 }
 
+/* What starts the second figure of p: "a second 'M'" or "'L' after 'Z'"
+ * into buf, its byte column in *col; NULL for a path of one figure. */
+const char *scene_second_figure(const rf_path_t *p, char *buf, size_t cap, size_t *col)
+{
+    uint32_t n = rf_path_segment_count(p);
+    for (uint32_t i = 0; i < n; i++) {
+        if (rf_path_segment(p, i, NULL) != RF_PATH_MOVE)
+            continue;
+        char c = rf_path_segment_source(p, i, col);
+        if (c == 'M' || c == 'm')
+            snprintf(buf, cap, "a second '%c'", c);
+        else
+            snprintf(buf, cap, "'%c' after 'Z'", c);
+        return buf;
+    }
+    return NULL;
+}
+
 /* {"expr": "..."}: checked here, compiled once every name is known. */
 static void parse_expr(loader_t *L, const cJSON *body, size_t vi)
 {
@@ -514,7 +532,20 @@ static void parse_sample_path(loader_t *L, const cJSON *body, size_t vi)
         L->vals[vi].path_ref = jp->valuestring;
     } else {
         size_t m = scene_push(L, "path");
-        L->vals[vi].path = scene_parse_path_data(L, jp->valuestring);
+        const rf_path_t *p = scene_parse_path_data(L, jp->valuestring);
+        char what[32], msg[160];
+        size_t col;
+        if (p != NULL && scene_second_figure(p, what, sizeof what, &col) != NULL) {
+            /* seed 000: SamplePath takes one figure (multiple: an explicit error) */
+            const char *d = jp->valuestring;
+            size_t len = strlen(d);
+            int cc = rf_loc_column(d, len, col - 1);
+            snprintf(msg, sizeof msg, "col %d: %s starts another figure: sample_path needs a "
+                     "path of one figure", cc, what);
+            scene_err_caret(L, L->ptr, d, len, cc, msg);
+            p = NULL;
+        }
+        L->vals[vi].path = p;
         scene_pop(L, m);
     }
     if (jg == NULL) {

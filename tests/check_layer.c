@@ -150,7 +150,7 @@ START_TEST(test_defaults)
     rf_layer_defaults(&L, RF_LAYER_PATH);
     CK_CONST(L.u.path.trim0, 0);
     CK_CONST(L.u.path.trim1, 1);
-    ck_assert_ptr_null(L.u.path.path);
+    ck_assert_ptr_null(L.u.path.src.path);
     rf_layer_defaults(&L, RF_LAYER_GROUP);
     ck_assert_ptr_null(L.u.group.children);
     ck_assert_uint_eq(L.u.group.nchildren, 0);
@@ -198,8 +198,8 @@ START_TEST(test_visitor_reaches_every_slot)
 {
     static const int own[RF_LAYER_NTYPES] = {
         [RF_LAYER_RECT] = 3, [RF_LAYER_CIRCLE] = 1, [RF_LAYER_ELLIPSE] = 2,
-        [RF_LAYER_LINE] = 4, [RF_LAYER_PATH] = 2, [RF_LAYER_GROUP] = 2,
-        /* text: size, letter_spacing, line_height, width, reveal; its
+        [RF_LAYER_LINE] = 4, [RF_LAYER_PATH] = 3, [RF_LAYER_GROUP] = 2,
+        /* path: trim's two and the morph's by; text: size, letter_spacing, line_height, width, reveal; its
          * template, variations and per_glyph are empty by default */
         [RF_LAYER_TEXT] = 5,
         /* image: width, height */

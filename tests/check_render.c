@@ -922,7 +922,7 @@ START_TEST(test_path_trim)
 {
     rf_path_t *path = path_of("M 0 5 L 20 5");
     rf_layer_t L[1] = { base(RF_LAYER_PATH) };
-    L[0].u.path.path = path;
+    L[0].u.path.src.path = path;
     L[0].u.path.trim0 = K(0);
     L[0].u.path.trim1 = K(0.5);
     L[0].stroke = solid(WHITE);
@@ -962,7 +962,7 @@ START_TEST(test_path_trim)
     /* a closed path fills: the square "M 2 2 H 8 V 8 H 2 Z" */
     path = path_of("M 2 2 H 8 V 8 H 2 Z");
     L[0] = base(RF_LAYER_PATH);
-    L[0].u.path.path = path;
+    L[0].u.path.src.path = path;
     L[0].u.path.trim0 = K(0);
     L[0].u.path.trim1 = K(1);
     L[0].fill = solid(RED);

@@ -1843,7 +1843,7 @@ START_TEST(layers_defaults)
     ck_assert_uint_eq(sc->nlayers, 3);
     CK_K(sc->layers[0].u.path.trim0, 0);
     CK_K(sc->layers[0].u.path.trim1, 1);
-    ck_assert_ptr_nonnull(sc->layers[0].u.path.path);
+    ck_assert_ptr_nonnull(sc->layers[0].u.path.src.path);
     ck_assert_uint_eq(sc->layers[1].u.group.nchildren, 0);
     ck_assert_int_eq(sc->layers[2].fill.kind, RF_PAINT_NONE);
     ck_assert_int_eq(sc->layers[2].stroke.kind, RF_PAINT_NONE);
@@ -1935,15 +1935,15 @@ START_TEST(layers_types)
     /* path layers naming `paths` share the scene's measured path */
     ck_assert_uint_eq(sc->npaths, 2);
     ck_assert_str_eq(sc->paths[1].name, "arc");
-    ck_assert_ptr_eq(sc->layers[1].u.path.path, sc->paths[1].path);
-    ck_assert_ptr_eq(sc->layers[2].u.path.path, sc->paths[0].path);
+    ck_assert_ptr_eq(sc->layers[1].u.path.src.path, sc->paths[1].path);
+    ck_assert_ptr_eq(sc->layers[2].u.path.src.path, sc->paths[0].path);
     CK_K(sc->layers[1].u.path.trim0, 0.25);
     CK_SLOT(sc->layers[1].u.path.trim1, 0);
     CK_K(sc->layers[2].u.path.trim0, 0);
     CK_K(sc->layers[2].u.path.trim1, 1);
     /* inline data: its own path, a line and the close; the trim's inline
      * tween is the first inline value (slot 5) */
-    const rf_path_t *own = sc->layers[3].u.path.path;
+    const rf_path_t *own = sc->layers[3].u.path.src.path;
     ck_assert_ptr_nonnull(own);
     ck_assert_ptr_ne(own, sc->paths[0].path);
     ck_assert_ptr_ne(own, sc->paths[1].path);
