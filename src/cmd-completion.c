@@ -100,30 +100,15 @@ static void comp_print_arg(const rf_cmd_t *cmd, char short_name, const char *lon
 static void comp_each_opt(const rf_cmd_t *cmd, const char *spec,
                           void (*fn)(const rf_cmd_t *, char, const char *, int))
 {
-    for (const char *p = spec; p != NULL && *p != '\0';) {
-        size_t len = strcspn(p, " ");
-        char name[COMP_NAME];
-        char short_name = 0;
-        int arg = 0;
+    rf_cmd_spec_word_t w;
+    char name[COMP_NAME];
 
-        if (len > 0 && len < sizeof name) {
-            memcpy(name, p, len);
-            name[len] = '\0';
-            if (name[len - 1] == ':') {
-                arg = 1;
-                name[len - 1] = '\0';
-            }
-            char *bar = strchr(name, '|');
-            if (bar != NULL) {
-                short_name = name[0];
-                fn(cmd, short_name, bar + 1, arg);
-            } else {
-                fn(cmd, 0, name, arg);
-            }
-        }
-        p += len;
-        while (*p == ' ')
-            p++;
+    for (const char *p = spec; rf_cmd_spec_next(&p, &w);) {
+        if (w.len >= sizeof name)
+            continue;
+        memcpy(name, w.name, w.len);
+        name[w.len] = '\0';
+        fn(cmd, (char)w.short_name, name, w.arg);
     }
 }
 

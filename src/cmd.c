@@ -95,42 +95,56 @@ typedef struct cmd_table {
 static void cmd_table_add(cmd_table_t *t, const char *spec, int base)
 {
     int id = base;
+    rf_cmd_spec_word_t w;
 
-    for (const char *p = spec; p != NULL && *p != '\0';) {
-        size_t len = strcspn(p, " ");
+    for (const char *p = spec; rf_cmd_spec_next(&p, &w);) {
         char *word = t->names + t->used;
         struct option *lo = &t->lopts[t->n];
-        int short_name = 0, arg;
 
-        if (len == 0) {
-            p++;
-            continue;
-        }
-        if (t->n >= CMD_MAX_OPTS || t->used + len + 1 > sizeof t->names)
+        if (t->n >= CMD_MAX_OPTS || t->used + w.len + 1 > sizeof t->names)
             abort();    /* a spec larger than the table: raise CMD_MAX_OPTS */
-        if (len > 2 && p[1] == '|') {
-            short_name = (unsigned char)p[0];
-            p += 2;
-            len -= 2;
-        }
-        arg = p[len - 1] == ':';
-        memcpy(word, p, len - (size_t)arg);
-        word[len - (size_t)arg] = '\0';
-        t->used += len - (size_t)arg + 1;
+        memcpy(word, w.name, w.len);
+        word[w.len] = '\0';
+        t->used += w.len + 1;
         lo->name = word;
-        lo->has_arg = arg ? required_argument : no_argument;
+        lo->has_arg = w.arg ? required_argument : no_argument;
         lo->flag = NULL;
-        lo->val = short_name != 0 ? short_name : CMD_LONG + (int)t->n;
+        lo->val = w.short_name != 0 ? w.short_name : CMD_LONG + (int)t->n;
         t->ids[t->n] = id++;
-        t->has_arg[t->n] = arg;
-        if (short_name != 0) {
-            t->optstring[t->k++] = (char)short_name;
-            if (arg)
+        t->has_arg[t->n] = w.arg;
+        if (w.short_name != 0) {
+            t->optstring[t->k++] = (char)w.short_name;
+            if (w.arg)
                 t->optstring[t->k++] = ':';
         }
         t->n++;
-        p += len;
     }
+}
+
+int rf_cmd_spec_next(const char **p, rf_cmd_spec_word_t *w)
+{
+    const char *s = *p;
+
+    if (s == NULL)
+        return 0;
+    while (*s == ' ')
+        s++;
+    if (*s == '\0') {
+        *p = s;
+        return 0;
+    }
+    size_t len = strcspn(s, " ");
+    *p = s + len;
+    w->short_name = 0;
+    if (len > 2 && s[1] == '|') {
+        w->short_name = (unsigned char)s[0];
+        s += 2;
+        len -= 2;
+    }
+    w->arg = s[len - 1] == ':';
+    w->name = s;
+    w->len = len - (size_t)w->arg;
+    return 1;
 }
 
 static void cmd_table_build(const rf_cmd_t *cmd, cmd_table_t *t)
@@ -279,23 +293,11 @@ static int cmd_given(const rf_cmd_t *cmd, const rf_cmd_args_t *args, const char 
 {
     int id = 0;
     size_t n = strlen(name);
+    rf_cmd_spec_word_t w;
 
-    for (const char *p = cmd->opts; p != NULL && *p != '\0'; id++) {
-        size_t len = strcspn(p, " ");
-        const char *w = p, *bar = memchr(p, '|', len);
-        size_t wl = len;
-        if (bar != NULL) {
-            wl -= (size_t)(bar + 1 - w);
-            w = bar + 1;
-        }
-        if (wl > 0 && w[wl - 1] == ':')
-            wl--;
-        if (wl == n && strncmp(w, name, n) == 0)
+    for (const char *p = cmd->opts; rf_cmd_spec_next(&p, &w); id++)
+        if (w.len == n && strncmp(w.name, name, n) == 0)
             return args->opt[id] != NULL;
-        p += len;
-        while (*p == ' ')
-            p++;
-    }
     return 0;
 }
 

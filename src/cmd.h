@@ -73,6 +73,21 @@ struct rf_scene;
  * RF_CMD_MORE. */
 #define RF_CMD_MORE 64
 
+/* One word of an option spec: its short name (0: none), its long name
+ * (len bytes at name, not NUL-terminated) and whether it takes an argument. */
+typedef struct rf_cmd_spec_word {
+    int short_name;
+    const char *name;
+    size_t len;
+    int arg;
+} rf_cmd_spec_word_t;
+
+/* Reads the word of the spec at *p (NULL or "" are empty) into w and
+ * moves *p past it: 1, or 0 when there is none left. The one reader of
+ * specs: the option table, the framework's own checks and the completion
+ * script all read them through it. */
+int rf_cmd_spec_next(const char **p, rf_cmd_spec_word_t *w);
+
 /* Most operands a command may name in its "missing ..." message. */
 #define RF_CMD_MAX_OPERANDS 2
 /* The operands of most commands: exactly one SCENE, loaded before exec(). */
