@@ -604,27 +604,59 @@ static void put_curve(op_sink_t *s, int deg, const double *Q)
 }
 
 /* A path as the trim and bounds code sees it: a alone, or a mixed with b
- * (same structure) by w, its points mixed on the fly. */
+ * (same structure) by w, its points mixed on the fly; a line, quad or
+ * cubic mixes with a curve of another of those degrees as the same curve
+ * raised to the higher degree (exact degree elevation). */
 typedef struct view {
     const rf_path_t *a, *b;   /* b NULL: a alone */
     double w;
 } view_t;
 
+/* The degree-deg curve Q (deg + 1 points) raised to degree to (>= deg)
+ * into E: the same curve, its end points untouched. */
+static void elevate(int deg, const double *Q, int to, double *E)
+{
+    memcpy(E, Q, sizeof(double) * 2 * (size_t)(deg + 1));
+    for (int d = deg; d < to; d++) {
+        /* degree d -> d + 1: E'_k = k/(d+1) E_{k-1} + (1 - k/(d+1)) E_k */
+        double F[8];
+        F[0] = E[0];
+        F[1] = E[1];
+        for (int k = 1; k <= d; k++)
+            for (int c = 0; c < 2; c++)
+                F[2 * k + c] = (double)k / (d + 1) * E[2 * (k - 1) + c] +
+                               (1.0 - (double)k / (d + 1)) * E[2 * k + c];
+        F[2 * (d + 1)] = E[2 * d];
+        F[2 * (d + 1) + 1] = E[2 * d + 1];
+        memcpy(E, F, sizeof(double) * 2 * (size_t)(d + 2));
+    }
+}
+
 /* Segment i's kind, and its points (degree + 1 pairs) into P. */
 static int view_seg(const view_t *v, uint32_t i, double *P)
 {
     const rf_path_seg_t *sd = &v->a->segs[i];
-    int n = 2 * (path_kind_degree(sd->kind) + 1);
+    int kind = sd->kind, deg = path_kind_degree(kind), n = 2 * (deg + 1);
     const double *A = v->a->pts + 2 * (size_t)sd->first_point;
     if (v->b == NULL) {
         memcpy(P, A, sizeof(double) * (size_t)n);
     } else {
-        const double *B = v->b->pts + 2 * (size_t)v->b->segs[i].first_point;
-        double w = v->w;
+        const rf_path_seg_t *sb = &v->b->segs[i];
+        const double *B = v->b->pts + 2 * (size_t)sb->first_point;
+        double w = v->w, EA[8], EB[8];
+        if (sb->kind != kind) { /* a line, quad or cubic against another */
+            int degb = path_kind_degree(sb->kind), to = deg > degb ? deg : degb;
+            elevate(deg, A, to, EA);
+            elevate(degb, B, to, EB);
+            A = EA;
+            B = EB;
+            kind = deg > degb ? kind : (int)sb->kind;
+            n = 2 * (to + 1);
+        }
         for (int k = 0; k < n; k++)
             P[k] = A[k] + w * (B[k] - A[k]); /* a point both share stays put */
     }
-    return sd->kind;
+    return kind;
 }
 
 static void view_start(const view_t *v, double *P)
@@ -764,12 +796,25 @@ uint32_t rf_path_command_segments(const rf_path_t *p, uint32_t i)
 
 /* ---- morphing ---- */
 
+/* Lines, quads and cubics mix with each other (view_seg elevates them);
+ * MOVE and CLOSE only with themselves. */
+static int mixable(int ka, int kb)
+{
+    return ka == kb || ((ka == RF_PATH_LINE || ka == RF_PATH_QUAD || ka == RF_PATH_CUBIC) &&
+                        (kb == RF_PATH_LINE || kb == RF_PATH_QUAD || kb == RF_PATH_CUBIC));
+}
+
 uint32_t rf_path_mismatch(const rf_path_t *a, const rf_path_t *b)
 {
     uint32_t n = a->nsegs < b->nsegs ? a->nsegs : b->nsegs;
-    for (uint32_t i = 0; i < n; i++)
-        if (a->segs[i].kind != b->segs[i].kind)
+    for (uint32_t i = 0; i < n; i++) {
+        int ka = a->segs[i].kind, kb = b->segs[i].kind;
+        /* Kinds that differ mix only as whole commands: an arc's cubics
+         * against a line would shift every later segment off its command. */
+        if (!mixable(ka, kb) ||
+            (ka != kb && (rf_path_command_segments(a, i) != 1 || rf_path_command_segments(b, i) != 1)))
             return i;
+    }
     return a->nsegs == b->nsegs ? UINT32_MAX : n;
 }
 

@@ -86,7 +86,9 @@
  * sequence of segment kinds: L H V and M's implicit lines are lines, Q T
  * quads, C S and each of an arc's cubics cubics, MOVE, CLOSE) mix point by
  * point, every point a + w (b - a), w clamped to [0, 1] (a point both paths
- * share stays exactly where it is). Arcs mix as their
+ * share stays exactly where it is). A line, quad or cubic also mixes with
+ * another of those kinds when each is a whole command: the lower is raised
+ * to the higher degree (exact elevation) first. Arcs mix as their
  * cubics, so two arcs match only when they make the same number of cubics.
  * Nothing is stored for a mix: each call walks the segments, mixing their
  * points on the stack; a trimmed mix measures the mixed segments with

@@ -176,16 +176,16 @@ static void check_morph(loader_t *L, const rf_path_t *a, const char *da, const r
     } else if (i >= na) {
         describe_seg(wb, sizeof wb, b, i, db);
         snprintf(msg, sizeof msg, "the second path goes on with %s where the first ends "
-                 "(a morph needs two paths of the same commands)", wb);
+                 "(a morph needs the same commands, but lines, quadratics and cubics mix)", wb);
     } else if (i >= nb) {
         describe_seg(wa, sizeof wa, a, i, da);
         snprintf(msg, sizeof msg, "the second path ends where the first goes on with %s "
-                 "(a morph needs two paths of the same commands)", wa);
+                 "(a morph needs the same commands, but lines, quadratics and cubics mix)", wa);
     } else {
         describe_seg(wa, sizeof wa, a, i, da);
         describe_seg(wb, sizeof wb, b, i, db);
         snprintf(msg, sizeof msg, "the paths differ at segment %u: %s in the second, %s in the "
-                 "first (a morph needs two paths of the same commands)", i + 1, wb, wa);
+                 "first (a morph needs the same commands, but lines, quadratics and cubics mix)", i + 1, wb, wa);
     }
     size_t m = scene_push(L, "mix");
     size_t m1 = scene_pushi(L, 1);

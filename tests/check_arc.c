@@ -394,7 +394,14 @@ END_TEST
 START_TEST(test_mismatch)
 {
     rf_path_t *a = parse_ok("M 0 0 L 1 1 C 1 2 3 4 5 6"), *b = parse_ok("M 0 0 H 3 Q 1 2 3 4");
-    ck_assert_uint_eq(rf_path_mismatch(a, b), 1); /* L and H are both lines */
+    /* L and H are both lines; C and Q mix (the Q raised to a cubic) */
+    ck_assert_uint_eq(rf_path_mismatch(a, b), UINT32_MAX);
+    free(b);
+    b = parse_ok("M 0 0 H 3 Z");
+    ck_assert_uint_eq(rf_path_mismatch(a, b), 1); /* a cubic against Z */
+    free(b);
+    b = parse_ok("M 0 0 H 3 M 1 1");
+    ck_assert_uint_eq(rf_path_mismatch(a, b), 1); /* a cubic against a new figure */
     free(b);
     b = parse_ok("M 0 0 L 1 1");
     ck_assert_uint_eq(rf_path_mismatch(a, b), 1); /* b ends */
@@ -407,6 +414,10 @@ START_TEST(test_mismatch)
     ck_assert_uint_eq(rf_path_command_segments(a, 0), 2);
     ck_assert_uint_eq(rf_path_command_segments(b, 3), 4);
     ck_assert_uint_eq(rf_path_mismatch(a, b), 2);
+    free(b);
+    /* an arc's cubics against lines: no (every later segment would shift) */
+    b = parse_ok("M 0 0 L 5 5 L 10 10");
+    ck_assert_uint_eq(rf_path_mismatch(a, b), 0);
     free(b);
     free(a);
 }
