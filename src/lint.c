@@ -149,7 +149,10 @@ static void lint_layer(lint_t *l, const rf_layer_t *L, const char *ptr)
             const rf_layer_t *children = *(const rf_layer_t *const *)(const void *)at;
             uint32_t count = *(const uint32_t *)(const void *)((const char *)L + key->at2);
             snprintf(p, sizeof p, "%s/%s", ptr, key->name);
-            lint_layers(l, children, count, p);
+            if (key->flags & RF_KEY_ONE) /* one layer object: no index */
+                lint_layer(l, children, p);
+            else
+                lint_layers(l, children, count, p);
         } else if (key->kind == RF_KEY_MASK) {
             const rf_layer_t *mask = *(const rf_layer_t *const *)(const void *)at;
             if (mask != NULL) {
@@ -241,14 +244,17 @@ static void lint_offscreen(lint_t *l)
         if (touch[i])
             continue;
         snprintf(p, sizeof p, "/layers/%u", i);
+        /* "the rect", "the instances layer" (any of its instances) */
+        const char *what = L->type == RF_LAYER_INSTANCES ? "instances layer"
+                                                         : rf_layer_class(L)->name;
         if (L->id != NULL)
             lint_say(l, p, "the %s '%.128s' never reaches the %dx%d canvas (outside it, or not "
                            "finite, at every frame): it is never seen",
-                     rf_layer_class(L)->name, L->id, sc->width, sc->height);
+                     what, L->id, sc->width, sc->height);
         else
             lint_say(l, p, "the %s never reaches the %dx%d canvas (outside it, or not finite, at "
                            "every frame): it is never seen",
-                     rf_layer_class(L)->name, sc->width, sc->height);
+                     what, sc->width, sc->height);
     }
     rf_renderer_destroy(r);
     free(touch);
