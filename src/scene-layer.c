@@ -412,7 +412,8 @@ static void walk_children(loader_t *L, const cJSON *c, const rf_layer_t **out, u
     scene_pop(L, m);
 }
 
-/* `count` (instances): a whole number >= 1, each instance an item. */
+/* `count` (instances): a whole number >= 1 (walk_layer counts the items
+ * of its instances). */
 static void walk_count(loader_t *L, const cJSON *c, uint32_t *out)
 {
     double v;
@@ -426,7 +427,7 @@ static void walk_count(loader_t *L, const cJSON *c, uint32_t *out)
         scene_err_key(L, c->string, "%s instances are more than the %u items a scene may have "
                       "in all (values, layers, path segments, entries)", scene_num(&b, v),
                       (unsigned)RF_MAX_ITEMS);
-    } else if (!scene_count_items(L, (size_t)v)) {
+    } else {
         *out = (uint32_t)v;
         if (*out > L->max_count)
             L->max_count = *out;
@@ -718,9 +719,31 @@ static void walk_layer_prop(loader_t *L, const cJSON *c, const rf_layer_key_t *k
     }
 }
 
+/* Instances: each instance after the first counts the items of the
+ * layer (its subtree: layers, inline values, path segments) again, so
+ * nested instances are bounded by their product. */
+static void count_instances(loader_t *L, const rf_layer_t *out, size_t before)
+{
+    size_t per = L->items - before - 1, more = out->u.inst.count - 1; /* 1: L itself */
+    if (L->items_over || out->u.inst.nchildren == 0 || more == 0)
+        return;
+    if (per > 0 && more > (RF_MAX_ITEMS + 1) / per) {
+        nbuf_t b;
+        L->items_over = 1;
+        scene_err(L, "%u instances of a layer of %s item%s are more than the %u items a "
+                  "scene may have in all (values, layers, path segments, entries)",
+                  (unsigned)out->u.inst.count, scene_num(&b, (double)per), per == 1 ? "" : "s",
+                  (unsigned)RF_MAX_ITEMS);
+        return;
+    }
+    if (scene_count_items(L, per * more))
+        L->items_over = 1;
+}
+
 static void walk_layer(loader_t *L, const cJSON *layer, rf_layer_t *out)
 {
     rf_layer_defaults(out, -1);
+    size_t before = L->items;
     if (scene_count_items(L, 1))
         return;
     if (!cJSON_IsObject(layer)) {
@@ -796,6 +819,8 @@ static void walk_layer(loader_t *L, const cJSON *layer, rf_layer_t *out)
     }
     if (type < 0)
         return;
+    if (type == RF_LAYER_INSTANCES)
+        count_instances(L, out, before);
     /* required keys, named in one message */
     char list[100];
     size_t nmiss = 0, nreq = 0, o = 0;
