@@ -232,7 +232,12 @@ uint32_t render_layout(rf_renderer_t *r, const rf_layer_t *L, uint32_t idx)
     const rf_layer_class_t *cls = rf_layer_class(L);
     int canvas_coords = (cls->flags & RF_CLASS_CANVAS) != 0; /* o = a */
 
-    if (cls->flags & RF_CLASS_CHILDREN) {
+    if ((cls->flags & RF_CLASS_REPEAT) && !r->pivot_init) {
+        /* the draw walk lays out each instance as it draws it; the box
+         * (the union of every instance's) is kept from t = 0, where the
+         * pivot is taken: a box of a type with children is read only by
+         * the pivots of the creation layout */
+    } else if (cls->flags & RF_CLASS_CHILDREN) {
         int empty = 1;
         uint32_t ci = idx + 1, nch;
         const rf_layer_t *ch = rf_layer_children(L, &nch);
