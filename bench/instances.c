@@ -26,10 +26,8 @@
 #include <string.h>
 
 #include "bench.h"
+#include "bench-render.h"
 
-#include "diag.h"
-#include "render.h"
-#include "scene.h"
 
 #define N 100
 #define STAGGER 0.01
@@ -89,31 +87,13 @@ static char *copies_scene(void)
 
 static rf_renderer_t *renderer_of(const char *json)
 {
-    static rf_diag_t dg;
-    rf_diag_init(&dg, "bench.json");
-    rf_scene_t *sc = rf_scene_load_buffer("bench.json", json, strlen(json), &dg);
-    if (!sc) {
-        fprintf(stderr, "bench/instances: %s\n", dg.count ? dg.msg[0] : "scene failed");
-        exit(2);
-    }
-    rf_renderer_t *r = rf_renderer_create(sc, NULL, 0);
-    if (!r) {
-        fprintf(stderr, "bench/instances: renderer failed\n");
-        exit(2);
-    }
-    return r; /* the scene lives as long as the program */
+    return bench_renderer_of("bench/instances", json);
 }
 
-/* Seconds per draw of r, over n draws at times spread over the motion. */
+/* Seconds per draw of r, over n draws at times spread over 1.5 s from 0.05. */
 static double time_draws(rf_renderer_t *r, int n)
 {
-    double t0 = bench_seconds();
-    for (int i = 0; i < n; i++)
-        if (rf_renderer_draw(r, 0.05 + 1.5 * i / n) != 0) {
-            fprintf(stderr, "bench/instances: draw failed: %s\n", rf_renderer_error(r));
-            exit(2);
-        }
-    return (bench_seconds() - t0) / n;
+    return bench_time_draws("bench/instances", r, n, 0.05, 1.5);
 }
 
 int main(int argc, char **argv)
