@@ -21,42 +21,22 @@
 #include <string.h>
 
 #include "bench.h"
+#include "bench-render.h"
 
 #include "blur.h"
-#include "diag.h"
-#include "render.h"
-#include "scene.h"
 
 #define W 1920
 #define H 1080
 
 static rf_renderer_t *renderer_of(const char *json)
 {
-    static rf_diag_t dg;
-    rf_diag_init(&dg, "bench.json");
-    rf_scene_t *sc = rf_scene_load_buffer("bench.json", json, strlen(json), &dg);
-    if (!sc) {
-        fprintf(stderr, "bench/compose: %s\n", dg.count ? dg.msg[0] : "scene failed");
-        exit(2);
-    }
-    rf_renderer_t *r = rf_renderer_create(sc, NULL, 0);
-    if (!r) {
-        fprintf(stderr, "bench/compose: renderer failed\n");
-        exit(2);
-    }
-    return r; /* the scene lives as long as the program */
+    return bench_renderer_of("bench/compose", json);
 }
 
-/* Seconds per draw of r, over n draws at times spread over 1 s. */
+/* Seconds per draw of r, over n draws at times spread over 1 s from 0. */
 static double time_draws(rf_renderer_t *r, int n)
 {
-    double t0 = bench_seconds();
-    for (int i = 0; i < n; i++)
-        if (rf_renderer_draw(r, (double)i / n) != 0) {
-            fprintf(stderr, "bench/compose: draw failed: %s\n", rf_renderer_error(r));
-            exit(2);
-        }
-    return (bench_seconds() - t0) / n;
+    return bench_time_draws("bench/compose", r, n, 0, 1);
 }
 
 #define HEAD                                                                               \

@@ -60,7 +60,7 @@ static void cat(char *b, const char *fmt, ...)
 static const char *head =
     "{\"runeframe\": 1, \"canvas\": {\"width\": 1920, \"height\": 1080, \"background\": "
     "\"#ffffff\"}, \"timeline\": {\"fps\": 24, \"duration\": 1}, \"values\": {\"wob\": "
-    "{\"tween\": {\"from\": 0, \"to\": 6, \"duration\": 1}}, \"n\": {\"tween\": {\"from\": 0, "
+    "{\"tween\": {\"from\": 0, \"to\": 6, \"duration\": 1}}, \"nf\": {\"tween\": {\"from\": 0, "
     "\"to\": 23, \"duration\": 1}}, \"rise\": {\"tween\": {\"from\": 30, \"to\": 0, "
     "\"duration\": 0.5, \"easing\": \"ease-out\"}}, \"fade\": {\"tween\": {\"from\": 0, "
     "\"to\": 1, \"duration\": 0.5}}%s}, \"layers\": [";
@@ -154,7 +154,7 @@ int main(int argc, char **argv)
 
     /* 2. a counter's new string each frame vs the same text static */
     char *counter = buf_new(), *fixed = buf_new();
-    const char *para = "Uploaded {n:,d} files of the archive to the server in the cloud";
+    const char *para = "Uploaded {nf:,d} files of the archive to the server in the cloud";
     cat(counter, head, "");
     cat(fixed, head, "");
     for (int l = 0; l < 4; l++) {

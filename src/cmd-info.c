@@ -57,21 +57,30 @@ static void info_json_string(FILE *out, const char *s)
 /* Calls fn for every text layer of the tree, with its JSON pointer. */
 typedef void (*info_text_fn)(const rf_layer_t *L, const char *ptr, FILE *out, int *first);
 
+static void info_text_one(const rf_layer_t *L, const char *ptr, info_text_fn fn, FILE *out,
+                          int *first)
+{
+    char sub[300];
+    uint32_t nch;
+    const rf_layer_t *ch = rf_layer_children(L, &nch);
+    if (L->type == RF_LAYER_TEXT)
+        fn(L, ptr, out, first);
+    for (uint32_t i = 0; i < nch; i++) {
+        if (L->type == RF_LAYER_INSTANCES) /* one layer object, no index */
+            snprintf(sub, sizeof sub, "%.250s/layer", ptr);
+        else
+            snprintf(sub, sizeof sub, "%.250s/children/%lu", ptr, (unsigned long)i);
+        info_text_one(&ch[i], sub, fn, out, first);
+    }
+}
+
 static void info_each_text(const rf_layer_t *ls, uint32_t n, const char *base, info_text_fn fn,
                            FILE *out, int *first)
 {
     char ptr[256];
     for (uint32_t i = 0; i < n; i++) {
-        uint32_t nch;
-        const rf_layer_t *ch = rf_layer_children(&ls[i], &nch);
         snprintf(ptr, sizeof ptr, "%s/%lu", base, (unsigned long)i);
-        if (ls[i].type == RF_LAYER_TEXT)
-            fn(&ls[i], ptr, out, first);
-        if (nch > 0) {
-            char sub[300];
-            snprintf(sub, sizeof sub, "%s/children", ptr);
-            info_each_text(ch, nch, sub, fn, out, first);
-        }
+        info_text_one(&ls[i], ptr, fn, out, first);
     }
 }
 

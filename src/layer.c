@@ -61,6 +61,7 @@ const rf_layer_class_t *const rf_layer_classes[RF_LAYER_NTYPES] = {
     [RF_LAYER_GROUP] = &rf_layer_class_group,
     [RF_LAYER_TEXT] = &rf_layer_class_text,
     [RF_LAYER_IMAGE] = &rf_layer_class_image,
+    [RF_LAYER_INSTANCES] = &rf_layer_class_instances,
 };
 
 int rf_layer_type_find(const char *name)
@@ -107,6 +108,12 @@ static void key_default(rf_layer_t *o, const rf_layer_key_t *k)
         break;
     case RF_KEY_PATH:
         ((rf_path_ref_t *)field(o, k->at))->by = konst(0);
+        break;
+    case RF_KEY_COUNT:
+        *(uint32_t *)field(o, k->at) = (uint32_t)k->def;
+        break;
+    case RF_KEY_SECONDS:
+        *(double *)field(o, k->at) = k->def;
         break;
     default:
         break;                 /* strings, bools, paths, children: zero */

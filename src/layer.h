@@ -49,6 +49,7 @@
  *                   return is out of memory. state_destroy(state) frees
  *                   them with the renderer. The hooks reach the state
  *                   through rf_shape_t.state and rf_render_state().
+ *                   (A RF_CLASS_CHILDREN type gets its state too.)
  *   layout(r, L, state, b) when non-NULL, replaces box: a box that needs
  *                   the state (text: the layout of this frame's string).
  *   draw(r, L, idx, m, op) every frame the layer is drawn, with its device
@@ -129,6 +130,7 @@ typedef enum rf_layer_type {
     RF_LAYER_GROUP,
     RF_LAYER_TEXT,
     RF_LAYER_IMAGE,
+    RF_LAYER_INSTANCES,
     RF_LAYER_NTYPES
 } rf_layer_type_t;
 
@@ -304,6 +306,14 @@ struct rf_layer {
             uint8_t fit;                /* rf_image_fit_t */
             uint8_t smoothing;          /* rf_image_smoothing_t */
         } image;
+        /* instances (layer-instances.c): the one layer (children[0]) drawn
+         * count times, instance i with every value at t - i * stagger */
+        struct {
+            const rf_layer_t *children;
+            uint32_t nchildren;         /* 1 */
+            uint32_t count;             /* >= 1 */
+            double stagger;             /* seconds, [0, RF_STAGGER_MAX] */
+        } inst;
     } u;
 };
 
@@ -340,6 +350,9 @@ typedef enum rf_key_kind {
                         * layer and of its children are visited with L's */
     RF_KEY_IMAGE,      /* const struct rf_image *: an image file (image.h),
                         * read and decoded at load (scene-image.c) */
+    RF_KEY_COUNT,      /* uint32_t: a whole number >= 1, constant; each one
+                        * counts as an item (scene.h RF_MAX_ITEMS) */
+    RF_KEY_SECONDS,    /* double: a constant number of seconds in [0, def2] */
 } rf_key_kind_t;
 
 enum {
@@ -352,7 +365,14 @@ enum {
                                * must keep constant to be chained (render) */
     RF_KEY_MIN1 = 1 << 4,     /* a constant must be >= 1 (miter_limit) and
                                * at most def2 */
+    RF_KEY_ONE = 1 << 5,      /* CHILDREN: one layer object, not an array
+                               * (instances' `layer`); the count is 1 */
 };
+
+/* The longest `stagger` of instances (s): the longest timeline (10,000,000
+ * frames at 1 fps), so that every shifted time stays a whole-frame-exact
+ * double (scene-v1.md "Limits"). */
+#define RF_STAGGER_MAX 1e7
 
 typedef struct rf_layer_key {
     const char *name;
@@ -385,6 +405,10 @@ enum {
     RF_CLASS_PIXELS = 1 << 4,   /* draws its own pixels, not paints: fill,
                                  * stroke and the stroke style are errors
                                  * (image) */
+    RF_CLASS_REPEAT = 1 << 5,   /* with RF_CLASS_CHILDREN: the children are
+                                 * laid out and drawn once per instance, each
+                                 * time with the slots and time the instance
+                                 * hook gives (instances) */
 };
 
 /* A row: name, keys, nkeys, flags and needs in that order, then the
@@ -407,6 +431,12 @@ typedef struct rf_layer_class {
     void *(*state_create)(struct rf_renderer *r, const rf_layer_t *L);
     void (*state_destroy)(void *state);
     void (*layout)(struct rf_renderer *r, const rf_layer_t *L, void *state, double b[4]);
+    /* RF_CLASS_REPEAT: instance k of L at base time t (the frame's, or
+     * the enclosing instance's): the slot array its subtree is drawn with
+     * (the state's, filled here: values.h "time-shifted evaluation") and
+     * its time in *tk; NULL when there is no instance k. Never allocates. */
+    double *(*instance)(const struct rf_renderer *r, const rf_layer_t *L, void *state,
+                        uint32_t k, double t, double *tk);
 } rf_layer_class_t;
 
 /* The common keys, in the order messages list them: type, id, x, y,
@@ -460,5 +490,6 @@ extern const rf_layer_class_t rf_layer_class_path;
 extern const rf_layer_class_t rf_layer_class_group;
 extern const rf_layer_class_t rf_layer_class_text;
 extern const rf_layer_class_t rf_layer_class_image;
+extern const rf_layer_class_t rf_layer_class_instances;
 
 #endif

@@ -31,6 +31,7 @@ typedef struct lint {
     double *lo, *hi;
     long *lo_frame, *hi_frame;
     double *last;               /* every slot at the last frame */
+    int in_instances;           /* the layer being linted is inside instances */
 } lint_t;
 
 static void lint_say(lint_t *l, const char *pointer, const char *fmt, ...)
@@ -114,8 +115,46 @@ static void lint_values(lint_t *l)
 
 static void lint_layers(lint_t *l, const rf_layer_t *layers, uint32_t n, const char *base);
 
+/* A layer outside instances that reads i or n (through a value): there
+ * they are 0 and 1 (scene-v1.md), which is rarely what was meant. */
+typedef struct inst_read {
+    lint_t *l;
+    const char *ptr;
+} inst_read_t;
+
+static int lint_inst_slot(const rf_layer_key_t *key, uint32_t *slot, void *ctx)
+{
+    inst_read_t *ir = ctx;
+    const rf_scene_t *sc = ir->l->sc;
+    uint32_t n = 0, *list = rf_values_closure_create(&sc->values, slot, 1, &n);
+    int which = -1;
+    for (uint32_t j = 0; list != NULL && j < n && which < 0; j++)
+        for (int k = 0; k < 2; k++)
+            if (sc->values.values[list[j]].slot == sc->inst_slot[k])
+                which = k;
+    free(list);
+    if (which < 0)
+        return 0;
+    const rf_value_t *v = lint_value_of_slot(&sc->values, *slot);
+    char p[LINT_POINTER];
+    snprintf(p, sizeof p, "%.400s/%s", ir->ptr, key->name);
+    if (v != NULL && v->name[0] != '\0')
+        lint_say(ir->l, p, "'%.128s' reads %s outside instances, where i is 0 and n is 1",
+                 v->name, which == 0 ? "i" : "n");
+    else
+        lint_say(ir->l, p, "the value reads %s outside instances, where i is 0 and n is 1",
+                 which == 0 ? "i" : "n");
+    return 1; /* once per layer */
+}
+
 static void lint_layer(lint_t *l, const rf_layer_t *L, const char *ptr)
 {
+    if (!l->in_instances && (l->sc->inst_slot[0] != RF_PROP_CONST ||
+                             l->sc->inst_slot[1] != RF_PROP_CONST)) {
+        inst_read_t ir = { l, ptr };
+        /* the visitor only reads through the slots it hands out */
+        rf_layer_each_slot((rf_layer_t *)(uintptr_t)L, lint_inst_slot, &ir);
+    }
     char p[LINT_POINTER], a[RF_NUM_BUF];
     const rf_prop_t *op = &L->opacity;
 
@@ -149,7 +188,13 @@ static void lint_layer(lint_t *l, const rf_layer_t *L, const char *ptr)
             const rf_layer_t *children = *(const rf_layer_t *const *)(const void *)at;
             uint32_t count = *(const uint32_t *)(const void *)((const char *)L + key->at2);
             snprintf(p, sizeof p, "%s/%s", ptr, key->name);
-            lint_layers(l, children, count, p);
+            int inst = (rf_layer_class(L)->flags & RF_CLASS_REPEAT) != 0;
+            l->in_instances += inst;
+            if (key->flags & RF_KEY_ONE) /* one layer object: no index */
+                lint_layer(l, children, p);
+            else
+                lint_layers(l, children, count, p);
+            l->in_instances -= inst;
         } else if (key->kind == RF_KEY_MASK) {
             const rf_layer_t *mask = *(const rf_layer_t *const *)(const void *)at;
             if (mask != NULL) {
@@ -241,14 +286,17 @@ static void lint_offscreen(lint_t *l)
         if (touch[i])
             continue;
         snprintf(p, sizeof p, "/layers/%u", i);
+        /* "the rect", "the instances layer" (any of its instances) */
+        const char *what = L->type == RF_LAYER_INSTANCES ? "instances layer"
+                                                         : rf_layer_class(L)->name;
         if (L->id != NULL)
             lint_say(l, p, "the %s '%.128s' never reaches the %dx%d canvas (outside it, or not "
                            "finite, at every frame): it is never seen",
-                     rf_layer_class(L)->name, L->id, sc->width, sc->height);
+                     what, L->id, sc->width, sc->height);
         else
             lint_say(l, p, "the %s never reaches the %dx%d canvas (outside it, or not finite, at "
                            "every frame): it is never seen",
-                     rf_layer_class(L)->name, sc->width, sc->height);
+                     what, sc->width, sc->height);
     }
     rf_renderer_destroy(r);
     free(touch);
@@ -256,7 +304,7 @@ static void lint_offscreen(lint_t *l)
 
 size_t rf_lint_scene(const rf_scene_t *scene, rf_lint_fn fn, void *ctx)
 {
-    lint_t l = { scene, fn, ctx, 0, NULL, NULL, NULL, NULL, NULL };
+    lint_t l = { scene, fn, ctx, 0, NULL, NULL, NULL, NULL, NULL, 0 };
 
     lint_extremes(&l);
     lint_values(&l);

@@ -381,9 +381,16 @@ void render_draw_layer(rf_renderer_t *r, const rf_layer_t *L, uint32_t idx,
                 cairo_push_group(cr); /* inside the clip: only its extents */
             uint32_t ci = idx + 1, nch;
             const rf_layer_t *ch = rf_layer_children(L, &nch);
-            for (uint32_t i = 0; i < nch; i++) {
-                render_draw_layer(r, &ch[i], ci, &m);
-                ci += r->nodes[ci].size;
+            int repeat = (rf_layer_class(L)->flags & RF_CLASS_REPEAT) != 0;
+            double *s0 = r->slots, t0 = r->t;
+            for (uint32_t k = 0; render_instance(r, L, idx, k, s0, t0); k++) {
+                ci = idx + 1;
+                for (uint32_t i = 0; i < nch; i++) {
+                    if (repeat) /* this instance's own layout */
+                        render_layout(r, &ch[i], ci);
+                    render_draw_layer(r, &ch[i], ci, &m);
+                    ci += r->nodes[ci].size;
+                }
             }
             if (mask) {
                 mask_apply(r, mask, L->u.group.mask_mode, ci, &m, op); /* ci: the mask's node */
@@ -429,12 +436,25 @@ static int touch_layer(rf_renderer_t *r, const rf_layer_t *L, uint32_t idx,
     if (rf_layer_class(L)->flags & RF_CLASS_CHILDREN) {
         if (L->nshadows > 0 || blur_sigma(r, L) > 0)
             return 1;
-        uint32_t ci = idx + 1, nch;
+        uint32_t nch;
         const rf_layer_t *ch = rf_layer_children(L, &nch);
-        for (uint32_t i = 0; i < nch; i++) {
-            if (touch_layer(r, &ch[i], ci, &m))
+        int repeat = (rf_layer_class(L)->flags & RF_CLASS_REPEAT) != 0, hit = 0;
+        double *s0 = r->slots, t0 = r->t;
+        /* every instance of a repeated subtree, in its own layout */
+        for (uint32_t k = 0; render_instance(r, L, idx, k, s0, t0); k++) {
+            uint32_t ci = idx + 1;
+            for (uint32_t i = 0; i < nch && !hit; i++) {
+                if (repeat)
+                    render_layout(r, &ch[i], ci);
+                hit = touch_layer(r, &ch[i], ci, &m);
+                ci += r->nodes[ci].size;
+            }
+            if (hit && repeat) {
+                r->slots = s0;
+                r->t = t0;
+            }
+            if (hit)
                 return 1;
-            ci += r->nodes[ci].size;
         }
         return 0;
     }

@@ -139,6 +139,13 @@ int hsink_gradient_set(cairo_t *cr, const rf_paint_t *p, const double *slots, do
 
 /* ---- the walks (render.c), for the static prefix and compositing ---- */
 
+/* Instance k of L (node idx) for the walks over a RF_CLASS_CHILDREN
+ * layer's children: 1 when there is one, with r->slots and r->t set to
+ * its slots and time (a RF_CLASS_REPEAT layer's instance hook, at the
+ * base time t0; any other: k == 0, as they are); 0 after the last, with
+ * r->slots and r->t back at s0 and t0 (the slots and time of L's parent). */
+int render_instance(rf_renderer_t *r, const rf_layer_t *L, uint32_t idx, uint32_t k,
+                    double *s0, double t0);
 /* Lays out the subtree of L at node idx; returns the index after it. */
 uint32_t render_layout(rf_renderer_t *r, const rf_layer_t *L, uint32_t idx);
 /* L's own matrix (x, y, follow, rotate, scale around the anchor a = (ax,

@@ -13,7 +13,8 @@
  * opacity 1 (drawn straight onto the canvas, no intermediate group). */
 static int group_chainable(const rf_layer_t *L)
 {
-    if (!(rf_layer_class(L)->flags & RF_CLASS_CHILDREN))
+    if (!(rf_layer_class(L)->flags & RF_CLASS_CHILDREN) ||
+        (rf_layer_class(L)->flags & RF_CLASS_REPEAT))
         return 0;
     if (L->blend != RF_BLEND_NORMAL || L->pixel_snap || L->blur.slot != RF_PROP_CONST ||
         L->blur.k > 0 || L->nshadows > 0 ||

@@ -232,16 +232,25 @@ uint32_t render_layout(rf_renderer_t *r, const rf_layer_t *L, uint32_t idx)
     const rf_layer_class_t *cls = rf_layer_class(L);
     int canvas_coords = (cls->flags & RF_CLASS_CANVAS) != 0; /* o = a */
 
-    if (cls->flags & RF_CLASS_CHILDREN) {
+    if ((cls->flags & RF_CLASS_REPEAT) && !r->pivot_init) {
+        /* the draw walk lays out each instance as it draws it; the box
+         * (the union of every instance's) is kept from t = 0, where the
+         * pivot is taken: a box of a type with children is read only by
+         * the pivots of the creation layout */
+    } else if (cls->flags & RF_CLASS_CHILDREN) {
         int empty = 1;
         uint32_t ci = idx + 1, nch;
         const rf_layer_t *ch = rf_layer_children(L, &nch);
         b[0] = b[1] = b[2] = b[3] = 0;
-        for (uint32_t i = 0; i < nch; i++) {
-            const rf_node_t *c = &r->nodes[ci];
-            ci = render_layout(r, &ch[i], ci);
-            if (c->ok) /* a child whose box or matrix is not finite adds nothing */
-                box_union_mapped(b, &empty, c);
+        double *s0 = r->slots, t0 = r->t;
+        for (uint32_t k = 0; render_instance(r, L, idx, k, s0, t0); k++) {
+            ci = idx + 1;
+            for (uint32_t i = 0; i < nch; i++) {
+                const rf_node_t *c = &r->nodes[ci];
+                ci = render_layout(r, &ch[i], ci);
+                if (c->ok) /* a child whose box or matrix is not finite adds nothing */
+                    box_union_mapped(b, &empty, c);
+            }
         }
         if (render_mask_of(L) != NULL)
             render_layout(r, render_mask_of(L), ci); /* no part of the box */
@@ -264,13 +273,26 @@ uint32_t render_layout(rf_renderer_t *r, const rf_layer_t *L, uint32_t idx)
             n->pivot[1] = ay;
         }
         const rf_prop_t *pv = &L->u.group.pivot_x, *pw = &L->u.group.pivot_y;
-        int given = !(pv->slot == RF_PROP_CONST && isnan(pv->k));
+        int given = L->type == RF_LAYER_GROUP && !(pv->slot == RF_PROP_CONST && isnan(pv->k));
         ax = given ? P(pv, s) : n->pivot[0];
         ay = given ? P(pw, s) : n->pivot[1];
         canvas_coords = 1;
     }
     n->ok = render_local_matrix(L, s, b, ax, ay, canvas_coords, &n->local);
     return idx + n->size;
+}
+
+int render_instance(rf_renderer_t *r, const rf_layer_t *L, uint32_t idx, uint32_t k,
+                    double *s0, double t0)
+{
+    const rf_layer_class_t *cls = rf_layer_class(L);
+    if (!(cls->flags & RF_CLASS_REPEAT))
+        return k == 0;
+    double tk;
+    double *s = cls->instance(r, L, r->nodes[idx].state, k, t0, &tk);
+    r->slots = s != NULL ? s : s0;
+    r->t = s != NULL ? tk : t0;
+    return s != NULL;
 }
 
 /* ---- draw walk ---- */
@@ -527,6 +549,8 @@ static uint32_t prepare(rf_renderer_t *r, const rf_layer_t *L, uint32_t idx)
             next = prepare(r, render_mask_of(L), next);
         if (next == UINT32_MAX)
             return UINT32_MAX;
+        if (cls->state_create != NULL && (n->state = cls->state_create(r, L)) == NULL)
+            return UINT32_MAX; /* out of memory */
     } else {
         const rf_paint_t *paints[2] = { (cls->flags & RF_CLASS_NO_FILL) ? NULL : &L->fill,
                                         &L->stroke };

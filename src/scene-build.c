@@ -149,7 +149,8 @@ static int resolve_built(void *ctx, const char *name, size_t len, int comp,
                          rf_expr_ref_t *out, char *e, size_t elen)
 {
     const build_ctx_t *b = ctx;
-    long vi = scene_lookup_value(b->L, name, len);
+    int which = scene_inst_name(name, len);
+    long vi = which >= 0 ? b->L->inst_vi[which] : scene_lookup_value(b->L, name, len);
     if (vi < 0) {
         snprintf(e, elen, "internal error: '%.*s' vanished", (int)(len > 200 ? 200 : len), name);
         return -1;
@@ -408,6 +409,14 @@ int scene_build_values(loader_t *L)
                 v->settle = 0;
                 v->final = s->specs[0].from;
                 v->lo = v->hi = s->specs[0].from;
+                /* i and n: 0 and 1 as evaluated, 0..count-1 and 1..count
+                 * in instances (the largest count), for expressions' ranges */
+                if ((long)i == L->inst_vi[0] || (long)i == L->inst_vi[1]) {
+                    double top = L->max_count > 0 ? (double)L->max_count : 1;
+                    v->lo = (long)i == L->inst_vi[0] ? 0 : 1;
+                    v->hi = (long)i == L->inst_vi[0] ? top - 1 : top;
+                    L->sc->inst_slot[(long)i == L->inst_vi[0] ? 0 : 1] = v->slot;
+                }
             } else {
                 v->settle = v->track.settle;
                 v->final = v->track.final;

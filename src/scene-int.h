@@ -138,6 +138,10 @@ typedef struct loader {
     int rm_policy;             /* RF_REDUCED_SNAP or RF_REDUCED_SCALE */
     double rm_scale;           /* the scale policy's s, in (0, 1] */
     rf_motion_scheme_t scheme; /* `motion_scheme`: the springs of the roles */
+    /* instances: the largest count (0: none), and the values that hold
+     * the expressions' i and n (-1 until an expression reads them) */
+    uint32_t max_count;
+    long inst_vi[2];
     /* sampled easings (malloc'd) */
     sampled_t *sampled;
     size_t nsampled, capsampled;
@@ -210,6 +214,13 @@ int scene_lookup_path(const loader_t *L, const char *name, const rf_path_t **out
 const char *scene_a_kind(rf_value_kind_t kind);
 int scene_resolve_input(loader_t *L, const char *s, long *pvi, int *pcomp, char *msg, size_t cap);
 void scene_resolve_pending(loader_t *L);
+/* 0 for "i", 1 for "n" (the instance number and count in expressions),
+ * else -1. */
+int scene_inst_name(const char *name, size_t len);
+/* The value that holds i (which 0) or n (1), made on first use: a number,
+ * 0 or 1 as evaluated (outside instances), its range set at build
+ * (scene-build.c); -1 when out of memory or items. */
+long scene_inst_value(loader_t *L, int which);
 void scene_add_deferred(loader_t *L);
 
 /* scene-layer.c */

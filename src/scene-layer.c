@@ -371,8 +371,27 @@ static void walk_follow(loader_t *L, const cJSON *c, uint32_t *slot)
     }
 }
 
-static void walk_children(loader_t *L, const cJSON *c, const rf_layer_t **out, uint32_t *nout)
+static void walk_layer(loader_t *L, const cJSON *layer, rf_layer_t *out);
+
+static void walk_children(loader_t *L, const cJSON *c, const rf_layer_t **out, uint32_t *nout,
+                          int one)
 {
+    if (one) {
+        /* one layer object (instances' `layer`) */
+        if (!cJSON_IsObject(c)) {
+            scene_err_key(L, c->string, "must be one layer object, got %s", scene_json_type(c));
+            return;
+        }
+        rf_layer_t *ch = scene_aalloc(L, 1, sizeof *ch);
+        if (ch == NULL)
+            return;
+        size_t m = scene_push(L, c->string);
+        walk_layer(L, c, ch);
+        scene_pop(L, m);
+        *out = ch;
+        *nout = 1;
+        return;
+    }
     if (!cJSON_IsArray(c)) {
         scene_err_key(L, c->string, "must be an array of layers, got %s", scene_json_type(c));
         return;
@@ -393,7 +412,46 @@ static void walk_children(loader_t *L, const cJSON *c, const rf_layer_t **out, u
     scene_pop(L, m);
 }
 
-static void walk_layer(loader_t *L, const cJSON *layer, rf_layer_t *out);
+/* `count` (instances): a whole number >= 1 (walk_layer counts the items
+ * of its instances). */
+static void walk_count(loader_t *L, const cJSON *c, uint32_t *out)
+{
+    double v;
+    nbuf_t b;
+    if (scene_want_number(L, c, c->string, &v) != F_OK)
+        return;
+    if (!(v >= 1) || v != floor(v)) {
+        scene_err_key(L, c->string, "must be a whole number >= 1 (how many instances), got %s",
+                      scene_num(&b, v));
+    } else if (v > RF_MAX_ITEMS) {
+        scene_err_key(L, c->string, "%s instances are more than the %u items a scene may have "
+                      "in all (values, layers, path segments, entries)", scene_num(&b, v),
+                      (unsigned)RF_MAX_ITEMS);
+    } else {
+        *out = (uint32_t)v;
+        if (*out > L->max_count)
+            L->max_count = *out;
+    }
+}
+
+/* A constant number of seconds in [0, key->def2] (instances' stagger). */
+static void walk_seconds(loader_t *L, const cJSON *c, const rf_layer_key_t *key, double *out)
+{
+    double v;
+    nbuf_t b, b2;
+    if (cJSON_IsString(c) || cJSON_IsObject(c)) {
+        scene_err_key(L, c->string, "must be a number of seconds (a constant, not a value), "
+                      "got %s", scene_json_type(c));
+        return;
+    }
+    if (scene_num_field(L, c, c->string, 0, R_GE0, &v) != F_OK)
+        return;
+    if (v > key->def2)
+        scene_err_key(L, c->string, "must be at most %s s, got %s", scene_num(&b2, key->def2),
+                      scene_num(&b, v));
+    else
+        *out = v;
+}
 
 /* A word out of names (what: "blend mode", "mask mode") into *out. */
 static void walk_word(loader_t *L, const cJSON *c, const char *what, const char *const *names,
@@ -570,6 +628,11 @@ static void walk_layer_prop(loader_t *L, const cJSON *c, const rf_layer_key_t *k
                           k, cls->name);
             return;
         }
+        if ((cls->flags & RF_CLASS_REPEAT) && !none) {
+            scene_err_key(L, k, "'%s' does nothing on instances: they draw only their layer "
+                          "(give it to it)", k);
+            return;
+        }
         if ((cls->flags & RF_CLASS_CHILDREN) && !none) {
             scene_err_key(L, k, "'%s' does nothing on a %s: a %s draws only its children "
                           "(give it to them)", k, cls->name, cls->name);
@@ -613,7 +676,14 @@ static void walk_layer_prop(loader_t *L, const cJSON *c, const rf_layer_key_t *k
         scene_walk_path_key(L, c, key_field(out, key->at));
         break;
     case RF_KEY_CHILDREN:
-        walk_children(L, c, key_field(out, key->at), key_field(out, key->at2));
+        walk_children(L, c, key_field(out, key->at), key_field(out, key->at2),
+                      (key->flags & RF_KEY_ONE) != 0);
+        break;
+    case RF_KEY_COUNT:
+        walk_count(L, c, key_field(out, key->at));
+        break;
+    case RF_KEY_SECONDS:
+        walk_seconds(L, c, key, key_field(out, key->at));
         break;
     case RF_KEY_TEXT:
     case RF_KEY_FONT:
@@ -649,9 +719,31 @@ static void walk_layer_prop(loader_t *L, const cJSON *c, const rf_layer_key_t *k
     }
 }
 
+/* Instances: each instance after the first counts the items of the
+ * layer (its subtree: layers, inline values, path segments) again, so
+ * nested instances are bounded by their product. */
+static void count_instances(loader_t *L, const rf_layer_t *out, size_t before)
+{
+    size_t per = L->items - before - 1, more = out->u.inst.count - 1; /* 1: L itself */
+    if (L->items_over || out->u.inst.nchildren == 0 || more == 0)
+        return;
+    if (per > 0 && more > (RF_MAX_ITEMS + 1) / per) {
+        nbuf_t b;
+        L->items_over = 1;
+        scene_err(L, "%u instances of a layer of %s item%s are more than the %u items a "
+                  "scene may have in all (values, layers, path segments, entries)",
+                  (unsigned)out->u.inst.count, scene_num(&b, (double)per), per == 1 ? "" : "s",
+                  (unsigned)RF_MAX_ITEMS);
+        return;
+    }
+    if (scene_count_items(L, per * more))
+        L->items_over = 1;
+}
+
 static void walk_layer(loader_t *L, const cJSON *layer, rf_layer_t *out)
 {
     rf_layer_defaults(out, -1);
+    size_t before = L->items;
     if (scene_count_items(L, 1))
         return;
     if (!cJSON_IsObject(layer)) {
@@ -727,6 +819,8 @@ static void walk_layer(loader_t *L, const cJSON *layer, rf_layer_t *out)
     }
     if (type < 0)
         return;
+    if (type == RF_LAYER_INSTANCES)
+        count_instances(L, out, before);
     /* required keys, named in one message */
     char list[100];
     size_t nmiss = 0, nreq = 0, o = 0;

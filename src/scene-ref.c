@@ -319,12 +319,49 @@ int scene_resolve_input(loader_t *L, const char *s, long *pvi, int *pcomp, char 
     return 0;
 }
 
+int scene_inst_name(const char *name, size_t len)
+{
+    return len == 1 && name[0] == 'i' ? 0 : len == 1 && name[0] == 'n' ? 1 : -1;
+}
+
+long scene_inst_value(loader_t *L, int which)
+{
+    if (L->inst_vi[which] < 0) {
+        cJSON num;
+        memset(&num, 0, sizeof num);
+        num.type = cJSON_Number;
+        num.valuedouble = which; /* i = 0, n = 1 outside instances */
+        size_t vi = scene_add_value(L, "", &num);
+        if (vi == SIZE_MAX)
+            return -1;
+        L->inst_vi[which] = (long)vi;
+    }
+    return L->inst_vi[which];
+}
+
 /* First-pass resolver: names to value indices (as slots) with unbounded
  * ranges, to check the names and collect the graph's edges. */
 static int resolve_first(void *ctx, const char *name, size_t len, int comp,
                          rf_expr_ref_t *out, char *e, size_t elen)
 {
     loader_t *L = ctx;
+    int which = scene_inst_name(name, len);
+    if (which >= 0 && comp != RF_EXPR_PLAIN) {
+        snprintf(e, elen, "'%c' is the instance %s: it has no outputs", name[0],
+                 which == 0 ? "number" : "count");
+        return -1;
+    }
+    if (which >= 0) {
+        long iv = scene_inst_value(L, which);
+        if (iv < 0) {
+            snprintf(e, elen, "out of memory or items for '%c'", name[0]);
+            return -1;
+        }
+        out->slot = (uint32_t)iv;
+        out->lo = -INFINITY;
+        out->hi = INFINITY;
+        return 0;
+    }
     long vi = scene_lookup_value(L, name, len);
     int shown = len > 200 ? 200 : (int)len;
     if (vi < 0) {

@@ -870,6 +870,10 @@ void scene_parse_values(loader_t *L, const cJSON *obj)
                       "digits and '_'", scene_q(&a, name));
         else if (strcmp(name, "t") == 0)
             scene_err(L, "invalid value name 't': 't' is the time in expressions");
+        else if (scene_inst_name(name, strlen(name)) >= 0)
+            scene_err(L, "invalid value name '%s': '%s' is the %s in expressions", name, name,
+                      name[0] == 'i' ? "instance number (instances)"
+                                     : "instance count (instances)");
         else if (scene_find_name(reserved_names, NELEM(reserved_names), name) >= 0)
             scene_err(L, "invalid value name '%s': it is a function name", name);
         if (!dup[i]) {

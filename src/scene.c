@@ -222,6 +222,8 @@ rf_scene_t *rf_scene_load_buffer_with(const char *name, const char *buf, size_t 
     sc->arena = L.arena;
     sc->file = rf_arena_strdup(L.arena, name != NULL ? name : "-");
     sc->fps = 60;
+    sc->inst_slot[0] = sc->inst_slot[1] = UINT32_MAX; /* RF_PROP_CONST: no i, n */
+    L.inst_vi[0] = L.inst_vi[1] = -1;
     L.sc = sc;
     L.root = scene_folder(name);
     L.assets_arg = opts != NULL ? opts->assets : NULL;

@@ -48,6 +48,10 @@ struct rf_scene {
                                  are the canvas's times it, and everything is
                                  drawn scaled by it; 0 as loaded (no scale) */
     rf_values_t values;
+    /* the slots of the expressions' i and n (instances: 0 and 1 as the
+     * values evaluate them, set per instance by the instances layer);
+     * RF_PROP_CONST (layer.h) when no expression reads them */
+    uint32_t inst_slot[2];
     uint32_t npaths;          /* named paths of `paths`, in file order */
     const rf_scene_path_t *paths;
     uint32_t nlayers;         /* top-level layers */

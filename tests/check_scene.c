@@ -1506,16 +1506,16 @@ START_TEST(scene_derived_errors)
             "/values/a/expr: cycle: a -> b -> a",
             "/values/c/expr: cycle: c -> d -> e -> c",
             "/values/f/expr: cycle: f -> f",
-            "/values/n/expr: cycle: n -> o -> n",
+            "/values/nq/expr: cycle: nq -> o -> nq",
         };
         /* the search reaches the last cycle from m, through o: it is named
-         * from n all the same, its value that comes first in the file */
+         * from nq all the same, its value that comes first in the file */
         fails_exactly(HEAD "\"timeline\": {\"duration\": 1}, \"values\": {"
                       "\"a\": {\"expr\": \"b + 1\"}, \"b\": {\"expr\": \"2 * a\"},"
                       " \"c\": {\"expr\": \"d\"}, \"d\": {\"expr\": \"e\"},"
                       " \"e\": {\"expr\": \"c + a\"}, \"f\": {\"expr\": \"f + 1\"},"
-                      " \"m\": {\"expr\": \"o\"}, \"n\": {\"expr\": \"o * 2\"},"
-                      " \"o\": {\"expr\": \"n - 1\"}}}", w, 4);
+                      " \"m\": {\"expr\": \"o\"}, \"nq\": {\"expr\": \"o * 2\"},"
+                      " \"o\": {\"expr\": \"nq - 1\"}}}", w, 4);
     }
     {
         const char *w[] = {

@@ -292,8 +292,8 @@ END_TEST
  * not input). */
 START_TEST(test_counter_state_free)
 {
-    const char *vals = "\"n\": {\"tween\": {\"from\": 0, \"to\": 1000, \"duration\": 2}}";
-    const char *layer = "{\"type\": \"text\", \"text\": \"{n:,d} files\", \"features\": "
+    const char *vals = "\"nf\": {\"tween\": {\"from\": 0, \"to\": 1000, \"duration\": 2}}";
+    const char *layer = "{\"type\": \"text\", \"text\": \"{nf:,d} files\", \"features\": "
                         "[\"tnum\"], \"size\": 18, \"x\": 4, \"y\": 4, \"anchor\": [0, 0]}";
     rf_scene_t *sc = load(scene(128, 32, vals, layer));
     char err[256];

@@ -43,8 +43,8 @@ static const char scene_json[] =
     "    \"prog\": { \"tween\": { \"from\": 0, \"to\": 1, \"duration\": 2, \"easing\": \"linear\" } },\n"
     "    \"p\": { \"sample_path\": { \"path\": \"ell\", \"progress\": \"prog\" } },\n"
     "    \"e\": { \"expr\": \"b * 2 + p.x\" },\n"
-    "    \"n\": { \"expr\": \"sqrt(a - 6)\" },\n"
-    "    \"i\": { \"expr\": \"1 / (a - 5)\" },\n"
+    "    \"nn\": { \"expr\": \"sqrt(a - 6)\" },\n"
+    "    \"ii\": { \"expr\": \"1 / (a - 5)\" },\n"
     "    \"ni\": { \"expr\": \"log(a - 5)\" }\n"
     "  },\n"
     "  \"paths\": { \"ell\": \"M 0 0 L 100 0 L 100 50\" },\n"
@@ -52,7 +52,7 @@ static const char scene_json[] =
     "}\n";
 
 /* Written by hand from the scene above: file order, p has three outputs. */
-static const char scene_header[] = "t,a,b,s,prog,p.x,p.y,p.angle,e,n,i,ni\n";
+static const char scene_header[] = "t,a,b,s,prog,p.x,p.y,p.angle,e,nn,ii,ni\n";
 #define NFIELDS 12   /* t and 11 outputs */
 
 static char scene_path[64];
@@ -181,8 +181,8 @@ START_TEST(test_format_header_and_fields)
         ck_assert(same(f[6], row[slot_of(fx.vs, "p", 1)]));
         ck_assert(same(f[7], row[slot_of(fx.vs, "p", 2)]));
         ck_assert(same(f[8], row[slot_of(fx.vs, "e", 0)]));
-        ck_assert(same(f[9], row[slot_of(fx.vs, "n", 0)]));
-        ck_assert(same(f[10], row[slot_of(fx.vs, "i", 0)]));
+        ck_assert(same(f[9], row[slot_of(fx.vs, "nn", 0)]));
+        ck_assert(same(f[10], row[slot_of(fx.vs, "ii", 0)]));
         ck_assert(same(f[11], row[slot_of(fx.vs, "ni", 0)]));
         /* and the doubles are the scene's, by closed forms */
         ck_assert(f[1] == 5.0);
@@ -357,16 +357,16 @@ START_TEST(test_compare_perturbed)
 
     /* NaN -> a number moves; NaN with another payload or sign does not */
     memcpy(now, orig, fx.vs->nslots * sizeof *now);
-    now[slot_of(fx.vs, "n", 0)] = -NAN;
+    now[slot_of(fx.vs, "nn", 0)] = -NAN;
     rf_trace_compare(tr, fx.vs, 0.5, now, moves, 8, &d);
     ck_assert_uint_eq(d.moved, 0);
-    now[slot_of(fx.vs, "n", 0)] = 7;
-    now[slot_of(fx.vs, "i", 0)] = -INFINITY;
+    now[slot_of(fx.vs, "nn", 0)] = 7;
+    now[slot_of(fx.vs, "ii", 0)] = -INFINITY;
     rf_trace_compare(tr, fx.vs, 0.5, now, moves, 8, &d);
     ck_assert_uint_eq(d.moved, 2);
-    ck_assert_str_eq(moves[0].value, "n");
+    ck_assert_str_eq(moves[0].value, "nn");
     ck_assert(isnan(moves[0].was) && moves[0].now == 7);
-    ck_assert_str_eq(moves[1].value, "i");
+    ck_assert_str_eq(moves[1].value, "ii");
     ck_assert(moves[1].was == INFINITY && moves[1].now == -INFINITY);
 
     free(now);
@@ -383,7 +383,7 @@ START_TEST(test_compare_signed_zero)
     rf_trace_move_t moves[4];
     double *now;
     uint32_t sp = 0;
-    static const char neg[] = "t,a,b,s,prog,p.x,p.y,p.angle,e,n,i,ni\n"
+    static const char neg[] = "t,a,b,s,prog,p.x,p.y,p.angle,e,nn,ii,ni\n"
                               "0,5,-0,-0,-0,-0,-0,-0,-0,nan,inf,-inf\n";
 
     fixture_load(&fx);
@@ -456,7 +456,7 @@ START_TEST(test_compare_added_gone)
     /* p.angle renamed p.heading, and i renamed zz */
     text = replace(fx.text, "p.angle", "p.heading");
     {
-        char *t2 = replace(text, ",i,", ",zz,");
+        char *t2 = replace(text, ",ii,", ",zz,");
         free(text);
         text = t2;
     }
