@@ -32,6 +32,7 @@ const rf_cmd_t *const rf_cmds[] = {
     &rf_cmd_plot,
     &rf_cmd_validate,
     &rf_cmd_preview,
+    &rf_cmd_schema,
     &rf_cmd_completion,
     NULL,
 };

@@ -147,6 +147,7 @@ extern const rf_cmd_t rf_cmd_preview;
 extern const rf_cmd_t rf_cmd_check;
 extern const rf_cmd_t rf_cmd_diff;
 extern const rf_cmd_t rf_cmd_completion;
+extern const rf_cmd_t rf_cmd_schema;
 
 /* NULL-terminated table of every subcommand, in `--help` order. */
 extern const rf_cmd_t *const rf_cmds[];

@@ -73,6 +73,12 @@ const char *const rf_color_space_names[RF_COLOR_NSPACES] = { "srgb", "linear", "
 static const char *const func_names[] = { "rgb", "rgba", "hsl", "hsla", "oklch" };
 enum { F_RGB, F_RGBA, F_HSL, F_HSLA, F_OKLCH, F_COUNT };
 
+const char *const *rf_color_functions(size_t *n)
+{
+    *n = F_COUNT;
+    return func_names;
+}
+
 static int fail(char *err, size_t errlen, const char *fmt, ...)
 {
     if (errlen > 0) {

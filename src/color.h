@@ -56,6 +56,8 @@ int rf_color_space_find(const char *s);
 /* The names, in rf_color_space_t order (RF_COLOR_NSPACES of them). */
 #define RF_COLOR_NSPACES 3
 extern const char *const rf_color_space_names[RF_COLOR_NSPACES];
+/* The color functions rf_color_parse reads ("rgb", ..., *n of them). */
+const char *const *rf_color_functions(size_t *n);
 
 /* sRGB transfer function, both ways (IEC 61966-2-1; odd extension below 0). */
 double rf_srgb_to_linear(double v);

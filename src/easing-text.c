@@ -48,6 +48,16 @@ static const char *const step_positions[] = {
     "jump-start", "jump-end", "jump-none", "jump-both", "start", "end",
 };
 
+const char *const *rf_easing_words(int functions, int cubic_only, size_t *n)
+{
+    if (functions) {
+        *n = cubic_only ? 1 : sizeof function_names / sizeof function_names[0];
+        return cubic_only ? &function_names[1] : function_names;
+    }
+    *n = cubic_only ? N_CUBIC_KEYWORDS : N_KEYWORDS;
+    return easing_keywords;
+}
+
 /* Appends printf output at *pos in buf (capacity len), truncating safely. */
 static void buf_add(char *buf, size_t len, size_t *pos, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));

@@ -109,6 +109,12 @@ void rf_easing_range(const rf_easing_t *e, double *lo, double *hi);
  * [0,1] it extrapolates linearly along the end tangents as CSS does. */
 double rf_cubic_solve(double p1x, double p1y, double p2x, double p2y, double x);
 
+/* What rf_easing_parse reads, for the scene schema: its keywords (*n of
+ * them; cubic_only: those a bezier curve takes) and, with functions, the
+ * function names ("steps", "cubic-bezier", "linear"; cubic_only:
+ * "cubic-bezier" alone) instead. */
+const char *const *rf_easing_words(int functions, int cubic_only, size_t *n);
+
 /* The CSS/Penner name of an easing for messages and `info`; buf >= 64. */
 const char *rf_easing_name(const rf_easing_t *e, char *buf, size_t len);
 

@@ -284,4 +284,44 @@ typedef struct sampled_prep {
 } sampled_prep_t;
 void scene_sampled_prep(void *ctx, rf_anim_spec_t *sp);
 
+/* ---- the loader's tables, as the schema reads them (scene-schema.c) ----
+ * Each is the very array the loader scans a JSON object with (or picks a
+ * word from), so `runeframe schema` lists what the loader accepts. */
+typedef struct scene_names {
+    const char *const *names;
+    size_t n;
+    const char *required;      /* the names the loader needs, space-separated, or NULL */
+} scene_names_t;
+#define SCENE_NAMES(a, req) { (a), NELEM(a), (req) }
+/* 1 when name is a word of the space-separated list req (NULL: none). */
+int scene_names_needs(const char *req, const char *name);
+extern const scene_names_t scene_top_names;           /* scene.c */
+extern const scene_names_t scene_canvas_names;        /* scene-timeline.c */
+extern const scene_names_t scene_timeline_names;
+extern const scene_names_t scene_checks_names;
+extern const scene_names_t scene_kind_names;          /* scene-value.c: value kinds */
+extern const scene_names_t scene_value_extra_names;   /* other keys of a value object */
+extern const scene_names_t scene_policy_names;        /* a duration policy's keys */
+extern const scene_names_t scene_repeat_mode_names;
+extern const scene_names_t scene_interp_names;
+extern const scene_names_t scene_sample_names;        /* sample_path's keys */
+extern const scene_names_t scene_entry_names;         /* a sequence entry's own keys */
+/* The keys of the kind kind_keys[k] (scene_kind_names.names[k]); n == 0
+ * for a kind that is not an animated one. */
+scene_names_t scene_kind_body_names(size_t k);
+extern const scene_names_t scene_rm_names;            /* scene-motion.c */
+extern const scene_names_t scene_rm_policy_names;
+extern const scene_names_t scene_scheme_names;
+extern const scene_names_t scene_scheme_spring_names;
+extern const scene_names_t scene_sampled_names;
+extern const scene_names_t scene_color_kind_names;    /* scene-layer.c */
+extern const scene_names_t scene_linear_names;
+extern const scene_names_t scene_radial_names;
+extern const scene_names_t scene_mix_names;
+extern const scene_names_t scene_mask_names;
+extern const scene_names_t scene_shadow_names;
+extern const scene_names_t scene_glyph_names;         /* scene-text.c */
+extern const scene_names_t scene_glyph_order_names;
+extern const scene_names_t scene_morph_names;         /* scene-ref.c */
+
 #endif

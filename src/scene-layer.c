@@ -189,6 +189,15 @@ static void walk_stops(loader_t *L, const cJSON *it, rf_paint_t *p)
 static const char *const color_kinds[] = { "mix", "linear", "radial" };
 static const char *const linear_keys[] = { "from", "to", "stops" };
 static const char *const radial_keys[] = { "center", "radius", "stops" };
+static const char *const mix_keys[] = { "mix", "by", "space" };
+static const char *const mask_keys[] = { "layer", "mode" };
+static const char *const shadow_keys[] = { "x", "y", "blur", "color" };
+const scene_names_t scene_color_kind_names = SCENE_NAMES(color_kinds, NULL);
+const scene_names_t scene_linear_names = SCENE_NAMES(linear_keys, "from to stops");
+const scene_names_t scene_radial_names = SCENE_NAMES(radial_keys, "center radius stops");
+const scene_names_t scene_mix_names = SCENE_NAMES(mix_keys, "mix by");
+const scene_names_t scene_mask_names = SCENE_NAMES(mask_keys, "layer");
+const scene_names_t scene_shadow_names = SCENE_NAMES(shadow_keys, NULL);
 enum { C_MIX, C_LINEAR, C_RADIAL };
 
 /* "space": the color space of a mix (color.h), srgb when absent. */
@@ -321,7 +330,6 @@ static void walk_color(loader_t *L, const cJSON *it, const char *key, rf_paint_t
                                    c->string) >= 0) {
             scene_err_key(L, c->string, "'%s' belongs inside '%s'", c->string, body->string);
         } else if (kind == C_MIX) {
-            static const char *const mix_keys[] = { "mix", "by", "space" };
             scene_err_unknown_key(L, c->string, "key", mix_keys, NELEM(mix_keys));
         } else {
             scene_err_key(L, c->string, "unknown key '%s' (a %s gradient has only '%s')",
@@ -487,7 +495,7 @@ static void walk_blend(loader_t *L, const cJSON *c, uint8_t *out)
  * a group included, in the group's coordinates. */
 static void walk_mask(loader_t *L, const cJSON *c, const rf_layer_t **out, uint8_t *mode)
 {
-    static const char *const keys[] = { "layer", "mode" };
+    const char *const *keys = mask_keys;
     if (!cJSON_IsObject(c)) {
         scene_err_key(L, c->string, "must be an object {\"layer\": LAYER, \"mode\": \"alpha\"}, "
                       "got %s", scene_json_type(c));
@@ -521,7 +529,7 @@ static void walk_mask(loader_t *L, const cJSON *c, const rf_layer_t **out, uint8
 /* One shadow object {x, y, blur, color} into sh. */
 static void walk_shadow_one(loader_t *L, const cJSON *c, rf_shadow_t *sh)
 {
-    static const char *const keys[] = { "x", "y", "blur", "color" };
+    const char *const *keys = shadow_keys;
     sh->x.slot = sh->y.slot = sh->blur.slot = RF_PROP_CONST;
     sh->x.k = 0;
     sh->y.k = 0;

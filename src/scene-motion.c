@@ -17,6 +17,13 @@
 
 static const char *const rm_keys[] = { "policy", "scale" };
 static const char *const rm_policies[] = { "snap", "scale" };
+static const char *const scheme_builtins[] = { "standard", "expressive" };
+static const char *const scheme_spring_keys[] = { "stiffness", "damping_ratio" };
+const scene_names_t scene_rm_names = SCENE_NAMES(rm_keys, NULL);
+const scene_names_t scene_rm_policy_names = SCENE_NAMES(rm_policies, NULL);
+const scene_names_t scene_scheme_names = SCENE_NAMES(scheme_builtins, NULL);
+const scene_names_t scene_scheme_spring_names =
+    SCENE_NAMES(scheme_spring_keys, "stiffness damping_ratio");
 
 void scene_parse_reduced_motion(loader_t *L, const cJSON *obj)
 {
@@ -48,13 +55,11 @@ void scene_parse_reduced_motion(loader_t *L, const cJSON *obj)
  * standard scheme's spring. */
 void scene_parse_motion_scheme(loader_t *L, const cJSON *it)
 {
-    static const char *const builtins[] = { "standard", "expressive" };
-    static const char *const spring_keys[] = { "stiffness", "damping_ratio" };
     if (cJSON_IsString(it)) {
-        int k = scene_find_name(builtins, NELEM(builtins), it->valuestring);
+        int k = scene_find_name(scheme_builtins, NELEM(scheme_builtins), it->valuestring);
         if (k < 0) {
             qbuf_t q;
-            const char *g = scene_suggest(L, it->valuestring, builtins, NELEM(builtins));
+            const char *g = scene_suggest(L, it->valuestring, scheme_builtins, NELEM(scheme_builtins));
             scene_err(L, "unknown motion scheme '%s'%s%s%s: \"standard\", \"expressive\" or an "
                       "object of roles", scene_q(&q, it->valuestring), g ? " (did you mean '" : "",
                       g ? g : "", g ? "'?)" : "");
@@ -74,7 +79,7 @@ void scene_parse_motion_scheme(loader_t *L, const cJSON *it)
         size_t m = scene_push(L, rf_motion_roles[r]);
         if (scene_want_object(L, f[r], "an object {\"stiffness\": k, \"damping_ratio\": z}")) {
             const cJSON *g[2];
-            scene_scan_keys(L, f[r], spring_keys, 2, g);
+            scene_scan_keys(L, f[r], scheme_spring_keys, 2, g);
             scene_num_field(L, g[0], "stiffness", 1, R_GT0, &L->scheme.stiffness[r]);
             scene_num_field(L, g[1], "damping_ratio", 1, R_GE0, &L->scheme.damping_ratio[r]);
             if (!isfinite(2 * L->scheme.damping_ratio[r] * sqrt(L->scheme.stiffness[r])))
@@ -137,6 +142,7 @@ int scene_reduce_snap(loader_t *L, vsrc_t *s, const rf_track_t *orig)
 
 static const char *const sampled_keys[] = { "sampled", "samples" };
 /* the motion context, in slot order (seed 004's MotionContext) */
+const scene_names_t scene_sampled_names = SCENE_NAMES(sampled_keys, "sampled samples");
 static const char *const ctx_names[] = { "p", "origin", "target", "distance", "duration" };
 
 static int sampled_resolve(void *ctx, const char *name, size_t len, int comp, rf_expr_ref_t *out,

@@ -202,6 +202,9 @@ static void check_morph(loader_t *L, const rf_path_t *a, const char *da, const r
     scene_pop(L, m);
 }
 
+static const char *const morph_keys[] = { "mix", "by" };
+const scene_names_t scene_morph_names = SCENE_NAMES(morph_keys, "mix");
+
 /* A path layer's `path`: a path (path_one), or {"mix": [A, B], "by": VALUE}. */
 void scene_walk_path_key(loader_t *L, const cJSON *c, rf_path_ref_t *out)
 {
@@ -210,7 +213,7 @@ void scene_walk_path_key(loader_t *L, const cJSON *c, rf_path_ref_t *out)
         out->path = path_one(L, c, k, &da);
         return;
     }
-    static const char *const keys[] = { "mix", "by" };
+    const char *const *keys = morph_keys;
     const cJSON *f[2];
     size_t m = scene_push(L, k);
     scene_scan_keys(L, c, keys, 2, f);

@@ -458,6 +458,9 @@ static void walk_choice(loader_t *L, const cJSON *c, const char *spec, uint8_t *
 
 static const char *const glyph_keys[] = { "stagger", "order", "x", "y", "rotate", "scale",
                                           "opacity" };
+static const char *const glyph_orders[] = { "forward", "reverse", "center", "edges" };
+const scene_names_t scene_glyph_names = SCENE_NAMES(glyph_keys, NULL);
+const scene_names_t scene_glyph_order_names = SCENE_NAMES(glyph_orders, NULL);
 
 static void walk_per_glyph(loader_t *L, const cJSON *c, rf_per_glyph_t **out)
 {
@@ -478,7 +481,7 @@ static void walk_per_glyph(loader_t *L, const cJSON *c, rf_per_glyph_t **out)
     double st = 0;
     if (scene_num_field(L, f[0], "stagger", 0, R_GE0, &st) == F_OK)
         g->stagger = st;
-    static const char *const orders[] = { "forward", "reverse", "center", "edges" };
+    const char *const *orders = glyph_orders;
     int o;
     if (f[1] != NULL && scene_enum_field(L, f[1], "order", orders, 4, &o) == F_OK)
         g->order = (uint8_t)o;

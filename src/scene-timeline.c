@@ -19,6 +19,9 @@
 static const char *const canvas_keys[] = { "width", "height", "background" };
 static const char *const timeline_keys[] = { "fps", "duration" };
 static const char *const checks_keys[] = { "times", "frames" };
+const scene_names_t scene_canvas_names = SCENE_NAMES(canvas_keys, "width height");
+const scene_names_t scene_timeline_names = SCENE_NAMES(timeline_keys, NULL);
+const scene_names_t scene_checks_names = SCENE_NAMES(checks_keys, NULL);
 
 void scene_parse_canvas(loader_t *L, const cJSON *obj)
 {

@@ -51,6 +51,10 @@ static const char *const snap_keys[] = { "from", "to", "start", "delay" };
 static const char *const policy_keys[] = { "speed", "min", "max" };
 static const char *const repeat_modes[] = { "none", "loop", "ping-pong" };
 static const char *const interp_names[] = { "linear", "step", "smoothstep" };
+static const char *const sample_keys[] = { "path", "progress" };
+/* a value object's keys besides its kind */
+static const char *const value_extra_keys[] = { "essential" };
+static const char *const entry_keys[] = { "at" };
 
 static const char *const reserved_names[] = {
     "t", "min", "max", "clamp", "abs", "floor", "ceil", "round", "sqrt", "pow", "exp",
@@ -61,23 +65,60 @@ typedef struct kindinfo {
     const char *const *keys;
     size_t nkeys;
     rf_curve_t curve;
+    const char *required;      /* the keys it needs (parse_anim asks: needs()) */
 } kindinfo_t;
 
-/* The keys and curve of each animated kind; others have none. */
+/* The keys, curve and required keys of each animated kind; others have none. */
 static const kindinfo_t kind_infos[RF_VALUE_KINDS] = {
-    [RF_VALUE_SPRING] = { spring_keys, NELEM(spring_keys), RF_CURVE_SPRING },
-    [RF_VALUE_BEZIER] = { bezier_keys, NELEM(bezier_keys), RF_CURVE_EASED },
-    [RF_VALUE_REPEAT] = { repeat_keys, NELEM(repeat_keys), RF_CURVE_EASED },
-    [RF_VALUE_TWEEN] = { tween_keys, NELEM(tween_keys), RF_CURVE_EASED },
-    [RF_VALUE_PHYSICS] = { physics_keys, NELEM(physics_keys), RF_CURVE_PHYSICS },
-    [RF_VALUE_DECAY] = { decay_keys, NELEM(decay_keys), RF_CURVE_DECAY },
-    [RF_VALUE_KEYFRAMES] = { keyframes_keys, NELEM(keyframes_keys), RF_CURVE_KEYFRAMES },
-    [RF_VALUE_SNAP] = { snap_keys, NELEM(snap_keys), RF_CURVE_SNAP },
+    [RF_VALUE_SPRING] = { spring_keys, NELEM(spring_keys), RF_CURVE_SPRING, "to" },
+    [RF_VALUE_BEZIER] = { bezier_keys, NELEM(bezier_keys), RF_CURVE_EASED, "to duration" },
+    [RF_VALUE_REPEAT] = { repeat_keys, NELEM(repeat_keys), RF_CURVE_EASED, "to duration" },
+    [RF_VALUE_TWEEN] = { tween_keys, NELEM(tween_keys), RF_CURVE_EASED, "to duration" },
+    [RF_VALUE_PHYSICS] = { physics_keys, NELEM(physics_keys), RF_CURVE_PHYSICS, NULL },
+    [RF_VALUE_DECAY] = { decay_keys, NELEM(decay_keys), RF_CURVE_DECAY, NULL },
+    [RF_VALUE_KEYFRAMES] = { keyframes_keys, NELEM(keyframes_keys), RF_CURVE_KEYFRAMES,
+                             "duration keys" },
+    [RF_VALUE_SNAP] = { snap_keys, NELEM(snap_keys), RF_CURVE_SNAP, "to" },
 };
+
+const scene_names_t scene_kind_names = SCENE_NAMES(kind_keys, NULL);
+const scene_names_t scene_value_extra_names = SCENE_NAMES(value_extra_keys, NULL);
+const scene_names_t scene_policy_names = SCENE_NAMES(policy_keys, NULL);
+const scene_names_t scene_repeat_mode_names = SCENE_NAMES(repeat_modes, NULL);
+const scene_names_t scene_interp_names = SCENE_NAMES(interp_names, NULL);
+const scene_names_t scene_sample_names = SCENE_NAMES(sample_keys, "path progress");
+const scene_names_t scene_entry_names = SCENE_NAMES(entry_keys, "at");
+
+static kindinfo_t kind_info(rf_value_kind_t kind);
+
+scene_names_t scene_kind_body_names(size_t k)
+{
+    scene_names_t r = { NULL, 0, NULL };
+    if (k < K_ANIMATED) {
+        kindinfo_t ki = kind_info((rf_value_kind_t)(k + 1));
+        r.names = ki.keys;
+        r.n = ki.nkeys;
+        r.required = ki.required;
+    }
+    return r;
+}
+
+int scene_names_needs(const char *req, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = req; p != NULL && *p != '\0';) {
+        const char *e = strchr(p, ' ');
+        size_t len = e != NULL ? (size_t)(e - p) : strlen(p);
+        if (len == n && memcmp(p, name, n) == 0)
+            return 1;
+        p = e != NULL ? e + 1 : NULL;
+    }
+    return 0;
+}
 
 static kindinfo_t kind_info(rf_value_kind_t kind)
 {
-    kindinfo_t none = { NULL, 0, RF_CURVE_CONST };
+    kindinfo_t none = { NULL, 0, RF_CURVE_CONST, NULL };
     if ((unsigned)kind >= RF_VALUE_KINDS || kind_infos[kind].keys == NULL)
         return none;
     return kind_infos[kind];
@@ -273,7 +314,8 @@ static void parse_anim(loader_t *L, const cJSON *body, rf_value_kind_t kind,
 
     switch (kind) {
     case RF_VALUE_SPRING: {
-        scene_num_field(L, G("to"), "to", 1, R_ANY, &sp->to);
+        scene_num_field(L, G("to"), "to", scene_names_needs(ki.required, "to"), R_ANY,
+                        &sp->to);
         int rk = scene_num_field(L, G("stiffness"), "stiffness", 0, R_GT0, &sp->stiffness);
         int rd = scene_num_field(L, G("damping"), "damping", 0, R_GE0, &sp->damping);
         double z = 0;
@@ -296,12 +338,14 @@ static void parse_anim(loader_t *L, const cJSON *body, rf_value_kind_t kind,
         break;
     }
     case RF_VALUE_SNAP:
-        scene_num_field(L, G("to"), "to", 1, R_ANY, &sp->to);
+        scene_num_field(L, G("to"), "to", scene_names_needs(ki.required, "to"), R_ANY,
+                        &sp->to);
         break;
     case RF_VALUE_BEZIER:
     case RF_VALUE_REPEAT:
     case RF_VALUE_TWEEN: {
-        scene_num_field(L, G("to"), "to", 1, R_ANY, &sp->to);
+        scene_num_field(L, G("to"), "to", scene_names_needs(ki.required, "to"), R_ANY,
+                        &sp->to);
         duration_field(L, G("duration"), 1, sp);
         int mode = RF_REPEAT_NONE;
         if (kind == RF_VALUE_BEZIER) {
@@ -510,8 +554,6 @@ static void parse_expr(loader_t *L, const cJSON *body, size_t vi)
 }
 
 
-static const char *const sample_keys[] = { "path", "progress" };
-
 /* {"sample_path": {"path": NAME or DATA, "progress": NUMBER, NAME or VALUE}}.
  * A path that is a name (a letter or '_', then letters, digits, '_') refers
  * to `paths`; anything else is inline path data (no valid path data is
@@ -619,7 +661,7 @@ static void parse_sequence(loader_t *L, const cJSON *arr, size_t vi)
         return;
     /* entry keys: `at` and the kinds (all listed, for better messages) */
     const char *ekeys[1 + NELEM(kind_keys)];
-    ekeys[0] = "at";
+    ekeys[0] = entry_keys[0];
     for (size_t k = 0; k < NELEM(kind_keys); k++)
         ekeys[1 + k] = kind_keys[k];
     double prev_at = -INFINITY, prev_start = -INFINITY;
@@ -732,7 +774,7 @@ static void parse_kinded(loader_t *L, const cJSON *obj, size_t vi)
             continue;
         int k = scene_find_name(kind_keys, NELEM(kind_keys), c->string);
         qbuf_t a;
-        if (strcmp(c->string, "essential") == 0) {
+        if (strcmp(c->string, value_extra_keys[0]) == 0) {
             /* reduced motion leaves it as it is (scene-v1.md) */
             if (!cJSON_IsBool(c))
                 scene_err_key(L, "essential", "must be true or false, got %s",

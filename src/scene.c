@@ -40,8 +40,9 @@
 
 static const char *const top_keys[] = {
     "runeframe", "canvas", "timeline", "values", "paths", "layers", "checks", "fonts",
-    "reduced_motion", "motion_scheme",
+    "reduced_motion", "motion_scheme", "$schema",
 };
+const scene_names_t scene_top_names = SCENE_NAMES(top_keys, "runeframe canvas");
 
 static void load_root(loader_t *L, const cJSON *root)
 {
@@ -65,6 +66,11 @@ static void load_root(loader_t *L, const cJSON *root)
         scene_err_key(L, "runeframe", "unsupported format version %s: this runeframe reads "
                       "version 1", scene_num(&b, f[0]->valuedouble));
     }
+
+    /* $schema: where an editor finds the JSON Schema (`runeframe schema`) */
+    if (f[10] != NULL && !cJSON_IsString(f[10]))
+        scene_err_key(L, "$schema", "must be a string (the schema's path or URI), got %s",
+                      scene_json_type(f[10]));
 
     if (f[1] == NULL) {
         scene_err(L, "missing required key 'canvas'");

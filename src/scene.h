@@ -102,6 +102,11 @@ rf_scene_t *rf_scene_load_buffer_with(const char *name, const char *buf, size_t 
 /* Frees the scene and everything it owns. NULL is a no-op. */
 void rf_scene_destroy(rf_scene_t *scene);
 
+/* The JSON Schema (draft-07) of the scene format, as text, made from the
+ * loader's own tables (scene-schema.c): malloc'd, the caller frees it;
+ * NULL when out of memory. */
+char *rf_scene_schema(void);
+
 /* A draft of scene (cli.md "Drafts") into *out, a copy that borrows
  * everything scene owns (scene must outlive it; never destroy it): with
  * scale S (0 < S <= 1; 1: none) the canvas is round(width * S) x
