@@ -281,8 +281,24 @@ static cJSON *key_schema(const rf_layer_key_t *k)
                     NULL);
     }
     case RF_KEY_CHILDREN: {
+        if (k->flags & RF_KEY_ONE) {
+            snprintf(desc, sizeof desc, "%s: one layer (a group for several)", k->name);
+            return str(ref("layer"), "description", desc);
+        }
         cJSON *o = typed("array", "children: the group's layers, drawn in order");
         return with(o, "items", ref("layer"));
+    }
+    case RF_KEY_COUNT: {
+        snprintf(desc, sizeof desc, "%s: a whole number >= 1 (each counts as an item)", k->name);
+        cJSON *o = typed("integer", desc);
+        return num(num(o, "minimum", 1), "maximum", RF_MAX_ITEMS);
+    }
+    case RF_KEY_SECONDS: {
+        snprintf(desc, sizeof desc, "%s: a constant number of seconds in [0, %g]", k->name,
+                 k->def2);
+        cJSON *o = typed("number", desc);
+        num(num(o, "minimum", 0), "maximum", k->def2);
+        return isfinite(k->def) ? num(o, "default", k->def) : o;
     }
     case RF_KEY_CHOICE:
         snprintf(desc, sizeof desc, "%s: one of %s", k->name, k->shape);
