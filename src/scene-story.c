@@ -251,8 +251,6 @@ static int parse_states(loader_t *L, story_t *s, const cJSON *obj)
         scene_pop(L, m);
     }
     free(dup);
-    if (scene_nerrors(L) > 0)
-        return -1;
 
     /* the names: sort the pairs by (name, seq), keep each name's first */
     spair_t *sorted = malloc((s->npairs ? s->npairs : 1) * sizeof *sorted);
@@ -659,6 +657,7 @@ void scene_parse_story(loader_t *L, const cJSON *states, const cJSON *transition
         return;
     }
     L->story = s;
+    int before = scene_nerrors(L);
     size_t m = scene_push(L, "states");
     int rc = parse_states(L, s, states);
     scene_pop(L, m);
@@ -673,7 +672,9 @@ void scene_parse_story(loader_t *L, const cJSON *states, const cJSON *transition
     m = scene_push(L, "storyboard");
     parse_storyboard(L, s, storyboard);
     scene_pop(L, m);
-    if (scene_nerrors(L) > 0 || check_story(L, s) != 0)
+    /* the sequences need a whole story (other parts of the file may have
+     * errors: the state values are still checked) */
+    if (scene_nerrors(L) > before || check_story(L, s) != 0)
         return;
     synthesize(L, s);
 }
