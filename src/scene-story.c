@@ -488,6 +488,7 @@ static void parse_storyboard(loader_t *L, story_t *s, const cJSON *arr)
  * that changes later has a transition; the entries fit the items limit. */
 static int check_story(loader_t *L, story_t *s)
 {
+    int before = scene_nerrors(L);
     const sstate_t *s0 = &s->states[s->steps[0].state];
     if (s0->n < s->nnames) {
         unsigned char *has = calloc(s->nnames ? s->nnames : 1, 1);
@@ -557,7 +558,7 @@ static int check_story(loader_t *L, story_t *s)
         }
         nm->nentries = 0;      /* filled again by the synthesis */
     }
-    return scene_nerrors(L) > 0 ? -1 : 0;
+    return scene_nerrors(L) > before ? -1 : 0;
 }
 
 /* {"at": at, KIND: {BODY..., "to": item}}; KIND/BODY are a transition's
@@ -811,5 +812,29 @@ int scene_story_finish(loader_t *L)
     free(cnt);
     L->sc->steps = out;
     L->sc->nsteps = s->nsteps;
+
+    /* where each state value is given first, for messages after load */
+    const char **ptrs = scene_aalloc(L, s->nnames, sizeof *ptrs);
+    const rf_value_t *v0 = s->nnames > 0 ? rf_values_find(vs, s->names[0].name) : NULL;
+    if (ptrs == NULL)
+        return -1;
+    for (uint32_t k = 0; k < s->nnames && v0 != NULL; k++) {
+        char buf[sizeof L->ptr] = "";
+        if (rf_values_find(vs, s->names[k].name) != v0 + k)
+            return 0;          /* not contiguous: never so, but then no pointers */
+        rf_pointer_push(buf, sizeof buf, "states");
+        rf_pointer_push(buf, sizeof buf, s->states[s->names[k].first_state].name);
+        rf_pointer_push(buf, sizeof buf, s->names[k].name);
+        ptrs[k] = rf_arena_strdup(L->arena, buf);
+        if (ptrs[k] == NULL) {
+            scene_err_oom(L);
+            return -1;
+        }
+    }
+    if (v0 != NULL) {
+        L->sc->story_first = (uint32_t)(v0 - vs->values);
+        L->sc->nstory = s->nnames;
+        L->sc->story_ptrs = ptrs;
+    }
     return 0;
 }

@@ -84,6 +84,11 @@ struct rf_scene {
     /* `storyboard` steps in order (their values are ordinary sequences) */
     uint32_t nsteps;
     const rf_story_step_t *steps;
+    /* the values the states give are the named values story_first ..
+     * story_first + nstory - 1; story_ptrs[k] is the JSON pointer where
+     * the file first gives value story_first + k (for messages) */
+    uint32_t story_first, nstory;
+    const char *const *story_ptrs;
     struct rf_arena *arena;   /* owns all of the above but the fonts and images */
 };
 

@@ -317,6 +317,14 @@ START_TEST(test_story_errors_once)
     ck_assert_int_eq(dg->count, 1);
     ck_assert_str_eq(dg->msg[0], "runeframe: bad.json: /transitions/*/spring/stiffness: "
                                  "must be > 0, got -1");
+    /* an error elsewhere in the file leaves the state values defined: a
+     * layer that reads one is not reported */
+    static const char json2[] = HEAD "\"canvas2\": 1, " AB SPRING
+        "\"storyboard\": [{\"at\": 0, \"state\": \"a\"}], "
+        "\"layers\": [{\"type\": \"rect\", \"width\": \"x\", \"height\": 2}]}";
+    ck_assert_ptr_null(rf_scene_load_buffer("bad.json", json2, strlen(json2), dg));
+    ck_assert_int_eq(dg->count, 1);
+    ck_assert_ptr_nonnull(strstr(dg->msg[0], "/canvas2: unknown key"));
     free(dg);
 }
 END_TEST
