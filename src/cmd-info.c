@@ -180,6 +180,29 @@ static const char *info_output_name(char *buf, size_t size, const rf_value_t *v,
  * overflowed (one-output names are printed as they are). */
 #define INFO_NAME_BUF 512
 
+/* `storyboard`: each step's state, time and completion (seed 003's
+ * TransitionCore: when the slowest of its channels settles). */
+static void info_story_json(const rf_scene_t *sc, FILE *out)
+{
+    char b1[RF_NUM_BUF];
+    fputs(", \"storyboard\": [", out);
+    for (uint32_t i = 0; i < sc->nsteps; i++) {
+        const rf_story_step_t *st = &sc->steps[i];
+        fputs(i == 0 ? "\n  {\"at\": " : ",\n  {\"at\": ", out);
+        fputs(rf_num_json(b1, st->at), out);
+        fputs(", \"state\": ", out);
+        info_json_string(out, st->state);
+        fprintf(out, ", \"complete\": %s, \"slowest\": ", rf_num_json(b1, st->complete));
+        if (st->slowest != NULL)
+            info_json_string(out, st->slowest);
+        else
+            fputs("null", out);
+        fprintf(out, ", \"channels\": %lu, \"interrupted\": %s}", (unsigned long)st->nchannels,
+                st->interrupted ? "true" : "false");
+    }
+    fputs("\n]", out);
+}
+
 static void info_print_json(const rf_scene_t *sc, FILE *out)
 {
     const rf_values_t *vs = &sc->values;
@@ -243,6 +266,8 @@ static void info_print_json(const rf_scene_t *sc, FILE *out)
                 rf_num_json(b3, x1), rf_num_json(b4, y1));
     }
     fputs(sc->npaths > 0 ? "\n}" : "}", out);
+    if (sc->nsteps > 0)
+        info_story_json(sc, out);
     info_assets_json(sc, out);
     fputs("}\n", out);
 }
@@ -315,6 +340,27 @@ static void info_print_paths(const rf_scene_t *sc, FILE *out)
     }
 }
 
+static void info_story_text(const rf_scene_t *sc, FILE *out)
+{
+    char at[RF_NUM_BUF], done[RF_NUM_BUF], step[16];
+    int wat = 2, wstate = 5, wdone = 8;
+    for (uint32_t i = 0; i < sc->nsteps; i++) {
+        wat = info_max(wat, strlen(rf_num_short(at, sc->steps[i].at)));
+        wstate = info_max(wstate, strlen(sc->steps[i].state));
+        wdone = info_max(wdone, strlen(rf_num_short(done, sc->steps[i].complete)));
+    }
+    fprintf(out, "\n%-4s  %-*s  %-*s  %-*s  %s\n", "STEP", wat, "AT", wstate, "STATE", wdone,
+            "COMPLETE", "SLOWEST");
+    for (uint32_t i = 0; i < sc->nsteps; i++) {
+        const rf_story_step_t *st = &sc->steps[i];
+        snprintf(step, sizeof step, "%lu", (unsigned long)i);
+        fprintf(out, "%-4s  %-*s  %-*s  %-*s  %s%s\n", step, wat, rf_num_short(at, st->at),
+                wstate, st->state, wdone, rf_num_short(done, st->complete),
+                st->slowest != NULL ? st->slowest : "-",
+                st->interrupted ? " (interrupted by the next step)" : "");
+    }
+}
+
 static void info_print_text(const rf_scene_t *sc, FILE *out)
 {
     const rf_values_t *vs = &sc->values;
@@ -360,6 +406,8 @@ static void info_print_text(const rf_scene_t *sc, FILE *out)
     }
     if (sc->npaths > 0)
         info_print_paths(sc, out);
+    if (sc->nsteps > 0)
+        info_story_text(sc, out);
     int first = 1;
     info_each_text(sc->layers, sc->nlayers, "/layers", info_text_row, out, &first);
     char hex[RF_SHA256_HEX];
@@ -398,8 +446,11 @@ const rf_cmd_t rf_cmd_info = {
         "never: loops, undamped springs, unbounded physics), final value\n"
         "(none when it has none) and conservative range [min, max] (-inf/inf\n"
         "where unbounded), and one row per named path: its segment count, arc\n"
-        "length and exact bounds [x0, y0, x1, y1]. A sample_path value p has\n"
-        "three rows, p.x, p.y and p.angle; an expression's range is the one its\n"
+        "length and exact bounds [x0, y0, x1, y1], and one row per storyboard\n"
+        "step: when it enters its state and when it is complete (the slowest of\n"
+        "the values its state gives settles; inf when one never does; marked\n"
+        "when the next step starts before that). A sample_path value p has three\n"
+        "rows, p.x, p.y and p.angle; an expression's range is the one its\n"
         "interval analysis published. Inline values inside layers are not listed.\n"
         "\n"
         "Options:\n"
@@ -408,7 +459,9 @@ const rf_cmd_t rf_cmd_info = {
         "          numbers check compares, or null), values and paths, where\n"
         "          each value output (p.x, p.y, p.angle for a path sample) has\n"
         "          kind, settle, end, final, range [lo, hi] and used, and each\n"
-        "          path has segments, length and bounds [x0, y0, x1, y1]; an\n"
+        "          path has segments, length and bounds [x0, y0, x1, y1], and\n"
+        "          (with a storyboard) storyboard lists each step's at, state,\n"
+        "          complete, slowest, channels and interrupted; an\n"
         "          infinite settle time, a missing final value and an unbounded\n"
         "          range end are null; then assets (every font file: kind,\n"
         "          name, file, builtin, bytes, sha256; every image file: kind,\n"

@@ -78,7 +78,10 @@ static void lint_values(lint_t *l)
 
     for (uint32_t i = 0; i < vs->nnamed; i++) {
         const rf_value_t *v = &vs->values[i];
-        snprintf(ptr, sizeof ptr, "/values/%s", v->name);
+        if (i - sc->story_first < sc->nstory && i >= sc->story_first)
+            snprintf(ptr, sizeof ptr, "%s", sc->story_ptrs[i - sc->story_first]);
+        else
+            snprintf(ptr, sizeof ptr, "/values/%s", v->name);
         if (!v->used) {
             if (sc->nlayers > 0)
                 lint_say(l, ptr, "'%s' is defined and never used (no layer reads it, "

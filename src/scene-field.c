@@ -36,11 +36,33 @@ void scene_pop(loader_t *L, size_t mark)
 
 /* The message of fmt at pointer ptr (formatted before the pointer is read,
  * so an argument may point into L->ptr). */
+/* A message of a storyboard's synthesized values (scene-story.c) is
+ * stored at the user's key, once: a transition that several values use
+ * would otherwise say the same thing for each of them. */
+static void story_dedup(loader_t *L, const char *ptr, int before)
+{
+    if (ptr[0] != '#' || L->d->count <= before)
+        return;
+    for (int k = 0; k < before; k++)
+        if (strcmp(L->d->msg[k], L->d->msg[before]) == 0) {
+            L->d->count = before;
+            return;
+        }
+}
+
+static void diag_at(loader_t *L, const char *ptr, const char *msg)
+{
+    char pb[sizeof L->ptr];
+    int before = L->d->count;
+    rf_diag_at(L->d, scene_story_ptr(L, ptr, pb, sizeof pb), "%s", msg);
+    story_dedup(L, ptr, before);
+}
+
 static void err_v(loader_t *L, const char *ptr, const char *fmt, va_list ap)
 {
     char buf[RF_DIAG_LINE];
     vsnprintf(buf, sizeof buf, fmt, ap);
-    rf_diag_at(L->d, ptr, "%s", buf);
+    diag_at(L, ptr, buf);
 }
 
 /* An error at the current pointer. */
@@ -61,7 +83,7 @@ void scene_err_key(loader_t *L, const char *key, const char *fmt, ...)
     vsnprintf(buf, sizeof buf, fmt, ap); /* before the push: key may be in an argument */
     va_end(ap);
     size_t m = scene_push(L, key);
-    rf_diag_at(L->d, L->ptr, "%s", buf);
+    diag_at(L, L->ptr, buf);
     scene_pop(L, m);
 }
 
@@ -84,10 +106,12 @@ void scene_err_caret(loader_t *L, const char *ptr, const char *text, size_t len,
                      const char *msg)
 {
     int before = L->d->count;
-    rf_diag_at(L->d, ptr, "%s", msg);
+    char pb[sizeof L->ptr];
+    rf_diag_at(L->d, scene_story_ptr(L, ptr, pb, sizeof pb), "%s", msg);
     if (L->d->count == before)
         return;                /* dropped past RF_DIAG_MAX */
     rf_loc_attach_col(L->d->msg[L->d->count - 1], RF_DIAG_LINE, text, len, col);
+    story_dedup(L, ptr, before);
 }
 
 void scene_err_oom(loader_t *L)

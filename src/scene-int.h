@@ -13,6 +13,7 @@
  *   scene-timeline.c  `canvas`, `timeline`, `checks`
  *   scene-build.c     the value graph: order, cycles, building, auto
  *   scene-motion.c    `reduced_motion`, and values reduced before building
+ *   scene-story.c     `states`, `transitions`, `storyboard`: sequence values
  *   scene.c           the top level and the entry points (scene.h)
  * Internal functions shared between them are named scene_* (static helpers have no prefix).
  */
@@ -99,6 +100,8 @@ typedef struct pathref {
     const char *data;          /* cJSON's string: the path data (NULL if not one) */
 } pathref_t;
 
+typedef struct story story_t;   /* scene-story.c */
+
 typedef struct loader {
     rf_diag_t *d;
     rf_arena_t *arena;
@@ -145,6 +148,7 @@ typedef struct loader {
     /* sampled easings (malloc'd) */
     sampled_t *sampled;
     size_t nsampled, capsampled;
+    story_t *story;            /* `states`/`storyboard` (malloc'd), or NULL */
 } loader_t;
 
 enum { RF_REDUCED_SNAP = 0, RF_REDUCED_SCALE = 1 };
@@ -323,5 +327,14 @@ extern const scene_names_t scene_shadow_names;
 extern const scene_names_t scene_glyph_names;         /* scene-text.c */
 extern const scene_names_t scene_glyph_order_names;
 extern const scene_names_t scene_morph_names;         /* scene-ref.c */
+
+/* scene-story.c: `states`, `transitions` and `storyboard`, after `values`
+ * (their names become named values); messages at the synthesized values'
+ * pointers ("#s/...") go to the user's keys through scene_story_ptr(). */
+void scene_parse_story(loader_t *L, const cJSON *states, const cJSON *transitions,
+                       const cJSON *storyboard);
+const char *scene_story_ptr(const loader_t *L, const char *ptr, char *buf, size_t cap);
+int scene_story_finish(loader_t *L);
+void scene_story_free(loader_t *L);
 
 #endif

@@ -40,7 +40,8 @@
 
 static const char *const top_keys[] = {
     "runeframe", "canvas", "timeline", "values", "paths", "layers", "checks", "fonts",
-    "reduced_motion", "motion_scheme", "$schema",
+    "reduced_motion", "motion_scheme", "$schema", "states", "transitions",
+    "storyboard",
 };
 const scene_names_t scene_top_names = SCENE_NAMES(top_keys, "runeframe canvas");
 
@@ -105,6 +106,7 @@ static void load_root(loader_t *L, const cJSON *root)
         scene_parse_values(L, f[3]);
         scene_pop(L, m);
     }
+    scene_parse_story(L, f[10], f[11], f[12]);
     scene_index_values(L);
     L->indexed = 1;
     scene_add_deferred(L);
@@ -150,6 +152,8 @@ static void load_root(loader_t *L, const cJSON *root)
     if (scene_build_values(L) != 0)
         return;
     scene_fix_layers(sc->values.values, L->layers, sc->nlayers);
+    if (scene_story_finish(L) != 0)
+        return;
     if (!L->duration_given) {
         scene_resolve_auto(L);
         frames_ok = scene_nerrors(L) == 0;
@@ -249,6 +253,7 @@ rf_scene_t *rf_scene_load_buffer_with(const char *name, const char *buf, size_t 
     free(L.path_names);
     free(L.order);
     free(L.sampled);
+    scene_story_free(&L);
     rf_arena_destroy(L.scratch);
     cJSON_Delete(root);
     free(text);

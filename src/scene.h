@@ -36,6 +36,18 @@ typedef struct rf_scene_path {
     const struct rf_path *path;
 } rf_scene_path_t;
 
+/* One storyboard step (scene-v1.md `storyboard`, seed 003's
+ * TransitionCore): the state it enters, when, and when it is complete, the
+ * time the slowest of its channels (the values its state gives) settles. */
+typedef struct rf_story_step {
+    const char *state;
+    double at;
+    double complete;          /* INFINITY when a channel never settles */
+    const char *slowest;      /* the value that settles last, NULL without channels */
+    uint32_t nchannels;
+    int interrupted;          /* the next step starts before it is complete */
+} rf_story_step_t;
+
 struct rf_scene {
     const char *file;         /* as given on the command line */
     int width, height;        /* canvas */
@@ -73,6 +85,14 @@ struct rf_scene {
      * name it, in the order first named; destroyed with the scene */
     uint32_t nimages;
     struct rf_image **images;
+    /* `storyboard` steps in order (their values are ordinary sequences) */
+    uint32_t nsteps;
+    const rf_story_step_t *steps;
+    /* the values the states give are the named values story_first ..
+     * story_first + nstory - 1; story_ptrs[k] is the JSON pointer where
+     * the file first gives value story_first + k (for messages) */
+    uint32_t story_first, nstory;
+    const char *const *story_ptrs;
     struct rf_arena *arena;   /* owns all of the above but the fonts and images */
 };
 

@@ -915,7 +915,7 @@ START_TEST(scene_pointer_escaping)
     ck_assert(fails_with(HEAD "\"timeline\": {\"duration\": 1}, \"~/\": 1}",
                          "/~0~1: unknown key '~/' (known: runeframe, canvas, timeline, values, "
                          "paths, layers, checks, fonts, reduced_motion, "
-                         "motion_scheme, $schema)"));
+                         "motion_scheme, $schema, states, transitions, storyboard)"));
 }
 END_TEST
 

@@ -37,6 +37,19 @@ static inline rf_scene_t *rf_test_scene(const char *name, const char *json)
     return rf_test_scene_with(name, json, NULL);
 }
 
+/* A scene that must not load: its first error contains want. */
+static inline void rf_test_load_fails(const char *json, const char *want)
+{
+    rf_diag_t *dg = malloc(sizeof *dg);
+    ck_assert_ptr_nonnull(dg);
+    rf_scene_t *sc = rf_scene_load_buffer("bad.json", json, strlen(json), dg);
+    ck_assert_ptr_null(sc);
+    ck_assert_int_ge(dg->count, 1);
+    if (strstr(dg->msg[0], want) == NULL)
+        ck_abort_msg("error '%s' does not contain '%s'", dg->msg[0], want);
+    free(dg);
+}
+
 /* The frame of sc at t, w x h ARGB32 rows (stride w * 4), malloc'd. */
 static inline uint32_t *rf_test_frame(const rf_scene_t *sc, double t, int w, int h)
 {
