@@ -327,6 +327,8 @@ extern const scene_names_t scene_shadow_names;
 extern const scene_names_t scene_glyph_names;         /* scene-text.c */
 extern const scene_names_t scene_glyph_order_names;
 extern const scene_names_t scene_morph_names;         /* scene-ref.c */
+extern const scene_names_t scene_story_step_names;    /* scene-story.c: a storyboard step */
+extern const scene_names_t scene_story_trans_names;   /* the kinds a transition may be */
 
 /* scene-story.c: `states`, `transitions` and `storyboard`, after `values`
  * (their names become named values); messages at the synthesized values'

@@ -746,6 +746,35 @@ static cJSON *top_key(const char *k)
     }
     if (strcmp(k, "layers") == 0)
         return with(typed("array", "the layers, drawn in order"), "items", ref("layer"));
+    if (strcmp(k, "states") == 0) {
+        /* a state: value names to their values there */
+        cJSON *st = with(typed("object", "a state: value names and their values in it"),
+                         "propertyNames", ref("name"));
+        with(st, "additionalProperties", typed("number", NULL));
+        cJSON *o = with(typed("object", "named states (runeframe-scene(5), STATES AND "
+                              "STORYBOARDS)"), "propertyNames", ref("name"));
+        return with(o, "additionalProperties", st);
+    }
+    if (strcmp(k, "transitions") == 0) {
+        /* one kind, its body without from/to/start/velocity */
+        cJSON *one = cJSON_CreateObject();
+        with(one, "propertyNames", enum_of(scene_story_trans_names.names,
+                                            scene_story_trans_names.n, NULL));
+        num(num(one, "minProperties", 1), "maxProperties", 1);
+        str(one, "type", "object");
+        cJSON *o = typed("object", "how each value moves between states: a value name or "
+                         "\"*\" for the rest, to {KIND: {...}} without from, to, start, "
+                         "velocity");
+        return with(o, "additionalProperties", one);
+    }
+    if (strcmp(k, "storyboard") == 0) {
+        cJSON *props = cJSON_CreateObject();
+        with(props, scene_story_step_names.names[0], ref("nonneg"));
+        with(props, scene_story_step_names.names[1], ref("name"));
+        cJSON *step = closed(props, scene_story_step_names.required, "a step: {\"at\": "
+                             "seconds, \"state\": NAME}");
+        return with(typed("array", "when each state is entered, in time order"), "items", step);
+    }
     if (strcmp(k, "motion_scheme") == 0)
         return any3("\"standard\", \"expressive\", or an object mapping roles to springs",
                     enum_of(scene_scheme_names.names, scene_scheme_names.n, NULL),

@@ -78,6 +78,7 @@ struct story {
 
 /* Kinds a transition may be: the ones that move to a target. */
 static const char *const trans_kinds[] = { "spring", "tween", "bezier", "snap" };
+const scene_names_t scene_story_trans_names = SCENE_NAMES(trans_kinds, NULL);
 /* What a transition body may not say, and why. */
 static const struct { const char *key, *why; } trans_owned[] = {
     { "from", "a transition starts from the value's current value: leave out 'from'" },
@@ -416,6 +417,7 @@ static void parse_transitions(loader_t *L, story_t *s, const cJSON *obj)
 }
 
 static const char *const step_keys[] = { "at", "state" };
+const scene_names_t scene_story_step_names = SCENE_NAMES(step_keys, "at state");
 
 static void parse_storyboard(loader_t *L, story_t *s, const cJSON *arr)
 {
