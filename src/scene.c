@@ -44,6 +44,14 @@ static const char *const top_keys[] = {
     "storyboard",
 };
 const scene_names_t scene_top_names = SCENE_NAMES(top_keys, "runeframe canvas");
+/* Their indices in top_keys (keep the two in the same order). */
+enum {
+    TOP_RUNEFRAME, TOP_CANVAS, TOP_TIMELINE, TOP_VALUES, TOP_PATHS, TOP_LAYERS, TOP_CHECKS,
+    TOP_FONTS, TOP_REDUCED_MOTION, TOP_MOTION_SCHEME, TOP_SCHEMA, TOP_STATES, TOP_TRANSITIONS,
+    TOP_STORYBOARD, TOP_N
+};
+_Static_assert(TOP_N == NELEM(top_keys), "top_keys and its enum differ");
+
 
 static void load_root(loader_t *L, const cJSON *root)
 {
@@ -57,80 +65,80 @@ static void load_root(loader_t *L, const cJSON *root)
     scene_scan_keys(L, root, top_keys, NELEM(top_keys), f);
 
     /* runeframe: the format version */
-    if (f[0] == NULL) {
+    if (f[TOP_RUNEFRAME] == NULL) {
         scene_err(L, "missing required key 'runeframe' (the format version: \"runeframe\": 1)");
-    } else if (!cJSON_IsNumber(f[0])) {
+    } else if (!cJSON_IsNumber(f[TOP_RUNEFRAME])) {
         scene_err_key(L, "runeframe", "must be 1 (the format version), got %s",
-                      scene_json_type(f[0]));
-    } else if (isfinite(f[0]->valuedouble) && f[0]->valuedouble != 1) {
+                      scene_json_type(f[TOP_RUNEFRAME]));
+    } else if (isfinite(f[TOP_RUNEFRAME]->valuedouble) && f[TOP_RUNEFRAME]->valuedouble != 1) {
         nbuf_t b;
         scene_err_key(L, "runeframe", "unsupported format version %s: this runeframe reads "
-                      "version 1", scene_num(&b, f[0]->valuedouble));
+                      "version 1", scene_num(&b, f[TOP_RUNEFRAME]->valuedouble));
     }
 
     /* $schema: where an editor finds the JSON Schema (`runeframe schema`) */
-    if (f[10] != NULL && !cJSON_IsString(f[10]))
+    if (f[TOP_SCHEMA] != NULL && !cJSON_IsString(f[TOP_SCHEMA]))
         scene_err_key(L, "$schema", "must be a string (the schema's path or URI), got %s",
-                      scene_json_type(f[10]));
+                      scene_json_type(f[TOP_SCHEMA]));
 
-    if (f[1] == NULL) {
+    if (f[TOP_CANVAS] == NULL) {
         scene_err(L, "missing required key 'canvas'");
     } else {
         size_t m = scene_push(L, "canvas");
-        scene_parse_canvas(L, f[1]);
+        scene_parse_canvas(L, f[TOP_CANVAS]);
         scene_pop(L, m);
     }
 
     L->fps = 60;
     L->fps_ok = 1;
     L->duration_ok = 1;
-    if (f[2] != NULL) {
+    if (f[TOP_TIMELINE] != NULL) {
         size_t m = scene_push(L, "timeline");
-        scene_parse_timeline(L, f[2]);
+        scene_parse_timeline(L, f[TOP_TIMELINE]);
         scene_pop(L, m);
     }
     sc->fps = L->fps;
 
-    if (f[9] != NULL) {
+    if (f[TOP_MOTION_SCHEME] != NULL) {
         size_t m = scene_push(L, "motion_scheme");
-        scene_parse_motion_scheme(L, f[9]);
+        scene_parse_motion_scheme(L, f[TOP_MOTION_SCHEME]);
         scene_pop(L, m);
     }
-    if (f[8] != NULL) {
+    if (f[TOP_REDUCED_MOTION] != NULL) {
         size_t m = scene_push(L, "reduced_motion");
-        scene_parse_reduced_motion(L, f[8]);
+        scene_parse_reduced_motion(L, f[TOP_REDUCED_MOTION]);
         scene_pop(L, m);
     }
-    if (f[3] != NULL) {
+    if (f[TOP_VALUES] != NULL) {
         size_t m = scene_push(L, "values");
-        scene_parse_values(L, f[3]);
+        scene_parse_values(L, f[TOP_VALUES]);
         scene_pop(L, m);
     }
-    scene_parse_story(L, f[10], f[11], f[12]);
+    scene_parse_story(L, f[TOP_STATES], f[TOP_TRANSITIONS], f[TOP_STORYBOARD]);
     scene_index_values(L);
     L->indexed = 1;
     scene_add_deferred(L);
 
-    if (f[4] != NULL) {
+    if (f[TOP_PATHS] != NULL) {
         size_t m = scene_push(L, "paths");
-        scene_parse_paths(L, f[4]);
+        scene_parse_paths(L, f[TOP_PATHS]);
         scene_pop(L, m);
     }
     /* every name is known now: expressions, samples and `from` sources */
     scene_resolve_pending(L);
-    if (f[7] != NULL) {
+    if (f[TOP_FONTS] != NULL) {
         size_t m = scene_push(L, "fonts");
-        scene_parse_fonts(L, f[7]);
+        scene_parse_fonts(L, f[TOP_FONTS]);
         scene_pop(L, m);
     }
-    if (f[5] != NULL && !L->items_over) {
+    if (f[TOP_LAYERS] != NULL && !L->items_over) {
         size_t m = scene_push(L, "layers");
-        scene_parse_layers(L, f[5]);
+        scene_parse_layers(L, f[TOP_LAYERS]);
         scene_pop(L, m);
     }
-    if (f[6] != NULL) {
+    if (f[TOP_CHECKS] != NULL) {
         size_t m = scene_push(L, "checks");
-        scene_parse_checks(L, f[6]);
+        scene_parse_checks(L, f[TOP_CHECKS]);
         scene_pop(L, m);
     }
     if (L->oom)
