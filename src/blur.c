@@ -144,9 +144,14 @@ static RF_INLINE void vbox16_k(const uint8_t *restrict a, size_t as, uint8_t *re
     uint16_t half = (uint16_t)((lo + hi + 1) / 2);
     int wb = w4 & ~31; /* blocks of 32 channels */
     memset(acc, 0, (size_t)w4 * sizeof *acc);
-    for (int j = 0; j < hi && j < h; j++)
-        for (int c = 0; c < w4; c++)
-            acc[c] = (uint16_t)(acc[c] + a[(size_t)j * as + (size_t)c]);
+    for (int j = 0; j < hi && j < h; j++) {
+        const uint8_t *in = a + (size_t)j * as;
+        for (int c0 = 0; c0 < wb; c0 += 32)
+            for (int q = 0; q < 32; q++)
+                acc[c0 + q] = (uint16_t)(acc[c0 + q] + in[c0 + q]);
+        for (int c = wb; c < w4; c++)
+            acc[c] = (uint16_t)(acc[c] + in[c]);
+    }
     for (int y = 0; y < h; y++) {
         const uint8_t *in = y + hi < h ? a + (size_t)(y + hi) * as : zero;
         const uint8_t *out = y - lo >= 0 ? a + (size_t)(y - lo) * as : zero;
