@@ -221,11 +221,46 @@ static void vgauss(const uint8_t *restrict a, size_t as, uint8_t *restrict b, si
 #if defined(__GNUC__) && !defined(__clang__)
 typedef uint32_t v4u32 __attribute__((vector_size(16)));
 typedef int32_t v4i32 __attribute__((vector_size(16)));
+typedef uint8_t v16u8 __attribute__((vector_size(16)));
+typedef int8_t v16i8 __attribute__((vector_size(16)));
 #define SHUF(a, b, i, j, k, l) __builtin_shuffle(a, b, (v4i32){ i, j, k, l })
+#define ZIPLO(a, b)                                                                            \
+    __builtin_shuffle(a, b, (v16i8){ 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23 })
+#define ZIPHI(a, b)                                                                            \
+    __builtin_shuffle(a, b, (v16i8){ 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31 })
 #elif defined(__clang__)
 typedef uint32_t v4u32 __attribute__((vector_size(16)));
+typedef uint8_t v16u8 __attribute__((vector_size(16)));
 #define SHUF(a, b, i, j, k, l) __builtin_shufflevector(a, b, i, j, k, l)
+#define ZIPLO(a, b)                                                                            \
+    __builtin_shufflevector(a, b, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23)
+#define ZIPHI(a, b)                                                                            \
+    __builtin_shufflevector(a, b, 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31)
 #endif
+
+/* The 16 x 16 bytes (A8) at src into dst transposed: interleaving rows i
+ * and i + 8 byte by byte, four times over, turns rows into columns. */
+static void transpose16(const uint8_t *restrict src, size_t ss, uint8_t *restrict dst, size_t ds)
+{
+#ifdef ZIPLO
+    v16u8 r[16], t[16];
+    for (int i = 0; i < 16; i++)
+        memcpy(&r[i], src + (size_t)i * ss, 16);
+    for (int k = 0; k < 4; k++) {
+        for (int i = 0; i < 8; i++) {
+            t[2 * i] = ZIPLO(r[i], r[i + 8]);
+            t[2 * i + 1] = ZIPHI(r[i], r[i + 8]);
+        }
+        memcpy(r, t, sizeof r);
+    }
+    for (int i = 0; i < 16; i++)
+        memcpy(dst + (size_t)i * ds, &r[i], 16);
+#else
+    for (int y = 0; y < 16; y++)
+        for (int x = 0; x < 16; x++)
+            dst[(size_t)x * ds + (size_t)y] = src[(size_t)y * ss + (size_t)x];
+#endif
+}
 
 /* The 4 x 4 pixels (ARGB32) at src into dst transposed: four rows read,
  * four columns written, in vector registers. */
@@ -255,7 +290,8 @@ static void transpose4(const uint8_t *restrict src, size_t ss, uint8_t *restrict
 /* The w x h pixels of bpp bytes (4 or 1) at src (rows ss bytes apart)
  * into dst transposed: dst row x (ds bytes apart) holds column x. ARGB32
  * in blocks of 4 x 4 (transpose4), four rows of the source at a time, so
- * both sides stay in cache; A8 in tiles of 8 x 8. */
+ * both sides stay in cache; A8 in blocks of 16 x 16 (transpose16), the
+ * rows left over in tiles of 8 x 8. */
 static void transpose(const uint8_t *restrict src, size_t ss, uint8_t *restrict dst, size_t ds,
                       int w, int h, int bpp)
 {
@@ -274,6 +310,15 @@ static void transpose(const uint8_t *restrict src, size_t ss, uint8_t *restrict 
             for (int x = 0; x < w; x++)
                 memcpy(dst + (size_t)x * ds + (size_t)y0 * 4, src + (size_t)y0 * ss + (size_t)x * 4, 4);
         return;
+    }
+    for (; y0 + 16 <= h; y0 += 16) {
+        const uint8_t *sr = src + (size_t)y0 * ss;
+        int x = 0;
+        for (; x + 16 <= w; x += 16)
+            transpose16(sr + (size_t)x, ss, dst + (size_t)x * ds + (size_t)y0, ds);
+        for (; x < w; x++)
+            for (int y = y0; y < y0 + 16; y++)
+                dst[(size_t)x * ds + (size_t)y] = src[(size_t)y * ss + (size_t)x];
     }
     for (; y0 < h; y0 += 8)
         for (int x0 = 0; x0 < w; x0 += 8) {
