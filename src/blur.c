@@ -7,6 +7,7 @@
 #include <string.h>
 
 #define GAUSS_MAX_R 6 /* ceil(3 s) for s < 2 */
+#define RECIP16_KMAX 8 /* vbox16's shifts: copies for k = 0 .. 8 */
 
 /* GCC on x86-64 builds the box pass twice, for AVX2 and for the baseline,
  * and picks one when the program loads: integer arithmetic, so the same
@@ -97,6 +98,105 @@ static void vbox(const uint8_t *restrict a, size_t as, uint8_t *restrict b, size
     }
 }
 
+/* The box mean of 16-bit sums: for d <= 256 a window's sum plus d / 2
+ * fits 16 bits, and (v * m) >> (16 + k) with m = ceil(2^(16+k) / d) < 2^16
+ * is v / d exactly when nmax * (m d - 2^(16+k)) < 2^(16+k) (write v = q d
+ * + r, r <= d - 1: v m / 2^(16+k) = q + r / d + v e / (d 2^(16+k)), below
+ * q + 1). Finds such m and k; 0 when there are none (then vbox's 32-bit
+ * sums). */
+static int recip16(uint32_t d, uint16_t *m, int *k)
+{
+    uint64_t nmax = 255u * (uint64_t)d + d / 2;
+    if (nmax > 65535)
+        return 0;
+    for (int kk = RECIP16_KMAX; kk >= 0; kk--) {
+        uint64_t p = UINT64_C(1) << (16 + kk), mm = (p + d - 1) / d;
+        if (mm <= 65535 && nmax * (mm * d - p) < p) {
+            *m = (uint16_t)mm;
+            *k = kk;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+unsigned rf_blur_box_mean(unsigned d, unsigned v)
+{
+    uint16_t m;
+    int k;
+    if (d >= 1 && d < 65536 && recip16(d, &m, &k)) /* vbox16's arithmetic */
+        return (uint16_t)(((uint32_t)(uint16_t)(v + d / 2) * m) >> 16) >> k;
+    return d >= 1 ? (v + d / 2) / d : 0; /* vbox's: an exact division */
+}
+
+/* vbox with 16-bit sums (twice the channels per vector, and the mean by a
+ * high-half multiply, then a shift by the constant k: GCC vectorizes the
+ * pair only when k is a constant, hence one copy per k). */
+#if defined(__GNUC__)
+#define RF_INLINE inline __attribute__((always_inline))
+#else
+#define RF_INLINE inline
+#endif
+static RF_INLINE void vbox16_k(const uint8_t *restrict a, size_t as, uint8_t *restrict b,
+                               size_t bs, int w4, int h, int lo, int hi, uint16_t m, const int k,
+                               uint16_t *restrict acc, const uint8_t *restrict zero)
+{
+    uint16_t half = (uint16_t)((lo + hi + 1) / 2);
+    int wb = w4 & ~31; /* blocks of 32 channels */
+    memset(acc, 0, (size_t)w4 * sizeof *acc);
+    for (int j = 0; j < hi && j < h; j++) {
+        const uint8_t *in = a + (size_t)j * as;
+        for (int c0 = 0; c0 < wb; c0 += 32)
+            for (int q = 0; q < 32; q++)
+                acc[c0 + q] = (uint16_t)(acc[c0 + q] + in[c0 + q]);
+        for (int c = wb; c < w4; c++)
+            acc[c] = (uint16_t)(acc[c] + in[c]);
+    }
+    for (int y = 0; y < h; y++) {
+        const uint8_t *in = y + hi < h ? a + (size_t)(y + hi) * as : zero;
+        const uint8_t *out = y - lo >= 0 ? a + (size_t)(y - lo) * as : zero;
+        uint8_t *o = b + (size_t)y * bs;
+        for (int c0 = 0; c0 < wb; c0 += 32)
+            for (int q = 0; q < 32; q++) {
+                uint16_t v = (uint16_t)(acc[c0 + q] + in[c0 + q]);
+                uint16_t hv = (uint16_t)(((uint32_t)(uint16_t)(v + half) * m) >> 16);
+                o[c0 + q] = (uint8_t)(hv >> k);
+                acc[c0 + q] = (uint16_t)(v - out[c0 + q]);
+            }
+        for (int c = wb; c < w4; c++) {
+            uint16_t v = (uint16_t)(acc[c] + in[c]);
+            uint16_t hv = (uint16_t)(((uint32_t)(uint16_t)(v + half) * m) >> 16);
+            o[c] = (uint8_t)(hv >> k);
+            acc[c] = (uint16_t)(v - out[c]);
+        }
+    }
+}
+
+RF_BLUR_CLONES
+static void vbox16(const uint8_t *restrict a, size_t as, uint8_t *restrict b, size_t bs, int w4,
+                   int h, int lo, int hi, uint16_t m, int k, uint16_t *restrict acc,
+                   const uint8_t *restrict zero)
+{
+    switch (k) {
+#define K(n)                                                                                       case n:                                                                                            vbox16_k(a, as, b, bs, w4, h, lo, hi, m, n, acc, zero);                                        break;
+        K(0) K(1) K(2) K(3) K(4) K(5) K(6) K(7) K(8)
+#undef K
+    }
+}
+
+/* One box pass of lo + 1 + hi rows: vbox16 when its reciprocal is exact,
+ * else vbox. */
+static void box(const uint8_t *a, size_t as, uint8_t *b, size_t bs, int w4, int h, int lo,
+                int hi, uint32_t *acc, const uint8_t *zero)
+{
+    uint16_t m;
+    int k;
+    if (recip16((uint32_t)(lo + hi + 1), &m, &k))
+        vbox16(a, as, b, bs, w4, h, lo, hi, m, k, (uint16_t *)(void *)acc, zero);
+    else
+        vbox(a, as, b, bs, w4, h, lo, hi, acc, zero);
+}
+
 /* The Gaussian kernel down the columns, from a to b. */
 static void vgauss(const uint8_t *restrict a, size_t as, uint8_t *restrict b, size_t bs, int w4,
                    int h, int r, const uint32_t *restrict wt, uint32_t *restrict acc)
@@ -118,25 +218,114 @@ static void vgauss(const uint8_t *restrict a, size_t as, uint8_t *restrict b, si
     }
 }
 
+#if defined(__GNUC__) && !defined(__clang__)
+typedef uint32_t v4u32 __attribute__((vector_size(16)));
+typedef int32_t v4i32 __attribute__((vector_size(16)));
+typedef uint8_t v16u8 __attribute__((vector_size(16)));
+typedef int8_t v16i8 __attribute__((vector_size(16)));
+#define SHUF(a, b, i, j, k, l) __builtin_shuffle(a, b, (v4i32){ i, j, k, l })
+#define ZIPLO(a, b)                                                                            \
+    __builtin_shuffle(a, b, (v16i8){ 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23 })
+#define ZIPHI(a, b)                                                                            \
+    __builtin_shuffle(a, b, (v16i8){ 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31 })
+#elif defined(__clang__)
+typedef uint32_t v4u32 __attribute__((vector_size(16)));
+typedef uint8_t v16u8 __attribute__((vector_size(16)));
+#define SHUF(a, b, i, j, k, l) __builtin_shufflevector(a, b, i, j, k, l)
+#define ZIPLO(a, b)                                                                            \
+    __builtin_shufflevector(a, b, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23)
+#define ZIPHI(a, b)                                                                            \
+    __builtin_shufflevector(a, b, 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31)
+#endif
+
+/* The 16 x 16 bytes (A8) at src into dst transposed: interleaving rows i
+ * and i + 8 byte by byte, four times over, turns rows into columns. */
+static void transpose16(const uint8_t *restrict src, size_t ss, uint8_t *restrict dst, size_t ds)
+{
+#ifdef ZIPLO
+    v16u8 r[16], t[16];
+    for (int i = 0; i < 16; i++)
+        memcpy(&r[i], src + (size_t)i * ss, 16);
+    for (int k = 0; k < 4; k++) {
+        for (int i = 0; i < 8; i++) {
+            t[2 * i] = ZIPLO(r[i], r[i + 8]);
+            t[2 * i + 1] = ZIPHI(r[i], r[i + 8]);
+        }
+        memcpy(r, t, sizeof r);
+    }
+    for (int i = 0; i < 16; i++)
+        memcpy(dst + (size_t)i * ds, &r[i], 16);
+#else
+    for (int y = 0; y < 16; y++)
+        for (int x = 0; x < 16; x++)
+            dst[(size_t)x * ds + (size_t)y] = src[(size_t)y * ss + (size_t)x];
+#endif
+}
+
+/* The 4 x 4 pixels (ARGB32) at src into dst transposed: four rows read,
+ * four columns written, in vector registers. */
+static void transpose4(const uint8_t *restrict src, size_t ss, uint8_t *restrict dst, size_t ds)
+{
+#ifdef SHUF
+    v4u32 r0, r1, r2, r3;
+    memcpy(&r0, src, 16);
+    memcpy(&r1, src + ss, 16);
+    memcpy(&r2, src + 2 * ss, 16);
+    memcpy(&r3, src + 3 * ss, 16);
+    v4u32 t0 = SHUF(r0, r1, 0, 4, 1, 5), t1 = SHUF(r0, r1, 2, 6, 3, 7);
+    v4u32 t2 = SHUF(r2, r3, 0, 4, 1, 5), t3 = SHUF(r2, r3, 2, 6, 3, 7);
+    v4u32 c0 = SHUF(t0, t2, 0, 1, 4, 5), c1 = SHUF(t0, t2, 2, 3, 6, 7);
+    v4u32 c2 = SHUF(t1, t3, 0, 1, 4, 5), c3 = SHUF(t1, t3, 2, 3, 6, 7);
+    memcpy(dst, &c0, 16);
+    memcpy(dst + ds, &c1, 16);
+    memcpy(dst + 2 * ds, &c2, 16);
+    memcpy(dst + 3 * ds, &c3, 16);
+#else
+    for (int y = 0; y < 4; y++)
+        for (int x = 0; x < 4; x++)
+            memcpy(dst + (size_t)x * ds + (size_t)y * 4, src + (size_t)y * ss + (size_t)x * 4, 4);
+#endif
+}
+
 /* The w x h pixels of bpp bytes (4 or 1) at src (rows ss bytes apart)
- * into dst transposed: dst row x (ds bytes apart) holds column x. In tiles
- * of 8 x 8 so both sides stay in cache. */
+ * into dst transposed: dst row x (ds bytes apart) holds column x. ARGB32
+ * in blocks of 4 x 4 (transpose4), four rows of the source at a time, so
+ * both sides stay in cache; A8 in blocks of 16 x 16 (transpose16), the
+ * rows left over in tiles of 8 x 8. */
 static void transpose(const uint8_t *restrict src, size_t ss, uint8_t *restrict dst, size_t ds,
                       int w, int h, int bpp)
 {
-    for (int y0 = 0; y0 < h; y0 += 8)
+    int y0 = 0;
+    if (bpp == 4) {
+        for (; y0 + 4 <= h; y0 += 4) {
+            const uint8_t *sr = src + (size_t)y0 * ss;
+            int x = 0;
+            for (; x + 4 <= w; x += 4)
+                transpose4(sr + (size_t)x * 4, ss, dst + (size_t)x * ds + (size_t)y0 * 4, ds);
+            for (; x < w; x++)
+                for (int y = y0; y < y0 + 4; y++)
+                    memcpy(dst + (size_t)x * ds + (size_t)y * 4, src + (size_t)y * ss + (size_t)x * 4, 4);
+        }
+        for (; y0 < h; y0++)
+            for (int x = 0; x < w; x++)
+                memcpy(dst + (size_t)x * ds + (size_t)y0 * 4, src + (size_t)y0 * ss + (size_t)x * 4, 4);
+        return;
+    }
+    for (; y0 + 16 <= h; y0 += 16) {
+        const uint8_t *sr = src + (size_t)y0 * ss;
+        int x = 0;
+        for (; x + 16 <= w; x += 16)
+            transpose16(sr + (size_t)x, ss, dst + (size_t)x * ds + (size_t)y0, ds);
+        for (; x < w; x++)
+            for (int y = y0; y < y0 + 16; y++)
+                dst[(size_t)x * ds + (size_t)y] = src[(size_t)y * ss + (size_t)x];
+    }
+    for (; y0 < h; y0 += 8)
         for (int x0 = 0; x0 < w; x0 += 8) {
             int y1 = y0 + 8 < h ? y0 + 8 : h, x1 = x0 + 8 < w ? x0 + 8 : w;
-            for (int y = y0; y < y1; y++) {
-                const uint8_t *sr = src + (size_t)y * ss;
-                if (bpp == 4)
-                    for (int x = x0; x < x1; x++)
-                        ((uint32_t *)(void *)(dst + (size_t)x * ds))[y] =
-                            ((const uint32_t *)(const void *)sr)[x];
-                else
-                    for (int x = x0; x < x1; x++)
-                        dst[(size_t)x * ds + (size_t)y] = sr[x];
-            }
+            for (int y = y0; y < y1; y++)
+                for (int x = x0; x < x1; x++)
+                    dst[(size_t)x * ds + (size_t)y] = src[(size_t)y * ss + (size_t)x];
         }
 }
 
@@ -148,13 +337,13 @@ static void vpasses(uint8_t *a, size_t as, uint8_t *b, size_t bs, int w4, int h,
     if (gr >= 0) {
         vgauss(a, as, b, bs, w4, h, gr, wt, acc);
     } else if (d % 2) {
-        vbox(a, as, b, bs, w4, h, d / 2, d / 2, acc, zero);
-        vbox(b, bs, a, as, w4, h, d / 2, d / 2, acc, zero);
-        vbox(a, as, b, bs, w4, h, d / 2, d / 2, acc, zero);
+        box(a, as, b, bs, w4, h, d / 2, d / 2, acc, zero);
+        box(b, bs, a, as, w4, h, d / 2, d / 2, acc, zero);
+        box(a, as, b, bs, w4, h, d / 2, d / 2, acc, zero);
     } else {
-        vbox(a, as, b, bs, w4, h, d / 2, d / 2 - 1, acc, zero);
-        vbox(b, bs, a, as, w4, h, d / 2 - 1, d / 2, acc, zero);
-        vbox(a, as, b, bs, w4, h, d / 2, d / 2, acc, zero);
+        box(a, as, b, bs, w4, h, d / 2, d / 2 - 1, acc, zero);
+        box(b, bs, a, as, w4, h, d / 2 - 1, d / 2, acc, zero);
+        box(a, as, b, bs, w4, h, d / 2, d / 2, acc, zero);
     }
 }
 
@@ -183,11 +372,10 @@ static void blur_bytes(uint8_t *pix, int stride, int w, int h, int bpp, double s
      * its row x */
     transpose(pix, ps, t, cs, w, h, bpp);
     vpasses(t, cs, u, cs, bpp * h, w, d, gr, wt, acc, zero);
-    transpose(u, cs, pix, ps, h, w, bpp);
-    /* the columns */
-    vpasses(pix, ps, t, rs, bpp * w, h, d, gr, wt, acc, zero);
-    for (int y = 0; y < h; y++)
-        memcpy(pix + (size_t)y * ps, t + (size_t)y * rs, rs);
+    transpose(u, cs, t, rs, h, w, bpp);
+    /* the columns, from t (rows rs bytes apart) to pix: t -> pix -> t ->
+     * pix, or one Gaussian pass t -> pix */
+    vpasses(t, rs, pix, ps, bpp * w, h, d, gr, wt, acc, zero);
 }
 
 void rf_blur_argb32(uint8_t *pix, int stride, int w, int h, double s, void *work)

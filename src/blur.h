@@ -11,9 +11,12 @@
  * Owns: nothing but the caller's buffers. It never allocates: the caller
  * passes a work buffer of RF_BLUR_WORK(w, h) bytes (the renderer keeps one,
  * for its canvas). Every pass runs down columns, a row at a time across all
- * of them, in blocks of 16 channels (loops GCC vectorizes at -O2); the rows
- * are blurred as the columns of a transposed copy. Any number of threads
- * may blur their own pixels at once. Level 1 (tests/layering.test).
+ * of them (loops GCC vectorizes at -O2): for box sizes up to 256 with
+ * 16-bit sums in blocks of 32 channels and the mean by a high-half multiply
+ * where that reciprocal is exact (rf_blur_box_mean), else 32-bit sums in
+ * blocks of 16; the rows are blurred as the columns of a transposed copy
+ * (4 x 4 blocks in vector registers). Any number of threads may blur
+ * their own pixels at once. Level 1 (tests/layering.test).
  *
  * Every box pass rounds its mean: out = (sum + d / 2) / d, with sum the
  * window's 8-bit values (tests/check_blur.c holds it to a Python
@@ -38,6 +41,11 @@ int rf_blur_box_size(double s);
 /* How far (px) the blur of standard deviation s carries a pixel: 3 s,
  * rounded up (0 for s <= 0 or NaN). */
 int rf_blur_reach(double s);
+
+/* The mean a box pass of size d writes for a window sum v (0 <= v <= 255
+ * d): (v + d / 2) / d, as the pass computes it (its 16-bit reciprocal
+ * where that is exact, tests/check_blur.c checks every d and v). */
+unsigned rf_blur_box_mean(unsigned d, unsigned v);
 
 /* Blurs the w x h ARGB32 pixels at pix (rows stride bytes apart) in place
  * with standard deviation s (nothing for s <= 0 or NaN; at most 16384, which

@@ -97,11 +97,15 @@ static void image_state_destroy(void *p)
 static const cairo_filter_t filters[] = { CAIRO_FILTER_GOOD, CAIRO_FILTER_NEAREST,
                                           CAIRO_FILTER_BEST };
 
-/* 1 when the rectangle [0, w] x [0, h] under m lies off the canvas. */
+/* 1 when the rectangle [0, w] x [0, h] under m lies off the surface drawn
+ * on (the canvas, a group's or a capture's, whose device offset places it). */
 static int off_canvas(cairo_t *cr, const cairo_matrix_t *m, double w, double h)
 {
     cairo_surface_t *t = cairo_get_target(cr);
-    double W = cairo_image_surface_get_width(t), H = cairo_image_surface_get_height(t);
+    double ox, oy;
+    cairo_surface_get_device_offset(t, &ox, &oy);
+    double X = -ox, Y = -oy;
+    double W = X + cairo_image_surface_get_width(t), H = Y + cairo_image_surface_get_height(t);
     double px[4] = { 0, w, 0, w }, py[4] = { 0, 0, h, h };
     double x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY;
     for (int i = 0; i < 4; i++) {
@@ -111,7 +115,7 @@ static int off_canvas(cairo_t *cr, const cairo_matrix_t *m, double w, double h)
         y0 = fmin(y0, py[i]);
         y1 = fmax(y1, py[i]);
     }
-    return !(x1 > 0 && y1 > 0 && x0 < W && y0 < H);
+    return !(x1 > X && y1 > Y && x0 < W && y0 < H);
 }
 
 static void image_draw(struct rf_renderer *r, const rf_layer_t *L, uint32_t idx,

@@ -3,10 +3,14 @@
  * group's clip and mask, a layer's blur and shadows, its opacity and blend
  * mode. The layer's own pixels come from its type's draw hook (layer.h);
  * render.c lays the tree out and fills and strokes shapes. Nothing here
- * allocates per frame except the push_group surfaces cairo allocates.
+ * allocates per frame except the push_group surfaces and contexts cairo
+ * allocates: a blurred or shadowed layer is captured into the renderer's
+ * buffer of its nesting level (grown the first time a region needs more).
  */
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "blur.h"
@@ -81,7 +85,7 @@ static int clip_apply(rf_renderer_t *r, const rf_layer_t *clip, const cairo_matr
     } else {
         rf_hsink_t g;
         cairo_identity_matrix(cr);
-        hsink_init(&g, cr, r->width, r->height, 2);
+        hsink_init(&g, cr, r->view, 2);
         hsink_begin(&g, 0);
         cls->huge_path(&g, &sh);
         hsink_end(&g);
@@ -100,22 +104,68 @@ static double blur_sigma(const rf_renderer_t *r, const rf_layer_t *L)
     return s > 0 ? (s < cap ? s : cap) : 0; /* NaN: 0 */
 }
 
-/* The region of the canvas, in whole pixels, that L (node n, device
- * matrix m) can paint, grown by extra px and offset by (dx, dy) (a
- * shadow's): its device box with its stroke's reach and 2 px of
- * antialiasing. A group's children may stroke past their boxes, so a group
- * takes the canvas; text's glyphs may reach past its line boxes (accents
- * above a capital), so its box is grown by half its height. All 0 when it
- * is off the canvas (or not finite). */
-static void reach_rect(const rf_renderer_t *r, const rf_layer_t *L, const rf_node_t *n,
-                       const cairo_matrix_t *m, double extra, double dx, double dy, double d[4])
+/* How far past the canvas a capture reaches at most (px): half the
+ * canvas's larger side, at most 512 (what a capture costs stays within a
+ * few canvases). What lies farther off the canvas neither blurs nor casts
+ * a shadow into it. */
+static double capture_margin(const rf_renderer_t *r)
+{
+    int m = (r->width > r->height ? r->width : r->height) / 2;
+    return m < 512 ? m : 512;
+}
+
+/* d := d intersected with e (x0, y0, x1, y1). */
+static void rect_clip(double d[4], const double e[4])
+{
+    d[0] = fmax(d[0], e[0]);
+    d[1] = fmax(d[1], e[1]);
+    d[2] = fmin(d[2], e[2]);
+    d[3] = fmin(d[3], e[3]);
+}
+
+/* d := e grown by g px and moved by (dx, dy). */
+static void rect_grow(double d[4], const double e[4], double g, double dx, double dy)
+{
+    d[0] = e[0] - g + dx;
+    d[1] = e[1] - g + dy;
+    d[2] = e[2] + g + dx;
+    d[3] = e[3] + g + dy;
+}
+
+/* Rounds d out to whole pixels; all 0 and 0 returned when it is empty (or
+ * NaN). */
+static int rect_pixels(double d[4])
+{
+    d[0] = floor(d[0]);
+    d[1] = floor(d[1]);
+    d[2] = ceil(d[2]);
+    d[3] = ceil(d[3]);
+    if (d[2] > d[0] && d[3] > d[1])
+        return 1;
+    d[0] = d[1] = d[2] = d[3] = 0;
+    return 0;
+}
+
+/* The device box L (node n, device matrix m) can paint, grown by extra px:
+ * its box with its stroke's reach and 2 px of antialiasing; text's glyphs
+ * may reach past its line boxes (accents above a capital), so its box is
+ * grown by half its height; a clipped group's, its clip's box. 0 for a
+ * group without a clip (its children may stroke past their boxes:
+ * unbounded). */
+static int reach_box(const rf_renderer_t *r, const rf_layer_t *L, const rf_node_t *n,
+                     const cairo_matrix_t *m, double extra, double d[4])
 {
     unsigned flags = rf_layer_class(L)->flags;
-    d[0] = d[1] = 0;
-    d[2] = r->width;
-    d[3] = r->height;
-    if (flags & RF_CLASS_CHILDREN)
-        return;
+    if (flags & RF_CLASS_CHILDREN) {
+        const rf_layer_t *clip = L->type == RF_LAYER_GROUP ? L->u.group.clip : NULL;
+        cairo_matrix_t lm, cm;
+        rf_node_t tmp;
+        if (!clip || !clip_layout(r, clip, tmp.box, &lm))
+            return 0;
+        cairo_matrix_multiply(&cm, &lm, m);
+        render_device_box(&tmp, &cm, 2 + extra, d);
+        return 1;
+    }
     double a = m->xx, b = m->yx, c = m->xy, e = m->yy;
     double stretch = sqrt(fmax(a * a + b * b, c * c + e * e)) + fabs(a * c + b * e);
     double sw = L->stroke.kind != RF_PAINT_NONE ? P(&L->stroke_width, r->slots) : 0;
@@ -123,16 +173,26 @@ static void reach_rect(const rf_renderer_t *r, const rf_layer_t *L, const rf_nod
     if (flags & RF_CLASS_INK)
         reach += 0.5 * stretch * fabs(n->box[3] - n->box[1]);
     render_device_box(n, m, reach, d);
-    d[0] += fmin(dx, 0);
-    d[1] += fmin(dy, 0);
-    d[2] += fmax(dx, 0);
-    d[3] += fmax(dy, 0);
-    d[0] = fmax(floor(d[0]), 0);
-    d[1] = fmax(floor(d[1]), 0);
-    d[2] = fmin(ceil(d[2]), r->width);
-    d[3] = fmin(ceil(d[3]), r->height);
-    if (!(d[2] > d[0] && d[3] > d[1]))
-        d[0] = d[1] = d[2] = d[3] = 0; /* off the canvas (or NaN): nothing */
+    return 1;
+}
+
+/* The region of the view (the canvas, or the capture drawn into), in whole
+ * pixels, that L can paint (reach_box, a group: the whole view), grown by
+ * extra px and offset by (dx, dy) (a shadow's). All 0 when it is off the
+ * view (or not finite). */
+static void reach_rect(const rf_renderer_t *r, const rf_layer_t *L, const rf_node_t *n,
+                       const cairo_matrix_t *m, double extra, double dx, double dy, double d[4])
+{
+    memcpy(d, r->view, sizeof r->view);
+    double b[4];
+    if (!reach_box(r, L, n, m, extra, b))
+        return;
+    b[0] += fmin(dx, 0);
+    b[1] += fmin(dy, 0);
+    b[2] += fmax(dx, 0);
+    b[3] += fmax(dy, 0);
+    rect_clip(d, b);
+    rect_pixels(d);
 }
 
 /* Saves the state and clips to the device rectangle d. */
@@ -182,61 +242,142 @@ static void whole_rect(const rf_renderer_t *r, const rf_layer_t *L, const rf_nod
     }
 }
 
-/* Starts drawing into a surface over only the device region d (a blur's
- * reach, from reach_rect). */
-static void blur_begin(rf_renderer_t *r, const double d[4])
+/* ---- captures: a layer drawn into pixels of its own ----
+ *
+ * A blurred layer, or one casting shadows, is drawn into a surface of its
+ * own over the region whose pixels can reach the view once blurred and
+ * offset; that region may lie partly or wholly off the canvas (a card
+ * above the top edge whose shadow falls onto it), which cairo's
+ * push_group, bounded by the canvas, cannot hold. The surface's pixels are
+ * the renderer's buffer for the nesting level (render-int.h), and while
+ * the layer draws, r->cr and r->view are the capture's. */
+
+typedef struct {
+    cairo_t *cr;          /* the drawing's before the capture */
+    double view[4];       /* its view */
+    double rect[4];       /* the captured region (device px) */
+    cairo_surface_t *s;   /* its pixels (device offset: rect's origin) */
+} capture_t;
+
+/* The region of L's own pixels (blurred by sigma, then offset by each
+ * shadow's and blurred by its) that can reach the view: the view grown by
+ * the blur's reach, and for each shadow moved back by its offset and grown
+ * by both reaches; within what L can paint, blurred, and the canvas grown
+ * by capture_margin. 0 when it is empty. */
+static int capture_rect(const rf_renderer_t *r, const rf_layer_t *L, const rf_node_t *n,
+                        const cairo_matrix_t *m, double sigma, double d[4])
 {
-    clip_save(r->cr, d);
-    cairo_push_group(r->cr);
+    double own = rf_blur_reach(sigma), e[4], dx, dy, sg, M = capture_margin(r);
+    double lim[4] = { -M, -M, r->width + M, r->height + M };
+    rect_grow(d, r->view, own, 0, 0);
+    for (uint32_t i = 0; i < L->nshadows; i++) {
+        if (!shadow_now(r, &L->shadows[i], &dx, &dy, &sg))
+            continue;
+        rect_grow(e, r->view, own + rf_blur_reach(sg), -dx, -dy);
+        d[0] = fmin(d[0], e[0]);
+        d[1] = fmin(d[1], e[1]);
+        d[2] = fmax(d[2], e[2]);
+        d[3] = fmax(d[3], e[3]);
+    }
+    rect_clip(d, lim);
+    if (reach_box(r, L, n, m, own, e))
+        rect_clip(d, e);
+    return rect_pixels(d);
 }
 
-/* Blurs the image surface of pattern pat (a popped group: ARGB32, or A8
- * for a shadow) in place by sigma. */
-static void blur_surface(rf_renderer_t *r, cairo_pattern_t *pat, double sigma)
+/* Starts drawing into a capture of region d (whole pixels, not empty) in
+ * format f, cleared. Ended by capture_end, its pixels given back by
+ * capture_release. */
+static void capture_begin(rf_renderer_t *r, capture_t *c, const double d[4], cairo_format_t f)
 {
-    cairo_surface_t *s = NULL;
-    if (cairo_pattern_get_surface(pat, &s) != CAIRO_STATUS_SUCCESS ||
-        cairo_surface_get_type(s) != CAIRO_SURFACE_TYPE_IMAGE || r->blur_line == NULL)
+    int w = (int)(d[2] - d[0]), h = (int)(d[3] - d[1]), lvl = r->ncap++;
+    int stride = cairo_format_stride_for_width(f, w);
+    size_t need = (size_t)stride * (size_t)h;
+    unsigned char *px = NULL;
+    if (lvl < RF_CAPTURE_DEPTH && stride > 0) {
+        if (r->cap_size[lvl] < need) { /* the first region this large */
+            free(r->cap_px[lvl]);
+            r->cap_px[lvl] = malloc(need);
+            r->cap_size[lvl] = r->cap_px[lvl] ? need : 0;
+        }
+        px = r->cap_px[lvl];
+    }
+    if (px) {
+        memset(px, 0, need);
+        c->s = cairo_image_surface_create_for_data(px, f, w, h, stride);
+    } else {
+        c->s = cairo_image_surface_create(f, w, h); /* cleared; or in error */
+    }
+    cairo_surface_set_device_offset(c->s, -d[0], -d[1]);
+    memcpy(c->rect, d, sizeof c->rect);
+    memcpy(c->view, r->view, sizeof r->view);
+    c->cr = r->cr;
+    r->cr = cairo_create(c->s);
+    render_context_defaults(r->cr);
+    memcpy(r->view, d, sizeof r->view);
+}
+
+/* Ends the drawing into c: r->cr and r->view are the drawing's before it
+ * again, c->s holds the pixels. */
+static void capture_end(rf_renderer_t *r, capture_t *c)
+{
+    cairo_status_t st = cairo_status(r->cr);
+    cairo_destroy(r->cr);
+    r->cr = c->cr;
+    memcpy(r->view, c->view, sizeof r->view);
+    cairo_surface_flush(c->s);
+    if (st != CAIRO_STATUS_SUCCESS && r->err[0] == '\0')
+        snprintf(r->err, sizeof r->err, "cairo: %s", cairo_status_to_string(st));
+}
+
+/* Gives c's pixels back (its level's buffer free for the next capture). */
+static void capture_release(rf_renderer_t *r, capture_t *c)
+{
+    cairo_surface_destroy(c->s);
+    r->ncap--;
+}
+
+/* Blurs the pixels of image surface s (ARGB32, or A8 for a shadow) in
+ * place by sigma; the work buffer grows the first time a region needs
+ * more. */
+static void blur_surface(rf_renderer_t *r, cairo_surface_t *s, double sigma)
+{
+    if (cairo_surface_status(s) != CAIRO_STATUS_SUCCESS)
         return;
-    cairo_surface_flush(s);
     unsigned char *px = cairo_image_surface_get_data(s);
     int w = cairo_image_surface_get_width(s), h = cairo_image_surface_get_height(s);
     int stride = cairo_image_surface_get_stride(s);
     cairo_format_t f = cairo_image_surface_get_format(s);
-    if (px != NULL && w <= r->width && h <= r->height) {
-        if (f == CAIRO_FORMAT_A8)
-            rf_blur_a8(px, stride, w, h, sigma, r->blur_line);
-        else if (f == CAIRO_FORMAT_ARGB32)
-            rf_blur_argb32(px, stride, w, h, sigma, r->blur_line);
+    size_t need = RF_BLUR_WORK(w, h);
+    if (px == NULL)
+        return;
+    if (need > r->blur_cap) {
+        void *b = malloc(need);
+        if (!b) {
+            rf_render_fail(r, "out of memory for a blur");
+            return;
+        }
+        free(r->blur_line);
+        r->blur_line = b;
+        r->blur_cap = need;
     }
+    if (f == CAIRO_FORMAT_A8)
+        rf_blur_a8(px, stride, w, h, sigma, r->blur_line);
+    else if (f == CAIRO_FORMAT_ARGB32)
+        rf_blur_argb32(px, stride, w, h, sigma, r->blur_line);
     cairo_surface_mark_dirty(s);
 }
 
-/* Blurs what blur_begin's surface holds and paints it. */
-static void blur_end(rf_renderer_t *r, double sigma)
-{
-    cairo_t *cr = r->cr;
-    cairo_pattern_t *pat = cairo_pop_group(cr);
-    blur_surface(r, pat, sigma);
-    cairo_set_source(cr, pat);
-    cairo_paint(cr);
-    cairo_pattern_destroy(pat);
-    cairo_restore(cr);
-}
-
-/* Ends the group the layer was drawn into: paints its shadows, the last
- * first (the first on top), each the layer's alpha offset by x, y device
- * px and blurred by blur / 2 (an A8 surface over only the region it can
- * reach), painted in the shadow's color; then the layer; the opacity op applies to them as one (CSS).
- * The layer was drawn (blurred by sigma) in its own region, inside a
- * cairo_save and a clip_save, both undone here. */
+/* Paints the captured layer c (blurred by sigma already): first its
+ * shadows, the last first (the first on top), each the layer's alpha
+ * offset by x, y device px into an A8 capture of the region it reaches in
+ * the view, blurred by blur / 2, painted in the shadow's color; then the
+ * layer. The opacity op applies to them as one (CSS). */
 static void shadows_draw(rf_renderer_t *r, const rf_layer_t *L, const rf_node_t *n,
-                         const cairo_matrix_t *m, double sigma, double op)
+                         const cairo_matrix_t *m, const capture_t *c, double sigma, double op)
 {
     cairo_t *cr = r->cr;
-    cairo_pattern_t *pat = cairo_pop_group(cr);
-    double d[4], dx, dy, sg, own = rf_blur_reach(sigma);
-    cairo_restore(cr); /* the layer's region: the shadows reach past it */
+    double d[4], e[4], dx, dy, sg;
     if (op < 1) {
         whole_rect(r, L, n, m, sigma, d);
         clip_save(cr, d);
@@ -245,33 +386,32 @@ static void shadows_draw(rf_renderer_t *r, const rf_layer_t *L, const rf_node_t 
     for (uint32_t i = L->nshadows; i-- > 0;) {
         if (!shadow_now(r, &L->shadows[i], &dx, &dy, &sg))
             continue;
-        const rf_color_t *c = &L->shadows[i].color;
-        /* the layer's alpha, offset, into an A8 surface of the region the
-         * shadow reaches; blurred; then the color through it */
-        reach_rect(r, L, n, m, own + rf_blur_reach(sg), dx, dy, d);
-        clip_save(cr, d);
-        cairo_push_group_with_content(cr, CAIRO_CONTENT_ALPHA);
-        cairo_translate(cr, dx, dy);
-        cairo_set_source_rgba(cr, 0, 0, 0, 1);
-        cairo_mask(cr, pat);
+        const rf_color_t *col = &L->shadows[i].color;
+        double g = rf_blur_reach(sg);
+        rect_grow(d, r->view, g, 0, 0);
+        rect_grow(e, c->rect, g, dx, dy);
+        rect_clip(d, e);
+        if (!rect_pixels(d))
+            continue;
+        capture_t a;
+        capture_begin(r, &a, d, CAIRO_FORMAT_A8);
+        cairo_set_source_rgba(r->cr, 0, 0, 0, 1);
+        cairo_mask_surface(r->cr, c->s, dx, dy);
+        capture_end(r, &a);
+        blur_surface(r, a.s, sg);
         cairo_identity_matrix(cr);
-        cairo_pattern_t *alpha = cairo_pop_group(cr);
-        blur_surface(r, alpha, sg);
-        cairo_set_source_rgba(cr, c->r, c->g, c->b, c->a);
-        cairo_mask(cr, alpha);
-        cairo_pattern_destroy(alpha);
-        cairo_restore(cr);
+        cairo_set_source_rgba(cr, col->r, col->g, col->b, col->a);
+        cairo_mask_surface(cr, a.s, 0, 0);
+        capture_release(r, &a);
     }
     cairo_identity_matrix(cr);
-    cairo_set_source(cr, pat);
+    cairo_set_source_surface(cr, c->s, 0, 0);
     cairo_paint(cr);
-    cairo_pattern_destroy(pat);
     if (op < 1) {
         cairo_pop_group_to_source(cr);
         cairo_paint_with_alpha(cr, op);
         cairo_restore(cr);
     }
-    cairo_restore(cr);
 }
 
 /* Turns the mask layer's pixels in s (premultiplied ARGB32) into the
@@ -352,22 +492,23 @@ void render_draw_layer(rf_renderer_t *r, const rf_layer_t *L, uint32_t idx,
     cairo_t *cr = r->cr;
     int blend = L->blend != RF_BLEND_NORMAL && L->blend < RF_BLEND_N;
     double sigma = blur_sigma(r, L), d[4];
+    int captured = L->nshadows > 0 || sigma > 0;
+    capture_t cap;
+    if (captured && !capture_rect(r, L, n, &m, sigma, d))
+        return; /* none of its pixels reaches the view */
     if (blend) {
         whole_rect(r, L, n, &m, sigma, d);
         clip_save(cr, d);
         cairo_push_group(cr); /* the layer whole, then blended once */
+        if (captured)
+            capture_rect(r, L, n, &m, sigma, d);
     }
     double whole = op; /* with shadows: the opacity of layer and shadows as one */
-    if (L->nshadows > 0) {
-        op = 1;
-        reach_rect(r, L, n, &m, rf_blur_reach(sigma), 0, 0, d);
-        cairo_save(cr);
-        clip_save(cr, d); /* undone by shadows_draw */
-        cairo_push_group(cr); /* the layer, to cast its shadows */
-    }
-    if (sigma > 0) {
-        reach_rect(r, L, n, &m, rf_blur_reach(sigma), 0, 0, d);
-        blur_begin(r, d);
+    if (captured) {
+        if (L->nshadows > 0)
+            op = 1;
+        capture_begin(r, &cap, d, CAIRO_FORMAT_ARGB32);
+        cr = r->cr;
     }
     if (!(rf_layer_class(L)->flags & RF_CLASS_CHILDREN)) {
         rf_layer_class(L)->draw(r, L, idx, &m, op);
@@ -402,10 +543,20 @@ void render_draw_layer(rf_renderer_t *r, const rf_layer_t *L, uint32_t idx,
         if (clip)
             cairo_restore(cr);
     }
-    if (sigma > 0)
-        blur_end(r, sigma);
-    if (L->nshadows > 0)
-        shadows_draw(r, L, n, &m, sigma, whole);
+    if (captured) {
+        capture_end(r, &cap);
+        cr = r->cr;
+        if (sigma > 0)
+            blur_surface(r, cap.s, sigma);
+        if (L->nshadows > 0) {
+            shadows_draw(r, L, n, &m, &cap, sigma, whole);
+        } else {
+            cairo_identity_matrix(cr);
+            cairo_set_source_surface(cr, cap.s, 0, 0);
+            cairo_paint(cr);
+        }
+        capture_release(r, &cap);
+    }
     if (blend) {
         cairo_pop_group_to_source(cr);
         cairo_set_operator(cr, blend_ops[L->blend]);

@@ -388,18 +388,18 @@ void rf_hsink_close(rf_hsink_t *g)
 
 /* ---- what the renderer calls (render-int.h) ---- */
 
-void hsink_init(rf_hsink_t *g, cairo_t *cr, double width, double height, double pad)
+void hsink_init(rf_hsink_t *g, cairo_t *cr, const double v[4], double pad)
 {
     memset(g, 0, sizeof *g);
     g->cr = cr;
-    g->g[0] = -RF_GUARD_MARGIN;
-    g->g[1] = -RF_GUARD_MARGIN;
-    g->g[2] = width + RF_GUARD_MARGIN;
-    g->g[3] = height + RF_GUARD_MARGIN;
-    g->b[0] = -pad;
-    g->b[1] = -pad;
-    g->b[2] = width + pad;
-    g->b[3] = height + pad;
+    g->g[0] = v[0] - RF_GUARD_MARGIN;
+    g->g[1] = v[1] - RF_GUARD_MARGIN;
+    g->g[2] = v[2] + RF_GUARD_MARGIN;
+    g->g[3] = v[3] + RF_GUARD_MARGIN;
+    g->b[0] = v[0] - pad;
+    g->b[1] = v[1] - pad;
+    g->b[2] = v[2] + pad;
+    g->b[3] = v[3] + pad;
 }
 
 void hsink_begin(rf_hsink_t *g, int stroke)
@@ -473,7 +473,7 @@ static double seg_dist2(double x, double y, double ax, double ay, double bx, dou
 }
 
 int hsink_gradient_set(cairo_t *cr, const rf_paint_t *p, const double *slots, double alpha,
-                       const cairo_matrix_t *m, double width, double height)
+                       const cairo_matrix_t *m, const double v[4])
 {
     if (!(p->kind == RF_PAINT_LINEAR || p->kind == RF_PAINT_RADIAL) || p->nstops == 0)
         return 0;
@@ -493,8 +493,9 @@ int hsink_gradient_set(cairo_t *cr, const rf_paint_t *p, const double *slots, do
     cairo_matrix_t inv = *m;
     if (cairo_matrix_invert(&inv) != CAIRO_STATUS_SUCCESS)
         return 0;
-    /* the canvas (a pixel to spare) in layer coordinates, and its t range */
-    double qx[4] = { -1, width + 1, width + 1, -1 }, qy[4] = { -1, -1, height + 1, height + 1 };
+    /* the region (a pixel to spare) in layer coordinates, and its t range */
+    double qx[4] = { v[0] - 1, v[2] + 1, v[2] + 1, v[0] - 1 };
+    double qy[4] = { v[1] - 1, v[1] - 1, v[3] + 1, v[3] + 1 };
     double t0 = INFINITY, t1 = -INFINITY;
     for (int i = 0; i < 4; i++) {
         cairo_matrix_transform_point(&inv, &qx[i], &qy[i]);
@@ -518,7 +519,7 @@ int hsink_gradient_set(cairo_t *cr, const rf_paint_t *p, const double *slots, do
             t0 = 0;
     }
     rf_color_t c;
-    double ox = 0.5 * width, oy = 0.5 * height;
+    double ox = 0.5 * (v[0] + v[2]), oy = 0.5 * (v[1] + v[3]);
     cairo_matrix_transform_point(&inv, &ox, &oy);
     /* m's largest stretch bounds how far layer distances reach on the device */
     double stretch = fabs(m->xx) + fabs(m->xy) + fabs(m->yx) + fabs(m->yy);
@@ -544,7 +545,7 @@ int hsink_gradient_set(cairo_t *cr, const rf_paint_t *p, const double *slots, do
     cairo_pattern_set_extend(pat, CAIRO_EXTEND_PAD);
     /* user space under A alone: u = A^-1 X; the pattern is u - A^-1 Xc */
     cairo_matrix_t a = { m->xx, m->yx, m->xy, m->yy, 0, 0 }, pm;
-    double ux = 0.5 * width, uy = 0.5 * height;
+    double ux = 0.5 * (v[0] + v[2]), uy = 0.5 * (v[1] + v[3]);
     cairo_matrix_t ainv = a;
     cairo_matrix_invert(&ainv);
     cairo_matrix_transform_point(&ainv, &ux, &uy);

@@ -45,7 +45,22 @@ struct rf_renderer {
     uint32_t nnodes;
     int pivot_init;            /* the creation layout at t = 0: groups keep
                                 * their anchor point as pivot */
-    void *blur_line;           /* blur.h's work buffer for the canvas */
+    void *blur_line;           /* blur.h's work buffer, blur_cap bytes (for
+                                * the canvas; grown for a larger region) */
+    size_t blur_cap;
+    /* The device region being drawn, x0, y0, x1, y1: the canvas, or while a
+     * layer is captured for its blur or shadows (render-compose.c) the
+     * capture's region, which may reach past the canvas. Everything that
+     * skips or clips what lies off the canvas clips to it instead. */
+    double view[4];
+    /* The captures' pixels, a buffer per nesting level (the layer's, then
+     * its shadow's alpha one level deeper), grown when a larger region is
+     * first needed and kept across frames; deeper captures get surfaces
+     * cairo allocates. ncap: captures open. */
+#define RF_CAPTURE_DEPTH 9
+    unsigned char *cap_px[RF_CAPTURE_DEPTH];
+    size_t cap_size[RF_CAPTURE_DEPTH];
+    int ncap;
     rf_path_op_t *ops;         /* trim buffer: the largest path layer */
     size_t ops_cap;
     /* The static prefix: the layers drawn first (in drawing order) that
@@ -122,20 +137,21 @@ struct rf_hsink {
     int nout;
 };
 
-/* An empty sink feeding cr, for a canvas of width x height: G is the
- * canvas grown by RF_GUARD_MARGIN, accuracy matters within pad px of it. */
-void hsink_init(rf_hsink_t *g, cairo_t *cr, double width, double height, double pad);
+/* An empty sink feeding cr, for the device region v (x0, y0, x1, y1: the
+ * canvas, or a capture's region, rf_renderer_t.view): G is v grown by
+ * RF_GUARD_MARGIN, accuracy matters within pad px of it. */
+void hsink_init(rf_hsink_t *g, cairo_t *cr, const double v[4], double pad);
 /* Starts a fill (stroke 0) or a stroke outline (stroke 1) of the shape. */
 void hsink_begin(rf_hsink_t *g, int stroke);
 /* Ends the open subpath, if any. */
 void hsink_end(rf_hsink_t *g);
 
 /* Sets a gradient paint p of a huge shape under layer matrix m as the
- * source for a canvas of width x height (see the comment above it in
+ * source for the device region v (see the comment above it in
  * render-huge.c); may set the current matrix to m's linear part. Returns 0
  * when p is not a drawable gradient (paint_set's rules apply). */
 int hsink_gradient_set(cairo_t *cr, const rf_paint_t *p, const double *slots, double alpha,
-                       const cairo_matrix_t *m, double width, double height);
+                       const cairo_matrix_t *m, const double v[4]);
 
 /* ---- the walks (render.c), for the static prefix and compositing ---- */
 
@@ -167,6 +183,10 @@ void render_draw_layer(rf_renderer_t *r, const rf_layer_t *L, uint32_t idx,
 /* The device box of node n's own box under m, grown by reach px. */
 void render_device_box(const rf_node_t *n, const cairo_matrix_t *m, double reach,
                           double out[4]);
+
+/* The state every cairo_t the renderer draws with starts from (render.c):
+ * the stroke style's defaults and the fill rule. */
+void render_context_defaults(cairo_t *cr);
 
 /* ---- the stroke style (render-stroke.c) ---- */
 

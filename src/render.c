@@ -359,8 +359,8 @@ static void draw_huge(rf_renderer_t *r, const rf_layer_t *L, const rf_node_t *n,
 {
     double reach = penw * rw;
     cairo_t *cr = r->cr;
-    double W = r->width, H = r->height;
-    if (dev[2] < -2 || dev[0] > W + 2 || dev[3] < -2 || dev[1] > H + 2)
+    const double *v = r->view; /* the canvas, or a capture's region */
+    if (dev[2] < v[0] - 2 || dev[0] > v[2] + 2 || dev[3] < v[1] - 2 || dev[1] > v[3] + 2)
         return; /* nowhere near the canvas: nothing to draw */
     if (stroke && !(reach <= RF_GUARD_REACH)) {
         if (r->err[0] == '\0')
@@ -369,7 +369,7 @@ static void draw_huge(rf_renderer_t *r, const rf_layer_t *L, const rf_node_t *n,
         return;
     }
     rf_hsink_t g;
-    hsink_init(&g, cr, W, H, (stroke ? reach : 0) + 2);
+    hsink_init(&g, cr, v, (stroke ? reach : 0) + 2);
     const rf_layer_class_t *cls = rf_layer_class(L);
     int group = op < 1;
     double alpha = 1;
@@ -392,7 +392,7 @@ static void draw_huge(rf_renderer_t *r, const rf_layer_t *L, const rf_node_t *n,
         cls->huge_path(&g, sh);
         hsink_end(&g);
         cairo_set_matrix(cr, m);
-        if (!hsink_gradient_set(cr, k == 0 ? &L->fill : &L->stroke, r->slots, alpha, m, W, H))
+        if (!hsink_gradient_set(cr, k == 0 ? &L->fill : &L->stroke, r->slots, alpha, m, v))
             paint_set(r, k == 0 ? &L->fill : &L->stroke, n->pat[k], alpha);
         if (k == 1) {
             cairo_set_line_width(cr, sw);
@@ -493,10 +493,10 @@ void rf_render_shape(rf_renderer_t *r, const rf_layer_t *L, uint32_t idx,
         dx1 = fmax(dx1, px[i]);
         dy1 = fmax(dy1, py[i]);
     }
-    dx0 = fmax(floor(dx0) - 1, 0);
-    dy0 = fmax(floor(dy0) - 1, 0);
-    dx1 = fmin(ceil(dx1) + 1, r->width);
-    dy1 = fmin(ceil(dy1) + 1, r->height);
+    dx0 = fmax(floor(dx0) - 1, r->view[0]);
+    dy0 = fmax(floor(dy0) - 1, r->view[1]);
+    dx1 = fmin(ceil(dx1) + 1, r->view[2]);
+    dy1 = fmin(ceil(dy1) + 1, r->view[3]);
     if (!(dx1 > dx0 && dy1 > dy0))
         return; /* off the canvas */
     cairo_save(cr);
@@ -582,6 +582,14 @@ static void set_err(char *err, size_t errlen, const char *msg)
         snprintf(err, errlen, "%s", msg);
 }
 
+void render_context_defaults(cairo_t *cr)
+{
+    cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT);
+    cairo_set_line_join(cr, CAIRO_LINE_JOIN_MITER);
+    cairo_set_miter_limit(cr, RF_MITER_DEFAULT);
+    cairo_set_fill_rule(cr, CAIRO_FILL_RULE_WINDING);
+}
+
 /* A fresh cairo_t on the surface, with the stroke style every frame uses. */
 static cairo_status_t context_create(rf_renderer_t *r)
 {
@@ -591,10 +599,7 @@ static cairo_status_t context_create(rf_renderer_t *r)
     cairo_status_t st = cairo_status(r->cr);
     if (st != CAIRO_STATUS_SUCCESS)
         return st;
-    cairo_set_line_cap(r->cr, CAIRO_LINE_CAP_BUTT);
-    cairo_set_line_join(r->cr, CAIRO_LINE_JOIN_MITER);
-    cairo_set_miter_limit(r->cr, RF_MITER_DEFAULT);
-    cairo_set_fill_rule(r->cr, CAIRO_FILL_RULE_WINDING);
+    render_context_defaults(r->cr);
     return cairo_status(r->cr);
 }
 
@@ -619,6 +624,8 @@ rf_renderer_t *rf_renderer_create(const rf_scene_t *scene, char *err, size_t err
     r->width = scene->width;
     r->height = scene->height;
     r->unit = scene->scale > 0 ? scene->scale : 1;
+    r->view[2] = r->width;
+    r->view[3] = r->height;
     cairo_matrix_init_scale(&r->root, r->unit, r->unit);
     r->surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, scene->width, scene->height);
     cairo_status_t st = cairo_surface_status(r->surface);
@@ -648,7 +655,8 @@ rf_renderer_t *rf_renderer_create(const rf_scene_t *scene, char *err, size_t err
             goto fail;
         }
     }
-    r->blur_line = malloc(RF_BLUR_WORK(r->width, r->height));
+    r->blur_cap = RF_BLUR_WORK(r->width, r->height);
+    r->blur_line = malloc(r->blur_cap);
     if (!r->blur_line)
         goto fail;
     if (r->ops_cap) {
@@ -737,6 +745,8 @@ void rf_renderer_destroy(rf_renderer_t *r)
         cairo_surface_destroy(r->surface);
     free(r->base);
     free(r->blur_line);
+    for (int i = 0; i < RF_CAPTURE_DEPTH; i++)
+        free(r->cap_px[i]);
     free(r->ops);
     free(r->nodes);
     free(r->slots);

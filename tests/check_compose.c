@@ -394,6 +394,72 @@ START_TEST(test_shadow)
 }
 END_TEST
 
+/* ---- off the canvas ---- */
+
+/* Layers partly or wholly off the 96 x 64 canvas whose blur or shadows
+ * reach onto it, every coordinate moved by (o, o): a card 20 px above the
+ * top edge whose shadow falls 18 px down onto it; a box blur (s = 5)
+ * straddling the left edge; a blurred group (s = 3) straddling the bottom
+ * right corner; a translucent layer below the bottom edge, itself blurred
+ * (s = 2), casting a shadow up and left; a Gaussian-kernel blur (s = 1.5)
+ * straddling the top edge. */
+static char *off_scene(int w, int h, int o)
+{
+    char *buf = malloc(4096);
+    ck_assert_ptr_nonnull(buf);
+    snprintf(buf, 4096,
+             "{\"runeframe\": 1, \"canvas\": {\"width\": %d, \"height\": %d, \"background\": "
+             "\"#102030\"}, \"timeline\": {\"fps\": 10, \"duration\": 1}, \"layers\": ["
+             "{\"type\": \"rect\", \"x\": %d, \"y\": %d, \"anchor\": [0, 0], \"width\": 30, "
+             "\"height\": 14, \"radius\": 3, \"fill\": \"#ffffff\", \"shadow\": {\"x\": 2, "
+             "\"y\": 18, \"blur\": 8, \"color\": \"#ff0000c0\"}}, "
+             "{\"type\": \"rect\", \"x\": %d, \"y\": %d, \"anchor\": [0, 0], \"width\": 20, "
+             "\"height\": 16, \"fill\": \"#40ff80\", \"blur\": 5}, "
+             "{\"type\": \"group\", \"blur\": 3, \"children\": [{\"type\": \"circle\", \"x\": %d, "
+             "\"y\": %d, \"r\": 10, \"fill\": \"#ffd000\"}, {\"type\": \"rect\", \"x\": %d, "
+             "\"y\": %d, \"width\": 30, \"height\": 6, \"rotate\": 30, \"fill\": \"#ff00ff\"}]}, "
+             "{\"type\": \"rect\", \"x\": %d, \"y\": %d, \"anchor\": [0, 0], \"width\": 20, "
+             "\"height\": 10, \"fill\": \"#0040ff\", \"opacity\": 0.7, \"blur\": 2, "
+             "\"shadow\": [{\"x\": -6, \"y\": -12, \"blur\": 6, \"color\": \"#000000\"}, "
+             "{\"x\": 3, \"y\": -8, \"blur\": 3, \"color\": \"#00ff00a0\"}]}, "
+             "{\"type\": \"ellipse\", \"x\": %d, \"y\": %d, \"rx\": 8, \"ry\": 3, "
+             "\"fill\": \"#ffffff\", \"blur\": 1.5}]}",
+             w, h, 30 + o, -20 + o, -12 + o, 30 + o, 92 + o, 58 + o, 80 + o, 64 + o, 50 + o,
+             70 + o, 20 + o, -1 + o);
+    return buf;
+}
+
+/* The frame of off_scene on the canvas equals, pixel for pixel, the same
+ * layers moved fully onto a larger canvas (80 px more on each side, where
+ * nothing is cut off) and cropped back: what lies off the canvas blurs and
+ * casts shadows into it (the capture reaches past the canvas, not
+ * cairo's push_group). Pixel facts too: the card's shadow shows below the
+ * top edge, the blur bleeds in from the left edge. */
+START_TEST(test_off_canvas)
+{
+    enum { PAD = 80 };
+    char *small = off_scene(W, H, 0), *big = off_scene(W + 2 * PAD, H + 2 * PAD, PAD);
+    uint32_t *f = frame(small, 0);
+    rf_scene_t *sc = load(big);
+    uint32_t *g = rf_test_frame(sc, 0, W + 2 * PAD, H + 2 * PAD);
+    rf_scene_destroy(sc);
+    int bad = 0;
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+            uint32_t want = g[(size_t)(y + PAD) * (W + 2 * PAD) + (size_t)(x + PAD)];
+            if (AT(f, x, y) != want && bad++ < 5)
+                fprintf(stderr, "(%d, %d): %08x, want %08x\n", x, y, AT(f, x, y), want);
+        }
+    ck_assert_int_eq(bad, 0);
+    ck_assert_uint_gt(AT(f, 47, 2) >> 16 & 255, 0x60); /* the card's red shadow */
+    ck_assert_uint_gt(AT(f, 0, 38) >> 8 & 255, 0x60);  /* the green box, blurred */
+    free(f);
+    free(g);
+    free(small);
+    free(big);
+}
+END_TEST
+
 /* ---- mask ---- */
 
 /* A transparent canvas, so the pixels are the composed group's own. */
@@ -528,6 +594,7 @@ static Suite *compose_suite(void)
     tc = tcase_create("blur");
     tcase_add_test(tc, test_blur_layer);
     tcase_add_test(tc, test_shadow);
+    tcase_add_test(tc, test_off_canvas);
     suite_add_tcase(s, tc);
     return s;
 }
