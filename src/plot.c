@@ -57,7 +57,7 @@ static void plot_series_init(plot_series_t *s, const rf_series_item_t *it)
         snprintf(s->label, sizeof s->label, "%s", it->value->name);
     else
         snprintf(s->label, sizeof s->label, "%s.%s", it->value->name,
-                 rf_value_components[it->output]);
+                 rf_value_output_name(it->value, (uint32_t)it->output));
 }
 
 /* ------------------------------------------------------------------ ticks */

@@ -25,24 +25,8 @@ static rf_scene_t *load(const char *json, int reduced)
 }
 
 /* The first error of a scene that must not load. */
-static void load_fails(const char *json, const char *want)
-{
-    rf_diag_t *dg = malloc(sizeof *dg);
-    ck_assert_ptr_nonnull(dg);
-    rf_scene_t *sc = rf_scene_load_buffer("bad.json", json, strlen(json), dg);
-    ck_assert_ptr_null(sc);
-    ck_assert_int_ge(dg->count, 1);
-    if (strstr(dg->msg[0], want) == NULL)
-        ck_abort_msg("error '%s' does not contain '%s'", dg->msg[0], want);
-    free(dg);
-}
-
-static const rf_value_t *val(const rf_scene_t *sc, const char *name)
-{
-    const rf_value_t *v = rf_values_find(&sc->values, name);
-    ck_assert_ptr_nonnull(v);
-    return v;
-}
+#define load_fails rf_test_load_fails
+#define val rf_test_value
 
 static double at(const rf_scene_t *sc, const char *name, double t)
 {

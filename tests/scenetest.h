@@ -14,6 +14,7 @@
 #include "diag.h"
 #include "render.h"
 #include "scene.h"
+#include "values.h"
 
 /* The scene of json, named name in messages, loaded with opts (NULL:
  * none); the test fails when it does not load. */
@@ -51,6 +52,27 @@ static inline uint32_t *rf_test_frame(const rf_scene_t *sc, double t, int w, int
         memcpy(out + (size_t)y * (size_t)w, p + (size_t)y * (size_t)stride, (size_t)w * 4);
     rf_renderer_destroy(r);
     return out;
+}
+
+/* json must not load: its first error contains want. */
+static inline void rf_test_load_fails(const char *json, const char *want)
+{
+    rf_diag_t *dg = malloc(sizeof *dg);
+    ck_assert_ptr_nonnull(dg);
+    rf_scene_t *sc = rf_scene_load_buffer("bad.json", json, strlen(json), dg);
+    ck_assert_ptr_null(sc);
+    ck_assert_int_ge(dg->count, 1);
+    if (strstr(dg->msg[0], want) == NULL)
+        ck_abort_msg("error '%s' does not contain '%s'", dg->msg[0], want);
+    free(dg);
+}
+
+/* The named value name of sc, which must exist. */
+static inline const rf_value_t *rf_test_value(const rf_scene_t *sc, const char *name)
+{
+    const rf_value_t *v = rf_values_find(&sc->values, name);
+    ck_assert_ptr_nonnull(v);
+    return v;
 }
 
 #endif
