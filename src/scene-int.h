@@ -92,9 +92,10 @@ enum { VX_FROM = 0, VX_TO, VX_VELOCITY, VX_FIELDS };
 typedef struct vecspec {
     rf_value_kind_t kind;      /* physics and decay take no vector */
     int n;                     /* 0: no vector field yet; else the component count */
-    const char *nkey;          /* the key that gave n */
+    char nkey[24];             /* what gave n, for messages: "'from'", "key 0" */
     const char *num_key;       /* the first field given as a plain number */
     int key_number;            /* a key value was a plain number */
+    int key_index;             /* the key being read, -1 for a field */
     int color;                 /* a field was a color */
     int kind_said;
     int has[VX_FIELDS];        /* the field was a vector or color */

@@ -97,6 +97,7 @@ void scene_vec_begin(vecspec_t *vx, rf_value_kind_t kind)
 {
     memset(vx, 0, sizeof *vx);
     vx->kind = kind;
+    vx->key_index = -1;
 }
 
 /* s is a color and not the name of a value (a value named "red" wins). */
@@ -129,9 +130,12 @@ static int vec_count(loader_t *L, vecspec_t *vx, const char *key, int n, int col
 {
     if (vx->n == 0) {
         vx->n = n;
-        vx->nkey = key;
+        if (vx->key_index >= 0)
+            snprintf(vx->nkey, sizeof vx->nkey, "key %d", vx->key_index);
+        else
+            snprintf(vx->nkey, sizeof vx->nkey, "'%s'", key);
     } else if (vx->n != n) {
-        scene_err_key(L, key, "has %d components but '%s' has %d: from, to, velocity and key "
+        scene_err_key(L, key, "has %d components but %s has %d: from, to, velocity and key "
                       "values must have the same length", n, vx->nkey, vx->n);
         return -1;
     }
@@ -229,7 +233,9 @@ int scene_vec_key(loader_t *L, const cJSON *it, vecspec_t *vx, uint32_t i, uint3
         vx->nkeys = nkeys;
     }
     const char *num_key = vx->num_key;   /* a key's number is reported as keys' */
+    vx->key_index = (int)i;
     int n = vec_read(L, vx, it, "1", 1, out, comp);
+    vx->key_index = -1;
     vx->num_key = num_key;
     if (n < 0)
         return F_BAD;
@@ -263,9 +269,9 @@ static int vec_check_spec(loader_t *L, const vecspec_t *vx)
         return 0;
     if (vx->num_key == NULL)
         scene_err_key(L, "keys", "mixes numbers and vectors: every key value has %d components, "
-                      "as '%s' has", vx->n, vx->nkey);
+                      "as %s has", vx->n, vx->nkey);
     else
-        scene_err_key(L, vx->num_key, "is a number but '%s' has %d components: give %d "
+        scene_err_key(L, vx->num_key, "is a number but %s has %d components: give %d "
                       "numbers%s", vx->nkey, vx->n, vx->n, vx->color ? " (or a color)" : "");
     return -1;
 }
@@ -294,7 +300,13 @@ int scene_vec_expand(loader_t *L, size_t vi, rf_anim_spec_t **pspecs, vecspec_t 
         if (vxs[i].n == ncomp)
             continue;
         size_t m = vec_push_entry(L, kinds, i);
-        if (vxs[i].n == 0)
+        rf_curve_t cv = (*pspecs)[i].curve;
+        if (vxs[i].n == 0 && (cv == RF_CURVE_PHYSICS || cv == RF_CURVE_DECAY))
+            scene_err(L, "%s animates one number, but entry %u animates %d components: a "
+                      "sequence of vectors or colors takes spring, tween, bezier, keyframes or "
+                      "snap entries", cv == RF_CURVE_PHYSICS ? "physics" : "decay",
+                      (unsigned)first, ncomp);
+        else if (vxs[i].n == 0)
             scene_err(L, "animates one number, but entry %u animates %d components: every "
                       "entry of a sequence has the same components", (unsigned)first, ncomp);
         else
@@ -349,6 +361,12 @@ int scene_color_value(loader_t *L, const char *s, const char *key, uint32_t *slo
     if (vi < 0)
         return 0;
     const vsrc_t *v = &L->vals[vi];
+    if (v->shape == RF_SHAPE_VECTOR && v->kind != RF_VALUE_SAMPLE_PATH) {
+        scene_err_key(L, key, "'%.150s' is a vector of %u components, not a color: a color value "
+                      "animates colors (\"from\": \"#ffffff\", \"to\": \"#3366cc\")", s,
+                      (unsigned)v->ncomp);
+        return -1;
+    }
     if (v->shape != RF_SHAPE_COLOR || v->kind == RF_VALUE_SAMPLE_PATH) {
         scene_err_key(L, key, "'%.150s' is %s %s value, not a color: a color value animates "
                       "colors (\"from\": \"#ffffff\", \"to\": \"#3366cc\")", s,

@@ -238,7 +238,7 @@ START_TEST(test_errors)
                "/values/v/tween/to: a vector has 2 to 4 components, got 5");
     load_fails(HEAD "\"values\": {\"v\": {\"keyframes\": {\"duration\": 1, \"keys\": [[0, [1, 2]], "
                "[1, [1, 2, 3]]]}}}}",
-               "/values/v/keyframes/keys/1/1: has 3 components but '1' has 2");
+               "/values/v/keyframes/keys/1/1: has 3 components but key 0 has 2");
     load_fails(HEAD "\"values\": {\"v\": {\"keyframes\": {\"duration\": 1, \"keys\": [[0, [1, 2]], "
                "[1, 5]]}}}}",
                "/values/v/keyframes/keys: mixes numbers and vectors");
@@ -248,7 +248,7 @@ START_TEST(test_errors)
                "components");
     load_fails(HEAD "\"values\": {\"v\": {\"sequence\": [{\"at\": 0, \"spring\": {\"to\": [1, 2]}}, "
                "{\"at\": 1, \"decay\": {\"velocity\": 3}}]}}}",
-               "/values/v/sequence/1/decay: animates one number, but entry 0 animates 2");
+               "/values/v/sequence/1/decay: decay animates one number, but entry 0 animates 2");
     load_fails(HEAD "\"values\": {\"v\": {\"spring\": {\"to\": [1, 2]}}}, \"layers\": [{\"type\": "
                "\"rect\", \"x\": \"v.z\", \"width\": 1, \"height\": 1}]}",
                "/layers/0/x: unknown output '.z' of 'v': a vector of 2 components has .x and .y");
