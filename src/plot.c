@@ -34,6 +34,7 @@ typedef struct plot_series {
     uint32_t slot;             /* the output slot of rf_values_eval */
     const rf_value_t *value;
     char label[320];           /* "name" or "name.x" */
+    double settle;             /* its settle time (a vector's component: its own) */
     double settle_y;           /* the value at its settle time */
     int marked;                /* its settle time is marked */
 } plot_series_t;
@@ -53,6 +54,8 @@ static void plot_series_init(plot_series_t *s, const rf_series_item_t *it)
     s->slot = it->slot;
     s->marked = 0;
     s->settle_y = NAN;
+    s->settle = it->value->nout > 1 && it->output >= 0 ? it->value->out[it->output].settle
+                                                       : it->value->settle;
     if (it->output < 0)
         snprintf(s->label, sizeof s->label, "%s", it->value->name);
     else
@@ -372,7 +375,7 @@ static void plot_draw_settles(cairo_t *cr, const plot_layout_t *L, const plot_se
 
         if (!s[i].marked)
             continue;
-        x = plot_x(L, s[i].value->settle);
+        x = plot_x(L, s[i].settle);
         plot_series_style(cr, i, lw, 1);
         cairo_move_to(cr, x, L->y0);
         cairo_line_to(cr, x, L->y1);
@@ -392,8 +395,8 @@ static void plot_draw_settles(cairo_t *cr, const plot_layout_t *L, const plot_se
 
         if (!s[i].marked)
             continue;
-        x = plot_x(L, s[i].value->settle);
-        snprintf(buf, sizeof buf, "%s settles %.4g s", s[i].label, s[i].value->settle);
+        x = plot_x(L, s[i].settle);
+        snprintf(buf, sizeof buf, "%s settles %.4g s", s[i].label, s[i].settle);
         w = plot_text_width(cr, buf);
         align = x + 5 * k + w <= L->x1 ? 0 : 1;
         tx = align == 0 ? x + 5 * k : x - 5 * k;
@@ -572,7 +575,7 @@ int rf_plot_write(const rf_plot_spec_t *spec, const char *path, char *err, size_
             ys[i * nt + j] = slots[s[i].slot];
     }
     for (long i = 0; i < ns; i++) {
-        double st = s[i].value->settle;
+        double st = s[i].settle;
 
         /* A static value "settles" at 0: marking it would say nothing. */
         if (isfinite(st) && st > L.from && st <= L.to) {

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "anim.h"
 #include "diag.h"
 #include "scene.h"
 #include "values.h"
@@ -221,6 +222,73 @@ START_TEST(test_components_read)
 }
 END_TEST
 
+/* A duration policy measures the whole move: |(300, 400) - (0, 0)| = 500
+ * at 1000 px/s is 0.5 s for both components (each alone would take 0.3 s
+ * and 0.4 s). */
+START_TEST(test_policy_euclidean)
+{
+    rf_scene_t *sc = rf_test_scene("p.json", HEAD "\"values\": {"
+        "\"v\": {\"tween\": {\"from\": [0, 0], \"to\": [300, 400], \"duration\": "
+        "{\"speed\": 1000, \"min\": 0.1, \"max\": 2}}}}}");
+    const rf_value_t *v = val(sc, "v");
+    ck_assert(v->out[0].settle == 0.5 && v->out[1].settle == 0.5);
+    double s[2];
+    rf_values_eval(&sc->values, 0.25, s);
+    ck_assert(s[0] == 150 && s[1] == 200);     /* linear: half way at half time */
+    rf_scene_destroy(sc);
+}
+END_TEST
+
+/* `from` naming a vector value: each component starts from the source's
+ * component, with its velocity (a spring); the reference is the same
+ * spring given that state by hand, from the scalar source's closed form. */
+START_TEST(test_from_vector)
+{
+    rf_scene_t *sc = rf_test_scene("f.json", HEAD "\"values\": {"
+        "\"a\": {\"spring\": {\"from\": [0, 50], \"to\": [100, -50], \"damping\": 12}},"
+        "\"b\": {\"spring\": {\"from\": \"a\", \"to\": [7, 8], \"start\": 0.3}},"
+        "\"a0\": {\"spring\": {\"from\": 0, \"to\": 100, \"damping\": 12}},"
+        "\"a1\": {\"spring\": {\"from\": 50, \"to\": -50, \"damping\": 12}}}}");
+    const rf_value_t *b = val(sc, "b");
+    for (int k = 0; k < 2; k++) {
+        double x, v;
+        rf_track_eval_state(&val(sc, k ? "a1" : "a0")->track, 0.3, &x, &v);
+        const rf_anim_t *seg = &b->comps[k].segs[0];
+        ck_assert(seg->from == x);
+        ck_assert(fabs(v) > 1);
+        double h = 1e-7, x1 = rf_track_eval(&b->comps[k], 0.3 + h);
+        ck_assert(fabs((x1 - x) / h - v) < 1e-4 * fabs(v));
+    }
+    rf_scene_destroy(sc);
+}
+END_TEST
+
+/* Reduced motion: scale s plays each component s times as long (the
+ * original at start + (t - start) / s), snap is each component's final. */
+START_TEST(test_reduced)
+{
+    static const char json[] = HEAD "\"reduced_motion\": {\"policy\": \"scale\", "
+        "\"scale\": 0.5}, \"values\": {\"c\": {\"spring\": {\"from\": \"#ffffff\", "
+        "\"to\": \"#3366cc\", \"start\": 0.2, \"damping\": 8}}}}";
+    rf_scene_opts_t opts = {0};
+    rf_scene_t *orig = rf_test_scene("r.json", json);
+    opts.reduced_motion = 1;
+    rf_scene_t *red = rf_test_scene_with("r.json", json, &opts);
+    const rf_value_t *vo = val(orig, "c"), *vr = val(red, "c");
+    for (int i = 0; i <= 100; i++) {
+        double t = 0.2 + i * 0.01;
+        for (int k = 0; k < 4; k++) {
+            double a = rf_track_eval(&vr->comps[k], t);
+            double b = rf_track_eval(&vo->comps[k], 0.2 + (t - 0.2) / 0.5);
+            ck_assert_msg(fabs(a - b) <= 1e-12 * fmax(1, fabs(b)), "k %d t %g: %.17g %.17g", k,
+                          t, a, b);
+        }
+    }
+    rf_scene_destroy(orig);
+    rf_scene_destroy(red);
+}
+END_TEST
+
 START_TEST(test_errors)
 {
     load_fails(HEAD "\"values\": {\"v\": {\"spring\": {\"from\": [0, 0], \"to\": [1, 2, 3]}}}}",
@@ -283,6 +351,9 @@ static Suite *vecval_suite(void)
     tcase_add_test(tc, test_color_sequence_velocity);
     tcase_add_test(tc, test_color_fill_pixels);
     tcase_add_test(tc, test_components_read);
+    tcase_add_test(tc, test_policy_euclidean);
+    tcase_add_test(tc, test_from_vector);
+    tcase_add_test(tc, test_reduced);
     tcase_add_test(tc, test_errors);
     suite_add_tcase(s, tc);
     return s;
