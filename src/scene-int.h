@@ -309,6 +309,7 @@ int scene_vec_key(loader_t *L, const cJSON *it, vecspec_t *vx, uint32_t i, uint3
 int scene_vec_expand(loader_t *L, size_t vi, rf_anim_spec_t **pspecs, vecspec_t *vxs, uint32_t n,
                      const char *const *kinds);
 int scene_color_value(loader_t *L, const char *s, const char *key, uint32_t *slot);
+int scene_color_inline(loader_t *L, const cJSON *obj, uint32_t *slot);
 int scene_build_vec(loader_t *L, vsrc_t *s, const rf_value_t *vals, rf_value_t *v);
 
 #endif

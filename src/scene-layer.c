@@ -292,6 +292,14 @@ static void walk_color(loader_t *L, const cJSON *it, const char *key, rf_paint_t
         return;
     }
     size_t m = scene_push(L, key);
+    /* an inline color value: {"spring": {"from": "#fff", "to": "#36c"}} */
+    int cv = scene_color_inline(L, it, &p->by.slot);
+    if (cv != 0) {
+        if (cv > 0)
+            p->kind = RF_PAINT_VALUE;
+        scene_pop(L, m);
+        return;
+    }
     const cJSON *body = NULL, *by = NULL, *space = NULL;
     int kind = -1;
     for (const cJSON *c = it->child; c != NULL && body == NULL; c = c->next)

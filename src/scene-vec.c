@@ -378,6 +378,33 @@ int scene_color_value(loader_t *L, const char *s, const char *key, uint32_t *slo
     return 1;
 }
 
+int scene_color_inline(loader_t *L, const cJSON *obj, uint32_t *slot)
+{
+    static const char *const kinds[] = { "spring", "bezier", "repeat", "tween", "keyframes",
+                                         "snap", "sequence", "physics", "decay", "expr",
+                                         "sample_path" };
+    int has = 0;
+    for (const cJSON *c = obj->child; c != NULL; c = c->next)
+        if (scene_find_name(kinds, NELEM(kinds), c->string) >= 0)
+            has = 1;
+    if (!has)
+        return 0;
+    size_t vi = scene_add_value(L, "", obj);
+    scene_resolve_pending(L);
+    if (vi == SIZE_MAX)
+        return -1;
+    const vsrc_t *v = &L->vals[vi];
+    if (v->shape != RF_SHAPE_COLOR) {
+        if (v->specs != NULL || v->src != NULL)   /* else its own error said why */
+            scene_err(L, "an inline value where a color goes must animate colors (\"from\": "
+                      "\"#ffffff\", \"to\": \"#3366cc\")");
+        return -1;
+    }
+    L->vals[vi].used = 1;
+    *slot = SCENE_PENDING(vi, 0);
+    return 1;
+}
+
 /* ------------------------------------------------------------------ */
 /* Building                                                             */
 

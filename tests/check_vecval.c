@@ -180,6 +180,14 @@ START_TEST(test_color_fill_pixels)
     ck_assert_uint_eq(a[3 * 8 + 3], 0xff330033u);
     ck_assert_int_eq(memcmp(a, b, 8 * 8 * 4), 0);
     free(a);
+    rf_scene_destroy(sc);
+    /* the same color value written inline in the fill */
+    sc = rf_test_scene("i.json", HEAD "\"layers\": [{\"type\": \"rect\", \"x\": 4, \"y\": 4, "
+        "\"width\": 8, \"height\": 8, \"fill\": {\"tween\": {\"from\": \"#000000\", "
+        "\"to\": \"#ff00ff\", \"duration\": 1}}}]}");
+    a = rf_test_frame(sc, 0.2, 8, 8);
+    ck_assert_int_eq(memcmp(a, b, 8 * 8 * 4), 0);
+    free(a);
     free(b);
     rf_scene_destroy(sc);
     rf_scene_destroy(ref);
@@ -332,6 +340,9 @@ START_TEST(test_errors)
     load_fails(HEAD "\"values\": {\"s\": {\"spring\": {\"to\": 1}}}, \"layers\": [{\"type\": "
                "\"rect\", \"fill\": \"s\", \"width\": 1, \"height\": 1}]}",
                "/layers/0/fill: 's' is a spring value, not a color");
+    load_fails(HEAD "\"layers\": [{\"type\": \"rect\", \"fill\": {\"spring\": {\"to\": 1}}, "
+               "\"width\": 1, \"height\": 1}]}",
+               "/layers/0/fill: an inline value where a color goes must animate colors");
     load_fails(HEAD "\"values\": {\"c\": {\"spring\": {\"to\": \"red\"}}}, \"layers\": [{\"type\": "
                "\"rect\", \"shadow\": {\"color\": \"c\"}, \"width\": 1, \"height\": 1}]}",
                "/layers/0/shadow/color: a shadow's color is a constant color");
