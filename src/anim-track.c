@@ -36,33 +36,36 @@ void rf_track_build(rf_track_t *tr, void *storage, const rf_anim_spec_t *specs, 
     rf_track_build_prep(tr, storage, specs, n, NULL, NULL);
 }
 
-void rf_track_build_prep(rf_track_t *tr, void *storage, const rf_anim_spec_t *specs, uint32_t n,
-                         rf_track_prep_fn prep, void *ctx)
+/* Spec i of a track as it is built: an explicit from and velocity, or the
+ * state of segment i - 1 (prev, NULL for the first) at its start. */
+static rf_anim_spec_t track_inherit(const rf_anim_spec_t *spec, const rf_anim_t *prev)
 {
-    rf_anim_t *segs = storage;
+    rf_anim_spec_t s = *spec;
+    if (prev != NULL) {
+        double x, v;
+        rf_anim_eval_state(prev, s.start + s.delay, &x, &v);
+        if (!s.has_from)
+            s.from = x;
+        /* an easing with a vertical tangent (cubic p1x = 0, circ) has an
+         * infinite slope at its ends: a retarget there starts at rest */
+        if (!isfinite(v))
+            v = 0.0;
+        /* duration-based kinds take only the value (seed 000) */
+        if (!s.has_velocity && (s.curve == RF_CURVE_SPRING || s.curve == RF_CURVE_PHYSICS
+                                || s.curve == RF_CURVE_DECAY))
+            s.velocity = v;
+    }
+    return s;
+}
+
+/* The lookup grid, settle, final value and range of a track whose
+ * segments are built. */
+static void track_finish(rf_track_t *tr, rf_anim_t *segs, uint32_t n)
+{
     double *starts = (double *)(segs + n);
     uint32_t *bucket = (uint32_t *)(starts + n);
-    for (uint32_t i = 0; i < n; i++) {
-        rf_anim_spec_t s = specs[i];
-        if (i > 0) {
-            double x, v;
-            rf_anim_eval_state(&segs[i - 1], s.start + s.delay, &x, &v);
-            if (!s.has_from)
-                s.from = x;
-            /* an easing with a vertical tangent (cubic p1x = 0, circ) has an
-             * infinite slope at its ends: a retarget there starts at rest */
-            if (!isfinite(v))
-                v = 0.0;
-            /* duration-based kinds take only the value (seed 000) */
-            if (!s.has_velocity && (s.curve == RF_CURVE_SPRING || s.curve == RF_CURVE_PHYSICS
-                                    || s.curve == RF_CURVE_DECAY))
-                s.velocity = v;
-        }
-        if (prep != NULL)
-            prep(ctx, &s);
-        rf_anim_init(&segs[i], &s);
+    for (uint32_t i = 0; i < n; i++)
         starts[i] = segs[i].start;
-    }
     tr->n = n;
     tr->segs = segs;
     tr->starts = starts;
@@ -93,6 +96,54 @@ void rf_track_build_prep(rf_track_t *tr, void *storage, const rf_anim_spec_t *sp
         tr->lo = dmin2(tr->lo, lo);
         tr->hi = dmax2(tr->hi, hi);
     }
+}
+
+void rf_track_build_prep(rf_track_t *tr, void *storage, const rf_anim_spec_t *specs, uint32_t n,
+                         rf_track_prep_fn prep, void *ctx)
+{
+    rf_anim_t *segs = storage;
+    for (uint32_t i = 0; i < n; i++) {
+        rf_anim_spec_t s = track_inherit(&specs[i], i > 0 ? &segs[i - 1] : NULL);
+        if (prep != NULL)
+            prep(ctx, &s);
+        rf_anim_init(&segs[i], &s);
+    }
+    track_finish(tr, segs, n);
+}
+
+void rf_track_build_vec(rf_track_t *tr, void *const *storage, const rf_anim_spec_t *specs,
+                        uint32_t ncomp, uint32_t n, rf_track_prep_fn prep, void *ctx)
+{
+    rf_anim_spec_t s[RF_TRACK_MAXCOMP];
+    if (ncomp > RF_TRACK_MAXCOMP)
+        ncomp = RF_TRACK_MAXCOMP;
+    for (uint32_t i = 0; i < n; i++) {
+        double d2 = 0;
+        for (uint32_t k = 0; k < ncomp; k++) {
+            rf_anim_t *segs = storage[k];
+            s[k] = track_inherit(&specs[(size_t)k * n + i], i > 0 ? &segs[i - 1] : NULL);
+            d2 += (s[k].to - s[k].from) * (s[k].to - s[k].from);
+        }
+        /* a duration policy measures the whole move: every component plays
+         * in the duration of the Euclidean distance */
+        if (ncomp > 1 && s[0].duration_policy) {
+            rf_anim_spec_t whole = s[0];
+            whole.from = 0;
+            whole.to = sqrt(d2);
+            double d = rf_anim_spec_duration(&whole);
+            for (uint32_t k = 0; k < ncomp; k++) {
+                s[k].duration_policy = 0;
+                s[k].duration = d;
+            }
+        }
+        for (uint32_t k = 0; k < ncomp; k++) {
+            if (prep != NULL)
+                prep(ctx, &s[k]);
+            rf_anim_init((rf_anim_t *)storage[k] + i, &s[k]);
+        }
+    }
+    for (uint32_t k = 0; k < ncomp; k++)
+        track_finish(&tr[k], storage[k], n);
 }
 
 /* The segment in charge at t: the last one whose start is <= t (the first

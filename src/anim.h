@@ -184,6 +184,18 @@ typedef void (*rf_track_prep_fn)(void *ctx, rf_anim_spec_t *spec);
 void rf_track_build_prep(rf_track_t *tr, void *storage, const rf_anim_spec_t *specs, uint32_t n,
                          rf_track_prep_fn prep, void *ctx);
 
+/* Vector and color values (scene-v1.md "Vector and color values", seed
+ * 003's converters): ncomp (<= RF_TRACK_MAXCOMP) tracks built side by
+ * side, one per component, each exactly rf_track_build_prep() of its own
+ * specs: specs holds ncomp runs of n specs (component k's at specs + k*n),
+ * storage[k] is component k's storage (rf_track_storage_size(n) bytes).
+ * Only a duration policy couples them: with ncomp > 1 every component of
+ * an entry plays in the duration of the Euclidean distance
+ * sqrt(sum (to_k - from_k)^2) (the components arrive together). */
+#define RF_TRACK_MAXCOMP 4
+void rf_track_build_vec(rf_track_t *tr, void *const *storage, const rf_anim_spec_t *specs,
+                        uint32_t ncomp, uint32_t n, rf_track_prep_fn prep, void *ctx);
+
 /* The duration an eased spec plays one cycle in: its duration, or its
  * policy clamp(|to - from| / speed, min, max) resolved (at least 1 ms). */
 double rf_anim_spec_duration(const rf_anim_spec_t *spec);

@@ -153,9 +153,12 @@ static void info_assets_json(const rf_scene_t *sc, FILE *out)
 }
 
 /* The facts of output k of v: a one-output value's own fields (what the
- * engine kinds have always filled), else its per-output entry. */
-static void info_output(const rf_value_t *v, uint32_t k, double *final, double *lo, double *hi)
+ * engine kinds have always filled), else its per-output entry (a vector's
+ * component settles on its own; the value when its last one does). */
+static void info_output(const rf_value_t *v, uint32_t k, double *settle, double *final,
+                        double *lo, double *hi)
 {
+    *settle = v->nout <= 1 ? v->settle : v->out[k].settle;
     if (v->nout <= 1) {
         *final = v->final;
         *lo = v->lo;
@@ -167,12 +170,14 @@ static void info_output(const rf_value_t *v, uint32_t k, double *final, double *
     }
 }
 
-/* The row name of output k of v: "x", or "p.angle" for a path sample. */
+/* The row name of output k of v: "x", or "p.angle" for a path sample,
+ * "pos.y" for a vector, "tint.r" for a color. */
 static const char *info_output_name(char *buf, size_t size, const rf_value_t *v, uint32_t k)
 {
-    if (v->nout <= 1)
+    const char *c = rf_value_output_name(v, k);
+    if (c == NULL)
         return v->name;
-    snprintf(buf, size, "%s.%s", v->name, rf_value_components[k < 3 ? k : 2]);
+    snprintf(buf, size, "%s.%s", v->name, c);
     return buf;
 }
 
@@ -235,15 +240,15 @@ static void info_print_json(const rf_scene_t *sc, FILE *out)
         /* Every entry keeps the contract's shape; a path sample's three
          * outputs are three entries, as `sample` names its columns. */
         for (uint32_t k = 0; k < nout; k++) {
-            double final, lo, hi;
+            double settle, final, lo, hi;
 
-            info_output(v, k, &final, &lo, &hi);
+            info_output(v, k, &settle, &final, &lo, &hi);
             fputs(first ? "\n  " : ",\n  ", out);
             first = 0;
             info_json_string(out, info_output_name(name, sizeof name, v, k));
             fputs(": {\"kind\": ", out);
             info_json_string(out, rf_value_kind_name(v->kind));
-            fprintf(out, ", \"settle\": %s", rf_num_json(b1, v->settle));
+            fprintf(out, ", \"settle\": %s", rf_num_json(b1, settle));
             fprintf(out, ", \"end\": \"%s\"", rf_end_name(v->end));
             fprintf(out, ", \"final\": %s", rf_num_json(b1, final));
             fprintf(out, ", \"range\": [%s, %s]", rf_num_json(b1, lo), rf_num_json(b2, hi));
@@ -283,11 +288,11 @@ typedef struct info_row {
 
 static void info_row_fill(info_row_t *r, const rf_value_t *v, uint32_t k)
 {
-    double final, lo, hi;
+    double settle, final, lo, hi;
 
-    info_output(v, k, &final, &lo, &hi);
+    info_output(v, k, &settle, &final, &lo, &hi);
     r->name = info_output_name(r->namebuf, sizeof r->namebuf, v, k);
-    rf_num_short(r->settle, v->settle);
+    rf_num_short(r->settle, settle);
     if (isnan(final))
         snprintf(r->final, sizeof r->final, "none");
     else

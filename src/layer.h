@@ -107,13 +107,15 @@ typedef enum rf_paint_kind {
     RF_PAINT_MIX,         /* color to color2 by clamp(by, 0, 1) in space (rf_color_mix) */
     RF_PAINT_LINEAR,      /* gradient from p0 to p1 in the layer's own coordinates */
     RF_PAINT_RADIAL,      /* gradient around p0 with radius */
+    RF_PAINT_VALUE,       /* a color value: straight r, g, b, a in the four slots
+                           * from by.slot on, each clamped to [0, 1] */
 } rf_paint_kind_t;
 
 typedef struct rf_paint {
     uint8_t kind;                  /* rf_paint_kind_t */
     uint8_t space;                 /* MIX: rf_color_space_t (color.h), 0 = srgb */
     rf_color_t color, color2;      /* SOLID, MIX */
-    rf_prop_t by;                  /* MIX */
+    rf_prop_t by;                  /* MIX; VALUE: its slot is the color's first */
     rf_prop_t p0[2], p1[2];        /* LINEAR from/to; RADIAL center in p0 */
     rf_prop_t radius;              /* RADIAL */
     const rf_gradient_stop_t *stops; /* LINEAR, RADIAL: nstops >= 1 */

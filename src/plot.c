@@ -48,6 +48,7 @@ typedef struct plot_series {
     const rf_value_t *value;
     char name[320];            /* "name" or "name.x" */
     char label[400];           /* the legend's: name, range, settle time */
+    double settle;             /* its settle time (a vector's component: its own) */
     double settle_y;           /* the value at its settle time */
     double lo, hi;             /* --normalize: the sampled range */
     int marked;                /* its settle time is marked */
@@ -69,11 +70,13 @@ static void plot_series_init(plot_series_t *s, const rf_series_item_t *it)
     s->marked = 0;
     s->settle_y = NAN;
     s->lo = s->hi = NAN;
+    s->settle = it->value->nout > 1 && it->output >= 0 ? it->value->out[it->output].settle
+                                                       : it->value->settle;
     if (it->output < 0)
         snprintf(s->name, sizeof s->name, "%s", it->value->name);
     else
         snprintf(s->name, sizeof s->name, "%s.%s", it->value->name,
-                 rf_value_components[it->output]);
+                 rf_value_output_name(it->value, (uint32_t)it->output));
 }
 
 /* The legend's text: "card_x", "card_x [160, 1040]" (normalized), then
@@ -91,8 +94,7 @@ static void plot_series_label(plot_series_t *s, int normalize)
             snprintf(range, sizeof range, " [no finite sample]");
     }
     if (s->marked)
-        snprintf(settle, sizeof settle, "%ssettles %.4g s", normalize ? ", " : " ",
-                 s->value->settle);
+        snprintf(settle, sizeof settle, "%ssettles %.4g s", normalize ? ", " : " ", s->settle);
     snprintf(s->label, sizeof s->label, "%s%s%s", s->name, range, settle);
 }
 
@@ -428,7 +430,7 @@ static void plot_draw_settles(cairo_t *cr, const plot_layout_t *L, const plot_se
 
         if (!s[i].marked)
             continue;
-        x = plot_x(L, s[i].value->settle);
+        x = plot_x(L, s[i].settle);
         plot_series_style(cr, i, lw, 1);
         cairo_move_to(cr, x, L->y0);
         cairo_line_to(cr, x, L->y1);
@@ -584,7 +586,7 @@ int rf_plot_write(const rf_plot_spec_t *spec, const char *path, char *err, size_
             ys[i * nt + j] = slots[s[i].slot];
     }
     for (long i = 0; i < ns; i++) {
-        double st = s[i].value->settle;
+        double st = s[i].settle;
 
         /* A static value "settles" at 0: marking it would say nothing. */
         if (isfinite(st) && st > L.from && st <= L.to) {

@@ -493,7 +493,7 @@ static enum MHD_Result pv_values(pv_t *pv, struct MHD_Connection *c)
         fputs(i > 0 ? ", \"" : "\"", mem);
         fputs(cols[i].value->name, mem);
         if (cols[i].output >= 0)
-            fprintf(mem, ".%s", rf_value_components[cols[i].output]);
+            fprintf(mem, ".%s", rf_value_output_name(cols[i].value, (uint32_t)cols[i].output));
         fputc('"', mem);
     }
     fputs("], \"values\": [", mem);

@@ -130,6 +130,12 @@ static void paint_set(rf_renderer_t *r, const rf_paint_t *p, cairo_pattern_t *ca
 {
     cairo_t *cr = r->cr;
     switch (p->kind) {
+    case RF_PAINT_VALUE: { /* a color value: straight RGBA, clamped */
+        const double *c = r->slots + p->by.slot;
+        cairo_set_source_rgba(cr, clamp01(c[0]), clamp01(c[1]), clamp01(c[2]),
+                              clamp01(c[3]) * alpha);
+        return;
+    }
     case RF_PAINT_SOLID:
         cairo_set_source_rgba(cr, p->color.r, p->color.g, p->color.b, p->color.a * alpha);
         return;

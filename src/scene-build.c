@@ -156,7 +156,8 @@ static int resolve_built(void *ctx, const char *name, size_t len, int comp,
         return -1;
     }
     const rf_value_t *v = &b->vals[vi];
-    uint32_t k = comp == RF_EXPR_PLAIN ? 0 : (uint32_t)(comp - RF_EXPR_X);
+    int ko = rf_value_component_output((rf_value_shape_t)v->shape, v->nout, comp);
+    uint32_t k = ko >= 0 ? (uint32_t)ko : 0;   /* checked by the first pass */
     out->slot = v->slot + k;
     out->lo = v->out[k].lo;
     out->hi = v->out[k].hi;
@@ -165,6 +166,7 @@ static int resolve_built(void *ctx, const char *name, size_t len, int comp,
 
 static void out_one(rf_value_t *v)
 {
+    v->out[0].settle = v->settle;
     v->out[0].final = v->final;
     v->out[0].lo = v->lo;
     v->out[0].hi = v->hi;
@@ -214,8 +216,9 @@ static int build_expr(loader_t *L, const vsrc_t *s, rf_value_t *vals, rf_value_t
     int has_final = 1;
     for (uint32_t j = 0; j < nd; j++) {
         const rf_value_t *in = &vals[owner[deps[j]]];
-        if (!(in->settle <= settle))
-            settle = in->settle;       /* NaN never occurs; INFINITY sticks */
+        double st = in->out[deps[j] - in->slot].settle;  /* the output it reads */
+        if (!(st <= settle))
+            settle = st;               /* NaN never occurs; INFINITY sticks */
         if (isnan(finals[deps[j]]))
             has_final = 0;
     }
@@ -235,11 +238,12 @@ static void build_sample(const vsrc_t *s, rf_value_t *vals, rf_value_t *v)
 {
     const rf_value_t *pv = &vals[s->progress_vi];
     v->end = pv->end == RF_END_BOUND ? RF_END_FINISHED : pv->end;
-    uint32_t k = s->progress_comp == RF_EXPR_PLAIN ? 0 : (uint32_t)(s->progress_comp - RF_EXPR_X);
+    uint32_t k = (uint32_t)s->progress_comp;   /* the output index */
     double x0, y0, x1, y1;
     v->path = s->path;
     v->progress_slot = pv->slot + k;
     v->nout = 3;
+    v->shape = RF_SHAPE_SAMPLE;
     rf_path_bounds(s->path, &x0, &y0, &x1, &y1);
     v->out[0].lo = x0;
     v->out[0].hi = x1;
@@ -247,7 +251,9 @@ static void build_sample(const vsrc_t *s, rf_value_t *vals, rf_value_t *v)
     v->out[1].hi = y1;
     v->out[2].lo = -180;
     v->out[2].hi = 180;
-    v->settle = pv->settle;
+    v->settle = pv->out[k].settle;
+    for (int j = 0; j < 3; j++)
+        v->out[j].settle = v->settle;
     double pf = pv->out[k].final;
     if (isnan(pf)) {
         for (int j = 0; j < 3; j++)
@@ -271,6 +277,11 @@ static int apply_from(loader_t *L, const vsrc_t *s, const rf_value_t *vals)
     rf_anim_spec_t *sp = &s->specs[0];
     double x = 0, vel = 0;
     nbuf_t b1, b2, b3, b4;
+    if (src->comps != NULL) {
+        scene_err_at(L, s->from_ptr, "'%s' has %u components, this %s 1: it starts from a value "
+                     "of one number", L->vals[s->from_vi].name, src->nout, s->from_kind);
+        return -1;
+    }
     rf_track_eval_state(&src->track, sp->start + sp->delay, &x, &vel);
     if (!isfinite(x) || !isfinite(vel)) {
         scene_err_at(L, s->from_ptr, "'%s' is not finite at t = %s, where this %s starts",
@@ -336,7 +347,8 @@ int scene_build_values(loader_t *L)
     size_t nslots = 0;
     for (size_t i = 0; i < n; i++) {
         vals[i].slot = (uint32_t)nslots;
-        vals[i].nout = L->vals[i].kind == RF_VALUE_SAMPLE_PATH ? 3 : 1;
+        vals[i].nout = L->vals[i].kind == RF_VALUE_SAMPLE_PATH ? 3
+                       : L->vals[i].ncomp > 1 ? L->vals[i].ncomp : 1;
         nslots += vals[i].nout;
     }
     /* the final value of every slot (for expressions' finals), and which
@@ -373,6 +385,13 @@ int scene_build_values(loader_t *L)
                 break;
             }
             build_sample(s, vals, v);
+        } else if (s->ncomp > 1) {
+            /* a vector or color: one track per component (scene-vec.c) */
+            if (s->specs == NULL || s->nspecs == 0 ||
+                scene_build_vec(L, &L->vals[i], vals, v) != 0) {
+                rc = -1;
+                break;
+            }
         } else {
             if (s->specs == NULL || s->nspecs == 0) {
                 rc = -1;

@@ -14,6 +14,7 @@
  *   scene-build.c     the value graph: order, cycles, building, auto
  *   scene-motion.c    `reduced_motion`, and values reduced before building
  *   scene-story.c     `states`, `transitions`, `storyboard`: sequence values
+ *   scene-vec.c       vector and color values: components, outputs, building
  *   scene.c           the top level and the entry points (scene.h)
  * Internal functions shared between them are named scene_* (static helpers have no prefix).
  */
@@ -66,7 +67,7 @@ typedef struct vsrc {
     const char *progress_ref;  /* "NAME" or "NAME.x": resolved later */
     const cJSON *progress_obj; /* an inline progress, added once names are indexed */
     long progress_vi;          /* the value holding the progress, or -1 */
-    int progress_comp;         /* RF_EXPR_PLAIN or the component of a sample */
+    int progress_comp;         /* the output of progress_vi it reads (0: a plain value) */
     /* `from` naming a value (plain animated kinds, a sequence's first entry) */
     const char *from_ref;      /* cJSON's string */
     const char *from_ptr;      /* arena: pointer of the `from` key */
@@ -81,7 +82,28 @@ typedef struct vsrc {
     /* reduced motion */
     int essential;             /* `"essential": true`: never reduced */
     double settle0;            /* the settle time as written (before reduction) */
+    /* a vector or color value (scene-vec.c): specs holds ncomp runs of
+     * nspecs specs, component k's at specs + k * nspecs */
+    uint8_t shape;             /* rf_value_shape_t: SCALAR, VECTOR or COLOR */
+    uint8_t ncomp;             /* 0 or 1: one number; else 2..4 */
 } vsrc_t;
+
+/* The components of one animated spec while it is parsed (scene-vec.c). */
+enum { VX_FROM = 0, VX_TO, VX_VELOCITY, VX_FIELDS };
+typedef struct vecspec {
+    rf_value_kind_t kind;      /* physics and decay take no vector */
+    int n;                     /* 0: no vector field yet; else the component count */
+    char nkey[24];             /* what gave n, for messages: "'from'", "key 0" */
+    const char *num_key;       /* the first field given as a plain number */
+    int key_number;            /* a key value was a plain number */
+    int key_index;             /* the key being read, -1 for a field */
+    int color;                 /* a field was a color */
+    int kind_said;
+    int has[VX_FIELDS];        /* the field was a vector or color */
+    double comp[VX_FIELDS][RF_VALUE_MAXOUT];
+    double *keyvals;           /* keyframes: nkeys x RF_VALUE_MAXOUT (arena) */
+    uint32_t nkeys;
+} vecspec_t;
 
 /* A sampled easing while loading: its expression and the samples it fills
  * (arena), now (p only) or once its motion is known (scene-motion.c). */
@@ -145,6 +167,7 @@ typedef struct loader {
      * the expressions' i and n (-1 until an expression reads them) */
     uint32_t max_count;
     long inst_vi[2];
+    const cJSON *values_obj;   /* `values`: a color string that names a value is the value */
     /* sampled easings (malloc'd) */
     sampled_t *sampled;
     size_t nsampled, capsampled;
@@ -233,7 +256,7 @@ void scene_add_deferred(loader_t *L);
  * SCENE_PENDING(value index, output) until scene_fix_layers turns it into
  * the slot (indices stay below RF_MAX_ITEMS + 1, so this never reaches
  * RF_PROP_CONST). */
-#define SCENE_PENDING(vi, k) ((uint32_t)(vi) * 3u + (uint32_t)(k))
+#define SCENE_PENDING(vi, k) ((uint32_t)(vi) * 4u + (uint32_t)(k))
 enum { P_ANY, P_NONNEG };
 void scene_walk_numeric(loader_t *L, const cJSON *it, const char *key, int range,
                         rf_prop_t *out);
@@ -282,6 +305,7 @@ void scene_parse_motion_scheme(loader_t *L, const cJSON *it);
 int scene_sampled_easing(loader_t *L, const cJSON *it, const char *key, rf_easing_t *out);
 void scene_sampled_context(loader_t *L, const rf_easing_t *e, double origin, double target,
                            double duration);
+int scene_sampled_is_motion(loader_t *L, const rf_easing_t *e);
 typedef struct sampled_prep {
     loader_t *L;
     double tscale;             /* the reduced-motion scale of the value, else 1 */
@@ -338,5 +362,20 @@ void scene_parse_story(loader_t *L, const cJSON *states, const cJSON *transition
 const char *scene_story_ptr(const loader_t *L, const char *ptr, char *buf, size_t cap);
 int scene_story_finish(loader_t *L);
 void scene_story_free(loader_t *L);
+
+/* scene-vec.c */
+int scene_value_output(const loader_t *L, long vi, int comp, const char *name, const char *field,
+                       char *msg, size_t cap, int *out);
+void scene_vec_begin(vecspec_t *vx, rf_value_kind_t kind);
+int scene_vec_color_string(const loader_t *L, const cJSON *it);
+int scene_vec_field(loader_t *L, const cJSON *it, const char *key, int required, vecspec_t *vx,
+                    int field, double *out);
+int scene_vec_key(loader_t *L, const cJSON *it, vecspec_t *vx, uint32_t i, uint32_t nkeys,
+                  double *out);
+int scene_vec_expand(loader_t *L, size_t vi, rf_anim_spec_t **pspecs, vecspec_t *vxs, uint32_t n,
+                     const char *const *kinds);
+int scene_color_value(loader_t *L, const char *s, const char *key, uint32_t *slot);
+int scene_color_inline(loader_t *L, const cJSON *obj, uint32_t *slot);
+int scene_build_vec(loader_t *L, vsrc_t *s, const rf_value_t *vals, rf_value_t *v);
 
 #endif

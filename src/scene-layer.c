@@ -31,7 +31,8 @@ static rf_prop_t konst(double k)
 
 static void walk_layer(loader_t *L, const cJSON *layer, rf_layer_t *out);
 
-/* A value reference "NAME" or "NAME.x|y|angle" in a numeric property. */
+/* A value reference "NAME", "NAME.x|y|angle" (a path sample), "NAME.x..w"
+ * (a vector) or "NAME.r|g|b|a" (a color) in a numeric property. */
 static void value_ref(loader_t *L, const char *key, const char *s, rf_prop_t *out)
 {
     char msg[RF_DIAG_LINE];
@@ -42,7 +43,7 @@ static void value_ref(loader_t *L, const char *key, const char *s, rf_prop_t *ou
         return;
     }
     L->vals[vi].used = 1;
-    out->slot = PENDING(vi, comp == RF_EXPR_PLAIN ? 0 : comp - RF_EXPR_X);
+    out->slot = PENDING(vi, comp);   /* comp: the output index */
 }
 
 
@@ -281,6 +282,13 @@ static void walk_color(loader_t *L, const cJSON *it, const char *key, rf_paint_t
 {
     uint32_t col;
     if (cJSON_IsString(it)) {
+        /* a color value by name ("fill": "tint"): a value wins over a CSS name */
+        int cv = scene_color_value(L, it->valuestring, key, &p->by.slot);
+        if (cv != 0) {
+            if (cv > 0)
+                p->kind = RF_PAINT_VALUE;
+            return;
+        }
         if (strcmp(it->valuestring, "none") != 0 && scene_color_string(L, it, key, &col) == F_OK) {
             p->kind = RF_PAINT_SOLID;
             to_color(col, &p->color);
@@ -293,6 +301,14 @@ static void walk_color(loader_t *L, const cJSON *it, const char *key, rf_paint_t
         return;
     }
     size_t m = scene_push(L, key);
+    /* an inline color value: {"spring": {"from": "#fff", "to": "#36c"}} */
+    int cv = scene_color_inline(L, it, &p->by.slot);
+    if (cv != 0) {
+        if (cv > 0)
+            p->kind = RF_PAINT_VALUE;
+        scene_pop(L, m);
+        return;
+    }
     const cJSON *body = NULL, *by = NULL, *space = NULL;
     int kind = -1;
     for (const cJSON *c = it->child; c != NULL && body == NULL; c = c->next)
@@ -549,7 +565,10 @@ static void walk_shadow_one(loader_t *L, const cJSON *c, rf_shadow_t *sh)
             rf_paint_t p;
             memset(&p, 0, sizeof p);
             walk_color(L, k, k->string, &p);
-            if (p.kind == RF_PAINT_SOLID)
+            if (p.kind == RF_PAINT_VALUE)
+                scene_err_key(L, k->string, "a shadow's color is a constant color, not a color "
+                              "value");
+            else if (p.kind == RF_PAINT_SOLID)
                 sh->color = p.color;
             else if (p.kind != RF_PAINT_NONE)
                 scene_err_key(L, k->string, "a shadow's color is one color, not a mix or gradient");
@@ -885,7 +904,7 @@ static int fix_slot(const rf_layer_key_t *key, uint32_t *slot, void *ctx)
     const rf_value_t *vals = ctx;
     (void)key;
     if (*slot != RF_PROP_CONST)
-        *slot = vals[*slot / 3].slot + *slot % 3;
+        *slot = vals[*slot / 4].slot + *slot % 4;   /* SCENE_PENDING */
     return 0;
 }
 

@@ -271,6 +271,15 @@ int scene_sampled_easing(loader_t *L, const cJSON *it, const char *key, rf_easin
     return F_OK;
 }
 
+/* 1 when e is a sampled easing that reads more than p. */
+int scene_sampled_is_motion(loader_t *L, const rf_easing_t *e)
+{
+    if (e->kind != RF_EASE_SAMPLED)
+        return 0;
+    sampled_t *sm = sampled_find(L, e->samples);
+    return sm != NULL && sm->motion;
+}
+
 void scene_sampled_context(loader_t *L, const rf_easing_t *e, double origin, double target,
                            double duration)
 {

@@ -264,8 +264,8 @@ const char *scene_a_kind(rf_value_kind_t kind)
 }
 
 /* A value input written as a string, "NAME" or "NAME.x|y|angle" (layer
- * properties, a sample's progress): 0 with the value and component, or -1
- * with a message. */
+ * properties, a sample's progress, text fields): 0 with the value and the
+ * index of the output it names (0 for a plain value), or -1 with a message. */
 int scene_resolve_input(loader_t *L, const char *s, long *pvi, int *pcomp, char *msg, size_t cap)
 {
     qbuf_t a;
@@ -294,31 +294,20 @@ int scene_resolve_input(loader_t *L, const char *s, long *pvi, int *pcomp, char 
             snprintf(msg, cap, "unknown value '%s'", name);
         return -1;
     }
-    int sample = L->vals[vi].kind == RF_VALUE_SAMPLE_PATH;
     int comp = RF_EXPR_PLAIN;
+    const char *field = NULL;
     if (dot != NULL) {
-        const char *field = dot + 1;
-        for (int c = 0; c < 3; c++)
-            if (strcmp(field, rf_expr_components[c]) == 0)
+        field = scene_q(&a, dot + 1);
+        comp = -1;             /* unknown: the message names field */
+        for (int c = 0; c < RF_EXPR_COMPONENTS; c++)
+            if (strcmp(dot + 1, rf_expr_components[c]) == 0)
                 comp = RF_EXPR_X + c;
-        if (comp == RF_EXPR_PLAIN) {
-            snprintf(msg, cap, "unknown output '.%s' of '%s': a path sample has .x, .y and "
-                     ".angle", scene_q(&a, field), name);
-            return -1;
-        }
-        if (!sample) {
-            snprintf(msg, cap, "'%s' is %s %s value: only a sample_path value has .x, .y and "
-                     ".angle", name, scene_a_kind(L->vals[vi].kind),
-                     rf_value_kind_name(L->vals[vi].kind));
-            return -1;
-        }
-    } else if (sample) {
-        snprintf(msg, cap, "'%.150s' is a path sample: use %.150s.x, %.150s.y or %.150s.angle",
-                 name, name, name, name);
-        return -1;
     }
+    int k;
+    if (scene_value_output(L, vi, comp, name, field, msg, cap, &k) != 0)
+        return -1;
     *pvi = vi;
-    *pcomp = comp;
+    *pcomp = k;
     return 0;
 }
 
@@ -381,18 +370,11 @@ static int resolve_first(void *ctx, const char *name, size_t len, int comp,
             snprintf(e, elen, "unknown value '%.*s'", shown, name);
         return -1;
     }
-    int sample = L->vals[vi].kind == RF_VALUE_SAMPLE_PATH;
-    if (comp == RF_EXPR_PLAIN && sample) {
-        snprintf(e, elen, "'%.*s' is a path sample: use %.*s.x, %.*s.y or %.*s.angle", shown,
-                 name, shown, name, shown, name, shown, name);
+    char nm[256];
+    snprintf(nm, sizeof nm, "%.*s", shown, name);
+    int k;
+    if (scene_value_output(L, vi, comp, nm, NULL, e, elen, &k) != 0)
         return -1;
-    }
-    if (comp != RF_EXPR_PLAIN && !sample) {
-        snprintf(e, elen, "'%.*s' is %s %s value: only a sample_path value has .x, .y and "
-                 ".angle", shown, name, scene_a_kind(L->vals[vi].kind),
-                 rf_value_kind_name(L->vals[vi].kind));
-        return -1;
-    }
     out->slot = (uint32_t)vi;
     out->lo = -INFINITY;
     out->hi = INFINITY;

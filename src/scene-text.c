@@ -317,7 +317,7 @@ static void walk_template(loader_t *L, const cJSON *c, rf_text_content_t *out)
             continue;
         }
         L->vals[vi].used = 1;
-        q->slot = SCENE_PENDING(vi, comp == RF_EXPR_PLAIN ? 0 : comp - RF_EXPR_X);
+        q->slot = SCENE_PENDING(vi, comp);
         q->fmt_kind = f.kind;
         q->fmt_decimals = f.decimals;
         q->fmt_commas = f.commas;

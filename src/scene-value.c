@@ -199,9 +199,9 @@ typedef struct fromref {
 /* velocity: a number, or left to be inherited (inherit: a sequence entry
  * takes the velocity of the motion it retargets). */
 static void velocity_field(loader_t *L, const cJSON *it, int inherit, rf_anim_spec_t *sp,
-                           fromref_t *fr)
+                           fromref_t *fr, vecspec_t *vx)
 {
-    int rv = scene_num_field(L, it, "velocity", 0, R_ANY, &sp->velocity);
+    int rv = scene_vec_field(L, it, "velocity", 0, vx, VX_VELOCITY, &sp->velocity);
     sp->has_velocity = inherit ? rv != F_ABSENT : 1;
     fr->velocity_given = rv != F_ABSENT;
 }
@@ -259,8 +259,9 @@ static void spring_role(loader_t *L, const cJSON *jr, int other, rf_anim_spec_t 
 }
 
 static void parse_anim(loader_t *L, const cJSON *body, rf_value_kind_t kind,
-                       rf_anim_spec_t *sp, int entry, fromref_t *fr)
+                       rf_anim_spec_t *sp, int entry, fromref_t *fr, vecspec_t *vx)
 {
+    scene_vec_begin(vx, kind);
     fr->name = NULL;
     fr->ptr = NULL;
     fr->velocity_given = 0;
@@ -285,7 +286,7 @@ static void parse_anim(loader_t *L, const cJSON *body, rf_value_kind_t kind,
     int rfrom = F_ABSENT;
     if (kind != RF_VALUE_KEYFRAMES) {
         const cJSON *jf = G("from");
-        if (cJSON_IsString(jf)) {
+        if (cJSON_IsString(jf) && !scene_vec_color_string(L, jf)) {
             /* a value name: its state at the start, filled in at build */
             if (entry > 0) {
                 scene_err_key(L, "from", "only a sequence's first entry may start from another "
@@ -301,20 +302,25 @@ static void parse_anim(loader_t *L, const cJSON *body, rf_value_kind_t kind,
                 rfrom = F_OK;
             }
             sp->has_from = 1;
-        } else if (jf != NULL && !cJSON_IsNumber(jf)) {
-            scene_err_key(L, "from", "must be a number or a value name, got %s",
-                          scene_json_type(jf));
+        } else if (jf != NULL && !cJSON_IsNumber(jf) && !cJSON_IsArray(jf) &&
+                   !cJSON_IsString(jf)) {
+            if (kind == RF_VALUE_PHYSICS || kind == RF_VALUE_DECAY)
+                scene_err_key(L, "from", "must be a number or a value name, got %s",
+                              scene_json_type(jf));
+            else
+                scene_err_key(L, "from", "must be a number, a value name, an array of 2 to 4 "
+                              "numbers or a color, got %s", scene_json_type(jf));
             rfrom = F_BAD;
             sp->has_from = 1;
         } else {
-            rfrom = scene_num_field(L, jf, "from", 0, R_ANY, &sp->from);
+            rfrom = scene_vec_field(L, jf, "from", 0, vx, VX_FROM, &sp->from);
             sp->has_from = inherit ? rfrom != F_ABSENT : 1;
         }
     }
 
     switch (kind) {
     case RF_VALUE_SPRING: {
-        scene_num_field(L, G("to"), "to", scene_names_needs(ki.required, "to"), R_ANY,
+        scene_vec_field(L, G("to"), "to", scene_names_needs(ki.required, "to"), vx, VX_TO,
                         &sp->to);
         int rk = scene_num_field(L, G("stiffness"), "stiffness", 0, R_GT0, &sp->stiffness);
         int rd = scene_num_field(L, G("damping"), "damping", 0, R_GE0, &sp->damping);
@@ -333,18 +339,18 @@ static void parse_anim(loader_t *L, const cJSON *body, rf_value_kind_t kind,
                     rz != F_ABSENT, sp);
         spring_role(L, G("role"), rk != F_ABSENT || rd != F_ABSENT || rz != F_ABSENT ||
                     G("duration") != NULL || G("bounce") != NULL, sp);
-        velocity_field(L, G("velocity"), inherit, sp, fr);
+        velocity_field(L, G("velocity"), inherit, sp, fr, vx);
         scene_num_field(L, G("threshold"), "threshold", 0, R_GT0, &sp->threshold);
         break;
     }
     case RF_VALUE_SNAP:
-        scene_num_field(L, G("to"), "to", scene_names_needs(ki.required, "to"), R_ANY,
+        scene_vec_field(L, G("to"), "to", scene_names_needs(ki.required, "to"), vx, VX_TO,
                         &sp->to);
         break;
     case RF_VALUE_BEZIER:
     case RF_VALUE_REPEAT:
     case RF_VALUE_TWEEN: {
-        scene_num_field(L, G("to"), "to", scene_names_needs(ki.required, "to"), R_ANY,
+        scene_vec_field(L, G("to"), "to", scene_names_needs(ki.required, "to"), vx, VX_TO,
                         &sp->to);
         duration_field(L, G("duration"), 1, sp);
         int mode = RF_REPEAT_NONE;
@@ -373,7 +379,7 @@ static void parse_anim(loader_t *L, const cJSON *body, rf_value_kind_t kind,
         break;
     }
     case RF_VALUE_PHYSICS: {
-        velocity_field(L, G("velocity"), inherit, sp, fr);
+        velocity_field(L, G("velocity"), inherit, sp, fr, vx);
         scene_num_field(L, G("friction"), "friction", 0, R_GE0, &sp->friction);
         scene_num_field(L, G("gravity"), "gravity", 0, R_ANY, &sp->gravity);
         int rmin = scene_num_field(L, G("min"), "min", 0, R_ANY, &sp->min);
@@ -396,7 +402,7 @@ static void parse_anim(loader_t *L, const cJSON *body, rf_value_kind_t kind,
         break;
     }
     case RF_VALUE_DECAY: {
-        velocity_field(L, G("velocity"), inherit, sp, fr);
+        velocity_field(L, G("velocity"), inherit, sp, fr, vx);
         scene_num_field(L, G("friction"), "friction", 0, R_GT0, &sp->friction);
         scene_num_field(L, G("threshold"), "threshold", 0, R_GT0, &sp->threshold);
         break;
@@ -445,7 +451,7 @@ static void parse_anim(loader_t *L, const cJSON *body, rf_value_kind_t kind,
             const cJSON *kt = k->child, *kval = kt->next;
             double t = 0;
             int rt = scene_want_number(L, kt, "0", &t);
-            scene_want_number(L, kval, "1", &kv[i].value);
+            scene_vec_key(L, kval, vx, (uint32_t)i, (uint32_t)n, &kv[i].value);
             if (ne == 3)
                 scene_easing_field(L, kval->next, "2", 0, &kv[i].easing);
             if (rt == F_OK) {
@@ -657,8 +663,16 @@ static void parse_sequence(loader_t *L, const cJSON *arr, size_t vi)
         return;
     }
     rf_anim_spec_t *specs = scene_aalloc(L, (size_t)n, sizeof *specs);
-    if (specs == NULL)
+    /* each entry's components and where its kind is (vector values) */
+    vecspec_t *vxs = calloc((size_t)n, sizeof *vxs);
+    const char **where = calloc((size_t)n, sizeof *where);
+    if (specs == NULL || vxs == NULL || where == NULL) {
+        free(vxs);
+        free(where);
+        if (specs != NULL)
+            scene_err_oom(L);
         return;
+    }
     /* entry keys: `at` and the kinds (all listed, for better messages) */
     const char *ekeys[1 + NELEM(kind_keys)];
     ekeys[0] = entry_keys[0];
@@ -669,8 +683,11 @@ static void parse_sequence(loader_t *L, const cJSON *arr, size_t vi)
     for (const cJSON *e = arr->child; e != NULL; e = e->next, i++) {
         size_t m = scene_pushi(L, (size_t)i);
         rf_anim_spec_defaults(&specs[i], RF_CURVE_CONST);
+        where[i] = "";
         if (scene_count_items(L, 1)) {
             scene_pop(L, m);
+            free(vxs);
+            free(where);
             return;
         }
         if (!cJSON_IsObject(e)) {
@@ -726,8 +743,9 @@ static void parse_sequence(loader_t *L, const cJSON *arr, size_t vi)
         } else {
             size_t mb = scene_push(L, body->string);
             fromref_t fr;
-            parse_anim(L, body, (rf_value_kind_t)(kind + 1), &specs[i], i, &fr);
+            parse_anim(L, body, (rf_value_kind_t)(kind + 1), &specs[i], i, &fr, &vxs[i]);
             scene_pop(L, mb);
+            where[i] = body->string;
             if (fr.name != NULL)
                 set_from(L, vi, &fr, kind_keys[kind]);
             if (rat == F_OK) {
@@ -752,6 +770,9 @@ static void parse_sequence(loader_t *L, const cJSON *arr, size_t vi)
         }
         scene_pop(L, m);
     }
+    scene_vec_expand(L, vi, &specs, vxs, (uint32_t)n, where);
+    free(vxs);
+    free(where);
     L->vals[vi].specs = specs;
     L->vals[vi].nspecs = (uint32_t)n;
 }
@@ -825,8 +846,10 @@ static void parse_kinded(loader_t *L, const cJSON *obj, size_t vi)
         rf_anim_spec_t *sp = scene_aalloc(L, 1, sizeof *sp);
         if (sp != NULL) {
             fromref_t fr;
+            vecspec_t vx;
             L->vals[vi].kind = (rf_value_kind_t)(kind + 1);
-            parse_anim(L, body, L->vals[vi].kind, sp, -1, &fr);
+            parse_anim(L, body, L->vals[vi].kind, sp, -1, &fr, &vx);
+            scene_vec_expand(L, vi, &sp, &vx, 1, NULL);
             L->vals[vi].specs = sp;
             L->vals[vi].nspecs = 1;
             if (fr.name != NULL)
@@ -900,6 +923,7 @@ void scene_parse_values(loader_t *L, const cJSON *obj)
     unsigned char *dup = scene_want_named(L, obj, "an object mapping names to values", &n);
     if (dup == NULL)
         return;
+    L->values_obj = obj;
     size_t i = 0;
     for (const cJSON *c = obj->child; c != NULL && !L->items_over; c = c->next, i++) {
         size_t m = scene_push(L, c->string);

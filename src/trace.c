@@ -77,9 +77,9 @@ int rf_trace_format(const rf_values_t *vs, const double *times, const double *sl
         for (uint32_t j = 0; j < v->nout; j++) {
             trace_buf_puts(&b, ",");
             trace_buf_puts(&b, v->name);
-            if (v->nout == 3) {
+            if (rf_value_output_name(v, j) != NULL) {
                 trace_buf_puts(&b, ".");
-                trace_buf_puts(&b, rf_value_components[j]);
+                trace_buf_puts(&b, rf_value_output_name(v, j));
             }
         }
     }
@@ -183,7 +183,7 @@ static int trace_scene_has(const rf_values_t *vs, const char *col)
     /* the lookup of --values (series.h); a bare name is not a column of a
      * three-output value, its components are */
     return rf_series_lookup(vs, col, strlen(col), &v, &k) == 0 &&
-           (k >= 0 || v->nout != RF_VALUE_COMPONENTS);
+           (k >= 0 || v->nout == 1);
 }
 
 int rf_trace_recall(const rf_trace_t *trace, const rf_values_t *vs, double t, double *slots)
@@ -194,7 +194,7 @@ int rf_trace_recall(const rf_trace_t *trace, const rf_values_t *vs, double t, do
     for (uint32_t i = 0; i < vs->nnamed; i++) {
         const rf_value_t *v = &vs->values[i];
         for (uint32_t j = 0; j < v->nout; j++) {
-            size_t c = trace_find_col(trace, v->name, v->nout == 3 ? rf_value_components[j] : NULL);
+            size_t c = trace_find_col(trace, v->name, rf_value_output_name(v, j));
             if (c == 0)
                 return 0;
             slots[v->slot + j] = row[c];
@@ -220,7 +220,7 @@ void rf_trace_compare(const rf_trace_t *trace, const rf_values_t *vs, double t,
         const rf_value_t *v = &vs->values[i];
 
         for (uint32_t j = 0; j < v->nout; j++) {
-            const char *suffix = v->nout == 3 ? rf_value_components[j] : NULL;
+            const char *suffix = rf_value_output_name(v, j);
             size_t c = trace_find_col(trace, v->name, suffix);
             double was, now;
 

@@ -80,9 +80,54 @@ void rf_value_eval(const rf_value_t *v, double t, double *slots)
         return;
     }
     default:
+        if (v->comps != NULL) {
+            /* a vector or color: each component its own scalar track */
+            for (uint32_t k = 0; k < v->nout; k++)
+                slots[v->slot + k] = rf_track_eval(&v->comps[k], t);
+            return;
+        }
         slots[v->slot] = rf_track_eval(&v->track, t);
         return;
     }
+}
+
+static const char *const sample_names[] = { "x", "y", "angle", NULL };
+static const char *const vector_names[] = { "x", "y", "z", "w" };
+static const char *const color_names[] = { "r", "g", "b", "a" };
+
+const char *const *rf_value_shape_names(rf_value_shape_t shape)
+{
+    switch (shape) {
+    case RF_SHAPE_SAMPLE: return sample_names;
+    case RF_SHAPE_VECTOR: return vector_names;
+    case RF_SHAPE_COLOR: return color_names;
+    default: return NULL;
+    }
+}
+
+int rf_value_component_output(rf_value_shape_t shape, uint32_t nout, int comp)
+{
+    if (comp == RF_EXPR_PLAIN)
+        return shape == RF_SHAPE_SCALAR ? 0 : -1;
+    if (comp < RF_EXPR_X || comp >= RF_EXPR_X + RF_EXPR_COMPONENTS)
+        return -1;
+    const char *c = rf_expr_components[comp - RF_EXPR_X];
+    return rf_value_output_find(shape, nout, c, strlen(c));
+}
+
+const char *rf_value_output_name(const rf_value_t *v, uint32_t k)
+{
+    const char *const *names = rf_value_shape_names((rf_value_shape_t)v->shape);
+    return names != NULL && v->nout > 1 && k < v->nout ? names[k] : NULL;
+}
+
+int rf_value_output_find(rf_value_shape_t shape, uint32_t nout, const char *name, size_t len)
+{
+    const char *const *names = rf_value_shape_names(shape);
+    for (uint32_t k = 0; names != NULL && k < nout && k < RF_VALUE_MAXOUT; k++)
+        if (names[k] != NULL && strlen(names[k]) == len && memcmp(names[k], name, len) == 0)
+            return (int)k;
+    return -1;
 }
 
 void rf_values_eval(const rf_values_t *vs, double t, double *out)

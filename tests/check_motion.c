@@ -25,17 +25,8 @@ static rf_scene_t *load(const char *json, int reduced)
 }
 
 /* The first error of a scene that must not load. */
-static void load_fails(const char *json, const char *want)
-{
-    rf_test_load_fails(json, want);
-}
-
-static const rf_value_t *val(const rf_scene_t *sc, const char *name)
-{
-    const rf_value_t *v = rf_values_find(&sc->values, name);
-    ck_assert_ptr_nonnull(v);
-    return v;
-}
+#define load_fails rf_test_load_fails
+#define val rf_test_value
 
 static double at(const rf_scene_t *sc, const char *name, double t)
 {

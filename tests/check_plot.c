@@ -276,7 +276,7 @@ START_TEST(test_series_list)
                                        &it, &n, &report), RF_SERIES_OK);
     ck_assert_uint_eq(n, 3);
     ck_assert_int_eq(it[0].output, 2);
-    ck_assert_str_eq(rf_value_components[it[0].output], "angle");
+    ck_assert_str_eq(rf_value_output_name(it[0].value, (uint32_t)it[0].output), "angle");
     ck_assert_str_eq(it[1].value->name, "alpha");
     ck_assert_int_eq(it[2].output, 1);
     free(it);

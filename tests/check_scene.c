@@ -951,7 +951,8 @@ START_TEST(scene_types_and_ranges)
         { HEAD "\"timeline\": {\"duration\": 1}, \"values\": {\"x\": {\"spring\": {\"to\": 1, \"stiffness\": -3}}}}",
           "/values/x/spring/stiffness: must be > 0, got -3" },
         { HEAD "\"timeline\": {\"duration\": 1}, \"values\": {\"x\": {\"spring\": {\"to\": \"a\"}}}}",
-          "/values/x/spring/to: must be a number, got a string" },
+          "/values/x/spring/to: must be a number, an array of 2 to 4 numbers or a color, got "
+          "\"a\" (not a color: unknown color name)" },
         { HEAD "\"timeline\": {\"duration\": 1}, \"values\": {\"x\": {\"spring\": {\"from\": 1}}}}",
           "/values/x/spring: missing required key 'to'" },
         { HEAD "\"timeline\": {\"duration\": 1}, \"values\": {\"x\": {\"spring\": {\"to\": -1e999}}}}",
@@ -1488,8 +1489,8 @@ START_TEST(scene_derived_errors)
             "/values/r/expr: col 5: unknown value 'pp' (did you mean 'p'?)\n"
             "    1 + pp\n"
             "        ^",
-            "/values/s/expr: col 1: 'x' is a static value: only a sample_path value has .x, "
-            ".y and .angle\n"
+            "/values/s/expr: col 1: 'x' is a static value of one number: it has no '.y' (path "
+            "samples have .x, .y and .angle, vectors .x to .w, colors .r to .a)\n"
             "    x.y * 2\n"
             "    ^",
             "/values/u/expr: col 2: 'p' is a path sample: use p.x, p.y or p.angle\n"

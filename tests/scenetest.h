@@ -14,6 +14,7 @@
 #include "diag.h"
 #include "render.h"
 #include "scene.h"
+#include "values.h"
 
 /* The scene of json, named name in messages, loaded with opts (NULL:
  * none); the test fails when it does not load. */
@@ -64,6 +65,14 @@ static inline uint32_t *rf_test_frame(const rf_scene_t *sc, double t, int w, int
         memcpy(out + (size_t)y * (size_t)w, p + (size_t)y * (size_t)stride, (size_t)w * 4);
     rf_renderer_destroy(r);
     return out;
+}
+
+/* The named value name of sc, which must exist. */
+static inline const rf_value_t *rf_test_value(const rf_scene_t *sc, const char *name)
+{
+    const rf_value_t *v = rf_values_find(&sc->values, name);
+    ck_assert_ptr_nonnull(v);
+    return v;
 }
 
 #endif

@@ -105,8 +105,15 @@ static void check_values(const rf_values_t *vs, uint32_t *owner, uint32_t *pos)
     for (uint32_t i = 0; i < vs->n; i++) {
         const rf_value_t *v = &vs->values[i];
         FUZZ_CHECK((unsigned)v->kind < RF_VALUE_KINDS, "value %u kind %d", i, (int)v->kind);
-        FUZZ_CHECK(v->nout == (v->kind == RF_VALUE_SAMPLE_PATH ? 3u : 1u), "value %u nout %u", i,
-                   v->nout);
+        /* a vector or color value: one track per component, each a scalar's */
+        FUZZ_CHECK(v->kind == RF_VALUE_SAMPLE_PATH ? v->nout == 3u && v->shape == RF_SHAPE_SAMPLE
+                   : v->comps != NULL ? v->nout >= 2u && v->nout <= RF_VALUE_MAXOUT &&
+                                            (v->shape == RF_SHAPE_VECTOR ||
+                                             (v->shape == RF_SHAPE_COLOR && v->nout == 4u))
+                   : v->nout == 1u && v->shape == RF_SHAPE_SCALAR,
+                   "value %u nout %u shape %d", i, v->nout, (int)v->shape);
+        FUZZ_CHECK(v->comps == NULL || v->settle >= v->out[v->nout - 1].settle,
+                   "value %u settles before its last component", i);
         FUZZ_CHECK(v->slot < vs->nslots && vs->nslots - v->slot >= v->nout,
                    "value %u slot %u of %u", i, v->slot, vs->nslots);
         FUZZ_CHECK(v->name != NULL, "value %u has no name", i);
