@@ -167,9 +167,9 @@ static void ci_word(char *buf, size_t cap, size_t *o, const char *w)
  * each key name of those tables has one row; what a row names is a
  * definition below. */
 static const struct { const char *name, *def; } field_kinds[] = {
-    { "from", "from" },          { "to", "number" },        { "stiffness", "positive" },
+    { "from", "from" },          { "to", "target" },        { "stiffness", "positive" },
     { "damping", "nonneg" },     { "damping_ratio", "nonneg" },
-    { "velocity", "number" },    { "threshold", "positive" }, { "start", "number" },
+    { "velocity", "velocity" },    { "threshold", "positive" }, { "start", "number" },
     { "delay", "nonneg" },       { "duration", "duration" },  { "bounce", "bounce" },
     { "role", "role" },          { "curve", "curve" },        { "repeat", "repeat_mode" },
     { "mode", "repeat_mode" },   { "iterations", "iterations" },
@@ -473,9 +473,10 @@ static cJSON *paint_def(void)
     }
     cJSON *obj = closed(props, NULL, "a mix of two colors or a gradient");
     with(obj, "oneOf", kinds);
-    return any3("a color, \"none\", {\"mix\": [A, B], \"by\": NUMBER}, {\"linear\": {...}} or "
-                "{\"radial\": {...}}", ref("color"), str(cJSON_CreateObject(), "const", "none"),
-                obj);
+    return any3("a color, \"none\", {\"mix\": [A, B], \"by\": NUMBER}, {\"linear\": {...}}, "
+                "{\"radial\": {...}}, or a color value: its name or an inline value object",
+                ref("color"), str(cJSON_CreateObject(), "const", "none"),
+                any3(NULL, obj, ref("name"), ref("value_object")));
 }
 
 static cJSON *shadow_def(void)
@@ -585,7 +586,7 @@ static cJSON *sample_def(void)
 static cJSON *keyframes_def(void)
 {
     cJSON *key = typed("array", "[time, value] or [time, value, easing], time in [0, 1]");
-    with(key, "items", add(add(add(cJSON_CreateArray(), ref("number")), ref("number")),
+    with(key, "items", add(add(add(cJSON_CreateArray(), ref("number")), ref("target")),
                            ref("easing")));
     num(num(key, "minItems", 2), "maxItems", 3);
     cJSON *o = typed("array", "the keys, times from 0 to 1");
@@ -671,8 +672,15 @@ static cJSON *definitions(void)
                         "pattern", "^" NAME_RE "$"));
     with(d, "ref", str(typed("string", "a value name, or NAME.x, NAME.y or NAME.angle of a "
                              "sample_path value"), "pattern", "^" NAME_RE "(\\." NAME_RE ")?$"));
-    with(d, "from", any3("the start: a number, or the name of a value to start from its "
-                         "state", ref("number"), ref("name"), NULL));
+    cJSON *vec = typed("array", "a vector: 2 to 4 numbers, one per component");
+    with(vec, "items", ref("number"));
+    with(d, "vector", num(num(vec, "minItems", 2), "maxItems", 4));
+    with(d, "target", any3("a number, a vector of 2 to 4 numbers, or a color", ref("number"),
+                           ref("vector"), ref("color")));
+    with(d, "velocity", any3("units per second: a number, or one per component (a color's "
+                             "four channels per second)", ref("number"), ref("vector"), NULL));
+    with(d, "from", any3("the start: a number, a vector, a color, or the name of a value to "
+                         "start from its state", ref("target"), ref("name"), NULL));
     with(d, "property", any3("a number, a value name or a value object", ref("number"),
                              ref("ref"), ref("value_object")));
     with(d, "value", any3("a constant or a value object", ref("number"), ref("value_object"),
@@ -750,7 +758,7 @@ static cJSON *top_key(const char *k)
         /* a state: value names to their values there */
         cJSON *st = with(typed("object", "a state: value names and their values in it"),
                          "propertyNames", ref("name"));
-        with(st, "additionalProperties", typed("number", NULL));
+        with(st, "additionalProperties", ref("target"));
         cJSON *o = with(typed("object", "named states (runeframe-scene(5), STATES AND "
                               "STORYBOARDS)"), "propertyNames", ref("name"));
         return with(o, "additionalProperties", st);
