@@ -984,6 +984,85 @@ static void move_is(const char *value, const char *suffix, double was, double no
     ck_assert_int_eq(n, (int)strlen(expect));
 }
 
+/* Inline values, traced under the names the caller gives them (their
+ * pointers): the header, the numbers (t * 90, a closed form), read back,
+ * compared and flagged; names with '/' parse, malformed ones do not. */
+START_TEST(test_inline_values)
+{
+    static const char sj[] =
+        "{ \"runeframe\": 1, \"canvas\": { \"width\": 8, \"height\": 8 },\n"
+        "  \"timeline\": { \"duration\": 1 },\n"
+        "  \"values\": { \"a\": 3 },\n"
+        "  \"layers\": [ { \"type\": \"rect\", \"x\": \"a\", \"y\": 0, \"width\": 2, "
+        "\"height\": 2, \"rotate\": { \"expr\": \"t * 90\" } } ] }\n";
+    static const char *const inames[] = { "layers/0/rotate" };
+    rf_diag_t diag;
+    rf_scene_t *sc = rf_scene_load_buffer("i.json", sj, sizeof sj - 1, &diag);
+    ck_assert_ptr_nonnull(sc);
+    const rf_values_t *vs = &sc->values;
+    ck_assert_uint_eq(vs->n, 2);
+    ck_assert_uint_eq(vs->nnamed, 1);
+    double tt[2] = { 0.5, 1 };
+    double *slots = malloc(2 * vs->nslots * sizeof *slots);
+    ck_assert_ptr_nonnull(slots);
+    rf_values_eval(vs, tt[0], slots);
+    rf_values_eval(vs, tt[1], slots + vs->nslots);
+    char *text;
+    size_t len;
+    ck_assert_int_eq(rf_trace_format(vs, inames, tt, slots, 2, &text, &len), 0);
+    ck_assert_str_eq(text, "t,a,layers/0/rotate\n0.5,3,45\n1,3,90\n");
+    free(text);
+    /* without names: sample's CSV */
+    ck_assert_int_eq(rf_trace_format(vs, NULL, tt, slots, 2, &text, &len), 0);
+    ck_assert_str_eq(text, "t,a\n0.5,3\n1,3\n");
+    free(text);
+
+    char err[256];
+    static const char tr_text[] = "t,a,layers/0/rotate,layers/9/x\n0.5,3,40,1\n";
+    rf_trace_t *tr = rf_trace_parse(tr_text, sizeof tr_text - 1, "trace.csv", err, sizeof err);
+    ck_assert_msg(tr != NULL, "%s", err);
+    rf_trace_move_t moves[4];
+    rf_trace_diff_t d;
+    rf_trace_compare(tr, vs, inames, 0.5, slots, moves, 4, &d);
+    ck_assert_int_eq(d.has_row, 1);
+    ck_assert_uint_eq(d.moved, 1);
+    ck_assert_str_eq(moves[0].value, "layers/0/rotate");
+    ck_assert(moves[0].was == 40 && moves[0].now == 45);
+    ck_assert_uint_eq(d.gone, 1);
+    ck_assert_str_eq(d.first_gone, "layers/9/x");
+    ck_assert_uint_eq(d.added, 0);
+    unsigned char flags[2];
+    ck_assert_int_eq(rf_trace_moved(tr, vs, inames, 0.5, slots, flags), 1);
+    ck_assert_int_eq(flags[0], 0);
+    ck_assert_int_eq(flags[1], 1);
+    ck_assert_int_eq(rf_trace_moved(tr, vs, inames, 0.25, slots, flags), 0);
+    /* an older trace, without the inline column: the value is new */
+    rf_trace_destroy(tr);
+    tr = rf_trace_parse("t,a\n0.5,3\n", 10, "trace.csv", err, sizeof err);
+    ck_assert_ptr_nonnull(tr);
+    rf_trace_compare(tr, vs, inames, 0.5, slots, moves, 4, &d);
+    ck_assert_uint_eq(d.moved, 0);
+    ck_assert_uint_eq(d.added, 1);
+    ck_assert_str_eq(d.first_added, "layers/0/rotate");
+    ck_assert_int_eq(rf_trace_moved(tr, vs, inames, 0.5, slots, flags), 1);
+    ck_assert_int_eq(flags[1], 2);
+    rf_trace_destroy(tr);
+
+    static const char *const bad[] = { "t,layers//x\n", "t,3/x\n", "t,a/\n", "t,/a\n",
+                                       "t,a/b.c.d\n", "t,a/b.\n", "t,a-b/c\n" };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        tr = rf_trace_parse(bad[i], strlen(bad[i]), "trace.csv", err, sizeof err);
+        ck_assert_msg(tr == NULL, "accepted %s", bad[i]);
+        ck_assert_ptr_nonnull(strstr(err, "is not a value name"));
+    }
+    tr = rf_trace_parse("t,a/b_2/c.x\n", 12, "trace.csv", err, sizeof err);
+    ck_assert_msg(tr != NULL, "%s", err);
+    rf_trace_destroy(tr);
+    free(slots);
+    rf_scene_destroy(sc);
+}
+END_TEST
+
 START_TEST(test_move_format)
 {
     move_is("card", "x", 212.4, 215, 0.53333333333333333, "card.x at t=0.533333: 212.4 -> 215 (+2.6)");
@@ -1067,6 +1146,7 @@ static Suite *trace_suite(void)
 
     tc = tcase_create("move");
     tcase_add_test(tc, test_move_format);
+    tcase_add_test(tc, test_inline_values);
     suite_add_tcase(s, tc);
     return s;
 }
