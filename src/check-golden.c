@@ -154,8 +154,9 @@ static int check_write_if_changed(check_ctx_t *c, const char *path, const char *
 /* Writes DIR/trace.csv from the frames rendered in this run, unless the
  * file already holds exactly those bytes (its mtime then stays): the
  * values of this run for the goldens it wrote, the old trace's row for the
- * goldens it kept (this run's values when the old trace has no complete row
- * at that time: a golden kept without a trace). */
+ * goldens it kept (this run's values when the old trace has no row at that
+ * time, a golden kept without a trace, and for the values an older trace
+ * has no column for). */
 void check_write_trace(check_ctx_t *c)
 {
     rf_check_run_t *run = c->run;
@@ -181,7 +182,7 @@ void check_write_trace(check_ctx_t *c)
          * the values it was recorded with: the next failure measures
          * motion from the pixels the golden holds */
         if (!run->frames[i].updated &&
-            !rf_trace_recall(c->trace, &sc->values, c->cause.inames, times[k], rows + k * ns))
+            rf_trace_recall(c->trace, &sc->values, c->cause.inames, times[k], rows + k * ns) == 0)
             memcpy(rows + k * ns, c->slots + i * ns, ns * sizeof(double));
         k++;
     }

@@ -191,17 +191,19 @@ int rf_trace_recall(const rf_trace_t *trace, const rf_values_t *vs, const char *
     const double *row = trace != NULL && vs != NULL ? trace_find_row(trace, t) : NULL;
     if (row == NULL)
         return 0;
+    int all = 1;
     for (uint32_t i = 0; i < vs->n; i++) {
         const rf_value_t *v = &vs->values[i];
         const char *name = trace_name(vs, inames, i);
         for (uint32_t j = 0; name != NULL && j < v->nout; j++) {
             size_t c = trace_find_col(trace, name, v->nout == 3 ? rf_value_components[j] : NULL);
             if (c == 0)
-                return 0;
-            slots[v->slot + j] = row[c];
+                all = 0;
+            else
+                slots[v->slot + j] = row[c];
         }
     }
-    return 1;
+    return all ? 1 : 2;
 }
 
 /* The one walk of compare and moved: every traced output of vs against

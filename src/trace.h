@@ -105,9 +105,10 @@ int rf_trace_moved(const rf_trace_t *trace, const rf_values_t *vs, const char *c
                    double t, const double *slots, unsigned char *flags);
 
 /* Writes the trace's numbers at time t (the same double) into slots, vs's
- * slot array at t, over each named value's outputs; other slots are left
- * as they are. Returns 1 when the trace has a row at t with a column for
- * every output of vs, else 0 (slots may then be partly written). */
+ * slot array at t, over each traced output that has a column; other slots
+ * are left as they are. Returns 0 when the trace has no row at t, 1 when
+ * it has one with a column for every traced output of vs, 2 when some had
+ * none (an older trace: those slots keep what they held). */
 int rf_trace_recall(const rf_trace_t *trace, const rf_values_t *vs, const char *const *inames,
                     double t, double *slots);
 

@@ -1046,6 +1046,13 @@ START_TEST(test_inline_values)
     ck_assert_str_eq(d.first_added, "layers/0/rotate");
     ck_assert_int_eq(rf_trace_moved(tr, vs, inames, 0.5, slots, flags), 1);
     ck_assert_int_eq(flags[1], 2);
+    /* recalled: the named value from the trace, the inline one kept */
+    double row[2] = { 7, 11 };
+    ck_assert_uint_eq(vs->nslots, 2);
+    ck_assert_int_eq(rf_trace_recall(tr, vs, inames, 0.5, row), 2);
+    ck_assert(row[0] == 3 && row[1] == 11);
+    ck_assert_int_eq(rf_trace_recall(tr, vs, NULL, 0.5, row), 1);
+    ck_assert_int_eq(rf_trace_recall(tr, vs, inames, 0.75, row), 0);
     rf_trace_destroy(tr);
 
     static const char *const bad[] = { "t,layers//x\n", "t,3/x\n", "t,a/\n", "t,/a\n",
