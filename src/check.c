@@ -194,6 +194,7 @@ int rf_check_execute(const rf_scene_t *scene, const char *scene_path,
     c.o = o;
     c.run = run;
     c.trace = trace;
+    check_cause_init(&c);
     pthread_mutex_init(&c.lock, NULL);
     pthread_cond_init(&c.cond, NULL);
 
@@ -258,8 +259,10 @@ int rf_check_execute(const rf_scene_t *scene, const char *scene_path,
                  (!f->updated && (f->status == RF_CHECK_UNREADABLE || f->status == RF_CHECK_ERROR)))
             run->io_errors++;
     }
-    if (o->update)
+    if (o->update) {
         check_write_trace(&c);
+        check_write_scene(&c);
+    }
     rc = 0;
     *exit_status = RF_EXIT_OK;
 
@@ -275,6 +278,7 @@ out:
     free(c.rendered);
     free(c.done);
     rf_trace_destroy(trace);
+    check_cause_free(&c.cause);
     run->seconds = check_now() - t0;
     return rc;
 }

@@ -198,6 +198,12 @@ static int check_exec(void *state, const rf_cmd_args_t *args)
             n--;
         printf("wrote %.*s/trace.csv\n", (int)n, golden);
     }
+    if (run.scene_written) {
+        size_t n = strlen(golden);
+        while (n > 1 && golden[n - 1] == '/')
+            n--;
+        printf("wrote %.*s/scene.json\n", (int)n, golden);
+    }
     printf("%zu passed, %zu failed", run.passed, run.failed);
     if (update)
         printf(", %zu updated", run.updated);

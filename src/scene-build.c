@@ -455,6 +455,16 @@ int scene_build_values(loader_t *L)
             rf_diag_file(L->d, "internal error: a value has no description");
         return -1;
     }
+    /* where each value comes from (scene.h), for explaining changes */
+    rf_value_src_t *srcs = scene_aalloc(L, n, sizeof *srcs);
+    if (srcs == NULL)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        srcs[i].ptr = L->vals[i].ptr;
+        srcs[i].deps = L->vals[i].deps;
+        srcs[i].ndeps = L->vals[i].ndeps;
+    }
+    sc->value_srcs = srcs;
     vs->n = (uint32_t)n;
     vs->nnamed = (uint32_t)L->nnamed;
     vs->values = vals;

@@ -252,6 +252,13 @@ rf_scene_t *rf_scene_load_buffer_with(const char *name, const char *buf, size_t 
         L.assets_root = realpath(L.assets_arg, NULL);
 
     load_root(&L, root);
+    /* the text, for check --update's DIR/scene.json */
+    char *keep = scene_nerrors(&L) == 0 ? rf_arena_alloc(L.arena, len - skip + 1) : NULL;
+    if (keep != NULL) {
+        memcpy(keep, text, len - skip + 1);
+        sc->source = keep;
+        sc->source_len = len - skip;
+    }
 
     free(L.root);
     free(L.assets_root);

@@ -28,6 +28,17 @@
 
 typedef struct rf_scene rf_scene_t;
 
+/* Where a value of the scene comes from, for explaining a change
+ * (check's causes, scene-diff.h): the JSON pointer of its definition
+ * ("/values/NAME", or where an inline value is: "/layers/3/rotate") and
+ * the values it reads (expression inputs, a sample's progress, a `from`
+ * source: indices into values.values). */
+typedef struct rf_value_src {
+    const char *ptr;
+    const uint32_t *deps;
+    uint32_t ndeps;
+} rf_value_src_t;
+
 struct rf_path;
 
 /* One entry of `paths`: its name and its measured path (path.h). */
@@ -93,6 +104,13 @@ struct rf_scene {
      * the file first gives value story_first + k (for messages) */
     uint32_t story_first, nstory;
     const char *const *story_ptrs;
+    /* values.n entries, in the order of values.values (NULL in a scene
+     * not built by the loader) */
+    const rf_value_src_t *value_srcs;
+    /* the scene file's text as loaded (no byte order mark), NUL-terminated:
+     * what check --update records as DIR/scene.json */
+    const char *source;
+    size_t source_len;
     struct rf_arena *arena;   /* owns all of the above but the fonts and images */
 };
 

@@ -113,23 +113,36 @@ static int trace_is_ident_char(char c)
     return trace_is_ident_start(c) || (c >= '0' && c <= '9');
 }
 
-/* A column name: a value name, optionally ".SUFFIX" (an identifier too). */
+/* A column name: a value name or an inline value's pointer name (segments
+ * of letters, digits and '_' joined by '/', the first not starting with a
+ * digit), optionally ".SUFFIX" (an identifier). */
 static int trace_is_column_name(const char *s, size_t n)
 {
     size_t i = 0;
 
-    for (int part = 0; part < 2; part++) {
+    if (n == 0 || !trace_is_ident_start(s[0]))
+        return 0;
+    for (;;) {
+        size_t seg = i;
+        while (i < n && trace_is_ident_char(s[i]))
+            i++;
+        if (i == seg)
+            return 0;
+        if (i == n)
+            return 1;
+        if (s[i] == '/') {
+            i++;
+            continue;
+        }
+        if (s[i] != '.')
+            return 0;
+        i++;
         if (i >= n || !trace_is_ident_start(s[i]))
             return 0;
         for (i++; i < n && trace_is_ident_char(s[i]); i++)
             ;
-        if (i == n)
-            return 1;
-        if (s[i] != '.' || part == 1)
-            return 0;
-        i++;
+        return i == n;
     }
-    return 0;
 }
 
 static int trace_col_cmp(const void *pa, const void *pb)
