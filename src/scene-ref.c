@@ -326,6 +326,9 @@ long scene_inst_value(loader_t *L, int which)
         size_t vi = scene_add_value(L, "", &num);
         if (vi == SIZE_MAX)
             return -1;
+        /* no place in the file: not the pointer of the expression that
+         * first read it (check traces inline values by their pointers) */
+        L->vals[vi].ptr = "";
         L->inst_vi[which] = (long)vi;
     }
     return L->inst_vi[which];

@@ -801,7 +801,11 @@ int scene_story_finish(loader_t *L)
             uint32_t e = cnt[ni]++;
             if (v == NULL || e >= v->track.n)
                 continue;
+            /* a vector or color value settles with its slowest component */
             double done = v->track.segs[e].settle;
+            for (uint32_t c = 1; v->comps != NULL && c < v->nout; c++)
+                if (e < v->comps[c].n && v->comps[c].segs[e].settle > done)
+                    done = v->comps[c].segs[e].settle;
             if (o->slowest == NULL || done > o->complete) {
                 o->complete = done;
                 o->slowest = v->name;
