@@ -519,9 +519,10 @@ static cJSON *sampled_def(void)
     cJSON *props = cJSON_CreateObject();
     for (size_t i = 0; i < scene_sampled_names.n; i++) {
         const char *s = scene_sampled_names.names[i];
-        cJSON *n = typed("integer", NULL);
-        num(num(n, "minimum", 2), "maximum", 4096);
-        with(props, s, strcmp(s, "samples") == 0 ? n : typed("string", "an expression in p"));
+        cJSON *n = strcmp(s, "samples") == 0
+                       ? num(num(typed("integer", NULL), "minimum", 2), "maximum", 4096)
+                       : typed("string", "an expression in p");
+        with(props, s, n);
     }
     return closed(props, scene_sampled_names.required, "a sampled easing");
 }
