@@ -221,8 +221,11 @@ int scene_sampled_easing(loader_t *L, const cJSON *it, const char *key, rf_easin
                                    L->arena, &e, &ee) != 0) {
             if (ee.oom)
                 scene_err_oom(L);
-            else
-                scene_err_caret(L, L->ptr, src, len, ee.col, ee.msg);
+            else {
+                char msg[RF_EXPR_ERR_MSG + 32];
+                snprintf(msg, sizeof msg, "col %d: %s", ee.col, ee.msg);
+                scene_err_caret(L, L->ptr, src, len, ee.col, msg);
+            }
             ok = 0;
         } else if (rf_expr_uses_time(e)) {
             scene_err(L, "a sampled easing is a function of p (0..1), not of the time t");

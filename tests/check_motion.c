@@ -452,8 +452,12 @@ START_TEST(test_sampled_errors)
     load_fails(TW("{\"sampled\": \"p*p\", \"samples\": 100000}"),
                "/values/e/tween/easing/samples: must be");
     load_fails(TW("{\"sampled\": \"p*x\", \"samples\": 8}"),
-               "/values/e/tween/easing/sampled: a sampled easing reads only p, origin, target, "
+               "/values/e/tween/easing/sampled: col 3: a sampled easing reads only p, origin, "
+               "target, "
                "distance and duration, not 'x'");
+    /* a syntax error names its column like any expression's (found by fuzz-scene) */
+    load_fails(TW("{\"sampled\": \"p,\", \"samples\": 8}"),
+               "/values/e/tween/easing/sampled: col 2: unexpected ','\n    p,\n     ^");
     load_fails(TW("{\"sampled\": \"p*t\", \"samples\": 8}"),
                "/values/e/tween/easing/sampled: a sampled easing is a function of p");
     load_fails(TW("{\"samples\": 8}"), "/values/e/tween/easing: missing required key 'sampled'");
