@@ -219,6 +219,10 @@ static void info_print_json(const rf_scene_t *sc, FILE *out)
     info_json_string(out, sc->file != NULL ? sc->file : "");
     fprintf(out, ", \"width\": %d, \"height\": %d, \"background\": ", sc->width, sc->height);
     info_json_string(out, info_color(color, sc->background));
+    if (sc->background_value != NULL) {   /* a color value: "" when inline */
+        fprintf(out, ", \"background_value\": ");
+        info_json_string(out, sc->background_value);
+    }
     fprintf(out, ", \"fps\": %s", rf_num_json(b1, sc->fps));
     fprintf(out, ", \"duration\": %s", rf_num_json(b1, sc->duration));
     fprintf(out, ", \"duration_auto\": %s", sc->duration_auto ? "true" : "false");
@@ -374,7 +378,12 @@ static void info_print_text(const rf_scene_t *sc, FILE *out)
     int wname = 4, wkind = 4, wsettle = 6, wend = 14, wfinal = 5;
 
     fprintf(out, "canvas      %dx%d\n", sc->width, sc->height);
-    fprintf(out, "background  %s\n", info_color(color, sc->background));
+    if (sc->background_value == NULL)
+        fprintf(out, "background  %s\n", info_color(color, sc->background));
+    else if (sc->background_value[0] != '\0')
+        fprintf(out, "background  the color value '%s'\n", sc->background_value);
+    else
+        fprintf(out, "background  an inline color value\n");
     fprintf(out, "fps         %s\n", rf_num_short(b1, sc->fps));
     fprintf(out, "duration    %s%s\n", rf_num_short(b1, sc->duration),
             sc->duration_auto ? " (auto: the largest finite settle time)" : "");
@@ -459,7 +468,9 @@ const rf_cmd_t rf_cmd_info = {
         "interval analysis published. Inline values inside layers are not listed.\n"
         "\n"
         "Options:\n"
-        "  --json  print one JSON object instead: width, height, background,\n"
+        "  --json  print one JSON object instead: width, height, background\n"
+        "          (and background_value, the color value's name or \"\" for an\n"
+        "          inline one, when the background is a color value),\n"
         "          fps, duration, duration_auto, frames, checks (the frame\n"
         "          numbers check compares, or null), values and paths, where\n"
         "          each value output (p.x, p.y, p.angle for a path sample) has\n"

@@ -52,11 +52,6 @@ typedef struct text_state {
     double *shift;             /* per_glyph: slots at the shifted time */
 } text_state_t;
 
-static double clamp01(double v)
-{
-    return v > 0 ? (v < 1 ? v : 1) : 0; /* NaN: 0 */
-}
-
 static void *text_state_create(struct rf_renderer *r, const rf_layer_t *L)
 {
     const rf_scene_t *sc = rf_render_scene(r);
@@ -155,7 +150,7 @@ static void text_layout(struct rf_renderer *r, const rf_layer_t *L, void *state,
         st->n = -1;
         return;
     }
-    double rv = clamp01(rf_prop_get(&L->u.text.reveal, s));
+    double rv = rf_clamp01(rf_prop_get(&L->u.text.reveal, s));
     st->shown = rv >= 1 ? nclusters : (uint32_t)floor(rv * nclusters + 1e-9);
     st->k = p.size / rf_text_upem(st->eng);
 }
@@ -286,7 +281,7 @@ static void text_draw(struct rf_renderer *r, const rf_layer_t *L, uint32_t idx,
         const double *s = st->shift;
         double dx = rf_prop_get(&pg->x, s), dy = rf_prop_get(&pg->y, s);
         double rot = rf_prop_get(&pg->rotate, s), sc1 = rf_prop_get(&pg->scale, s);
-        double ok = op * clamp01(rf_prop_get(&pg->opacity, s));
+        double ok = op * rf_clamp01(rf_prop_get(&pg->opacity, s));
         if (!(ok > 0) || !isfinite(dx) || !isfinite(dy) || !isfinite(rot) || !isfinite(sc1))
             continue;
         /* m * T(c + d) * R * S * T(-c) */

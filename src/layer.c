@@ -101,6 +101,7 @@ static void key_default(rf_layer_t *o, const rf_layer_key_t *k)
         p->by = konst(0);
         p->p0[0] = p->p0[1] = p->p1[0] = p->p1[1] = konst(0);
         p->radius = konst(0);
+        p->ends[0].slot = p->ends[1].slot = RF_PROP_CONST;
         break;
     }
     case RF_KEY_FOLLOW:
@@ -152,9 +153,14 @@ static int key_each_slot(rf_layer_t *L, const rf_layer_key_t *k, rf_layer_slot_f
     case RF_KEY_PAINT: {
         rf_paint_t *p = field(L, k->at);
         uint32_t *const s[] = { &p->by.slot, &p->p0[0].slot, &p->p0[1].slot, &p->p1[0].slot,
-                                &p->p1[1].slot, &p->radius.slot };
+                                &p->p1[1].slot, &p->radius.slot, &p->ends[0].slot,
+                                &p->ends[1].slot };
         for (size_t i = 0; i < NELEM(s) && r == 0; i++)
             r = fn(k, s[i], ctx);
+        /* the stops were allocated writable by the loader */
+        rf_gradient_stop_t *st = (rf_gradient_stop_t *)(uintptr_t)p->stops;
+        for (uint32_t i = 0; i < p->nstops && r == 0; i++)
+            r = fn(k, &st[i].color.slot, ctx);
         return r;
     }
     case RF_KEY_FOLLOW:
@@ -173,7 +179,8 @@ static int key_each_slot(rf_layer_t *L, const rf_layer_key_t *k, rf_layer_slot_f
         rf_shadow_t *sh = *(rf_shadow_t **)field(L, k->at);
         uint32_t n = *(uint32_t *)field(L, k->at2);
         for (uint32_t i = 0; i < n && r == 0; i++) {
-            uint32_t *const s[] = { &sh[i].x.slot, &sh[i].y.slot, &sh[i].blur.slot };
+            uint32_t *const s[] = { &sh[i].x.slot, &sh[i].y.slot, &sh[i].blur.slot,
+                                    &sh[i].color.slot };
             for (size_t j = 0; j < NELEM(s) && r == 0; j++)
                 r = fn(k, s[j], ctx);
         }

@@ -96,15 +96,39 @@ typedef struct rf_color {
     double r, g, b, a;
 } rf_color_t;
 
+/* A color that may be a color value (scene-v1.md "Vector and color
+ * values": a color value is used wherever a color is): slot ==
+ * RF_PROP_CONST means the constant k; otherwise the four slots from slot
+ * on hold straight r, g, b, a, each clamped to [0, 1] when read. */
+typedef struct rf_colorp {
+    uint32_t slot;
+    rf_color_t k;
+} rf_colorp_t;
+
+static inline double rf_clamp01(double v)
+{
+    return v > 0 ? (v < 1 ? v : 1) : 0;   /* NaN -> 0 */
+}
+
+/* Reads a color property from the frame's slot array. */
+static inline rf_color_t rf_colorp_get(const rf_colorp_t *c, const double *slots)
+{
+    if (c->slot == RF_PROP_CONST)
+        return c->k;
+    const double *v = slots + c->slot;
+    rf_color_t o = { rf_clamp01(v[0]), rf_clamp01(v[1]), rf_clamp01(v[2]), rf_clamp01(v[3]) };
+    return o;
+}
+
 typedef struct rf_gradient_stop {
     double offset;        /* [0, 1], non-decreasing */
-    rf_color_t color;
+    rf_colorp_t color;
 } rf_gradient_stop_t;
 
 typedef enum rf_paint_kind {
     RF_PAINT_NONE = 0,    /* not drawn */
     RF_PAINT_SOLID,       /* color */
-    RF_PAINT_MIX,         /* color to color2 by clamp(by, 0, 1) in space (rf_color_mix) */
+    RF_PAINT_MIX,         /* ends[0] to ends[1] by clamp(by, 0, 1) in space (rf_color_mix) */
     RF_PAINT_LINEAR,      /* gradient from p0 to p1 in the layer's own coordinates */
     RF_PAINT_RADIAL,      /* gradient around p0 with radius */
     RF_PAINT_VALUE,       /* a color value: straight r, g, b, a in the four slots
@@ -114,7 +138,8 @@ typedef enum rf_paint_kind {
 typedef struct rf_paint {
     uint8_t kind;                  /* rf_paint_kind_t */
     uint8_t space;                 /* MIX: rf_color_space_t (color.h), 0 = srgb */
-    rf_color_t color, color2;      /* SOLID, MIX */
+    rf_color_t color;              /* SOLID */
+    rf_colorp_t ends[2];           /* MIX: its two colors, either a color value */
     rf_prop_t by;                  /* MIX; VALUE: its slot is the color's first */
     rf_prop_t p0[2], p1[2];        /* LINEAR from/to; RADIAL center in p0 */
     rf_prop_t radius;              /* RADIAL */
@@ -143,7 +168,7 @@ typedef struct rf_layer rf_layer_t;
  * deviation blur / 2. */
 typedef struct rf_shadow {
     rf_prop_t x, y, blur;
-    rf_color_t color;
+    rf_colorp_t color;
 } rf_shadow_t;
 
 /* ---- text (layer-text.c; scene-v1.md "Text") ---- */

@@ -18,11 +18,6 @@
 #include "render-int.h"
 #include "shape.h"
 
-static double clamp01(double v)
-{
-    return v > 0 ? (v < 1 ? v : 1) : 0; /* NaN: 0 */
-}
-
 static double P(const rf_prop_t *p, const double *slots)
 {
     return rf_prop_get(p, slots);
@@ -386,7 +381,7 @@ static void shadows_draw(rf_renderer_t *r, const rf_layer_t *L, const rf_node_t 
     for (uint32_t i = L->nshadows; i-- > 0;) {
         if (!shadow_now(r, &L->shadows[i], &dx, &dy, &sg))
             continue;
-        const rf_color_t *col = &L->shadows[i].color;
+        const rf_color_t col = rf_colorp_get(&L->shadows[i].color, r->slots);
         double g = rf_blur_reach(sg);
         rect_grow(d, r->view, g, 0, 0);
         rect_grow(e, c->rect, g, dx, dy);
@@ -400,7 +395,7 @@ static void shadows_draw(rf_renderer_t *r, const rf_layer_t *L, const rf_node_t 
         capture_end(r, &a);
         blur_surface(r, a.s, sg);
         cairo_identity_matrix(cr);
-        cairo_set_source_rgba(cr, col->r, col->g, col->b, col->a);
+        cairo_set_source_rgba(cr, col.r, col.g, col.b, col.a);
         cairo_mask_surface(cr, a.s, 0, 0);
         capture_release(r, &a);
     }
@@ -477,7 +472,7 @@ void render_draw_layer(rf_renderer_t *r, const rf_layer_t *L, uint32_t idx,
     prefix_reached(r, idx);
     if (!n->ok)
         return;
-    double op = clamp01(P(&L->opacity, r->slots));
+    double op = rf_clamp01(P(&L->opacity, r->slots));
     if (!(op > 0))
         return;
     cairo_matrix_t m;

@@ -430,27 +430,28 @@ void hsink_end(rf_hsink_t *g)
  * and the color at the canvas center is painted. */
 
 /* The color at offset t of the stops, straight channels interpolated. */
-static void stops_at(const rf_paint_t *p, double t, rf_color_t *c)
+static void stops_at(const rf_paint_t *p, const double *slots, double t, rf_color_t *c)
 {
     const rf_gradient_stop_t *s = p->stops;
     uint32_t n = p->nstops;
     if (!(t > s[0].offset)) {
-        *c = s[0].color;
+        *c = rf_colorp_get(&s[0].color, slots);
         return;
     }
     for (uint32_t i = 1; i < n; i++) {
         if (t <= s[i].offset) {
             double span = s[i].offset - s[i - 1].offset;
             double k = span > 0 ? (t - s[i - 1].offset) / span : 1;
-            const rf_color_t *a = &s[i - 1].color, *b = &s[i].color;
-            c->r = a->r + (b->r - a->r) * k;
-            c->g = a->g + (b->g - a->g) * k;
-            c->b = a->b + (b->b - a->b) * k;
-            c->a = a->a + (b->a - a->a) * k;
+            rf_color_t a = rf_colorp_get(&s[i - 1].color, slots);
+            rf_color_t b = rf_colorp_get(&s[i].color, slots);
+            c->r = a.r + (b.r - a.r) * k;
+            c->g = a.g + (b.g - a.g) * k;
+            c->b = a.b + (b.b - a.b) * k;
+            c->a = a.a + (b.a - a.a) * k;
             return;
         }
     }
-    *c = s[n - 1].color;
+    *c = rf_colorp_get(&s[n - 1].color, slots);
 }
 
 /* The gradient parameter of layer point (x, y). */
@@ -530,7 +531,7 @@ int hsink_gradient_set(cairo_t *cr, const rf_paint_t *p, const double *slots, do
         double t = !(t0 < 1) ? 1 : !(t1 > 0) ? 0 : grad_t(p, g, ox, oy);
         if (!isfinite(t))
             t = 1;
-        stops_at(p, t, &c);
+        stops_at(p, slots, t, &c);
         cairo_set_source_rgba(cr, c.r, c.g, c.b, c.a * alpha);
         return 1;
     }
@@ -539,8 +540,8 @@ int hsink_gradient_set(cairo_t *cr, const rf_paint_t *p, const double *slots, do
         : cairo_pattern_create_radial(g[0] - ox, g[1] - oy, 0, g[0] - ox, g[1] - oy, g[4]);
     for (uint32_t i = 0; i < p->nstops; i++) {
         const rf_gradient_stop_t *st = &p->stops[i];
-        cairo_pattern_add_color_stop_rgba(pat, st->offset, st->color.r, st->color.g,
-                                          st->color.b, st->color.a);
+        rf_color_t sc = rf_colorp_get(&st->color, slots);
+        cairo_pattern_add_color_stop_rgba(pat, st->offset, sc.r, sc.g, sc.b, sc.a);
     }
     cairo_pattern_set_extend(pat, CAIRO_EXTEND_PAD);
     /* user space under A alone: u = A^-1 X; the pattern is u - A^-1 Xc */

@@ -40,10 +40,13 @@ static double node_area(const rf_renderer_t *r, uint32_t idx, const cairo_matrix
 /* Finds the static prefix and keeps it when it is worth a canvas copy per
  * frame: when the device boxes of its layers (laid out here with every
  * value 0; only the chain's matrices can differ in a frame) cover at least
- * a quarter of the canvas. Returns -1 when out of memory. */
+ * a quarter of the canvas. A background that is a color value changes
+ * under every layer: no prefix. Returns -1 when out of memory. */
 int prefix_find(rf_renderer_t *r)
 {
     const rf_scene_t *sc = r->scene;
+    if (sc->background_value != NULL)
+        return 0;
     const rf_layer_t *list = sc->layers;
     uint32_t n = sc->nlayers, idx = 0, depth = 0, nprefix = 0;
     cairo_matrix_t parent;

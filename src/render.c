@@ -32,11 +32,6 @@
 
 /* ---- small numeric helpers ---- */
 
-static double clamp01(double v)
-{
-    return v > 0 ? (v < 1 ? v : 1) : 0; /* NaN: 0 */
-}
-
 static double P(const rf_prop_t *p, const double *slots)
 {
     return rf_prop_get(p, slots);
@@ -102,8 +97,8 @@ static cairo_pattern_t *gradient_create(const rf_paint_t *p, const double *slots
     }
     for (uint32_t i = 0; i < p->nstops; i++) {
         const rf_gradient_stop_t *st = &p->stops[i];
-        cairo_pattern_add_color_stop_rgba(pat, st->offset, st->color.r, st->color.g,
-                                          st->color.b, st->color.a);
+        rf_color_t c = rf_colorp_get(&st->color, slots);
+        cairo_pattern_add_color_stop_rgba(pat, st->offset, c.r, c.g, c.b, c.a);
     }
     cairo_pattern_set_extend(pat, CAIRO_EXTEND_PAD);
     return pat;
@@ -118,6 +113,9 @@ static int gradient_is_constant(const rf_paint_t *p)
 {
     if (p->p0[0].slot != RF_PROP_CONST || p->p0[1].slot != RF_PROP_CONST)
         return 0;
+    for (uint32_t i = 0; i < p->nstops; i++)
+        if (p->stops[i].color.slot != RF_PROP_CONST)
+            return 0;
     if (p->kind == RF_PAINT_LINEAR)
         return p->p1[0].slot == RF_PROP_CONST && p->p1[1].slot == RF_PROP_CONST;
     return p->radius.slot == RF_PROP_CONST;
@@ -132,22 +130,23 @@ static void paint_set(rf_renderer_t *r, const rf_paint_t *p, cairo_pattern_t *ca
     switch (p->kind) {
     case RF_PAINT_VALUE: { /* a color value: straight RGBA, clamped */
         const double *c = r->slots + p->by.slot;
-        cairo_set_source_rgba(cr, clamp01(c[0]), clamp01(c[1]), clamp01(c[2]),
-                              clamp01(c[3]) * alpha);
+        cairo_set_source_rgba(cr, rf_clamp01(c[0]), rf_clamp01(c[1]), rf_clamp01(c[2]),
+                              rf_clamp01(c[3]) * alpha);
         return;
     }
     case RF_PAINT_SOLID:
         cairo_set_source_rgba(cr, p->color.r, p->color.g, p->color.b, p->color.a * alpha);
         return;
     case RF_PAINT_MIX: {
-        double k = clamp01(P(&p->by, r->slots));
-        const rf_color_t *a = &p->color, *b = &p->color2;
+        double k = rf_clamp01(P(&p->by, r->slots));
+        const rf_color_t a = rf_colorp_get(&p->ends[0], r->slots);
+        const rf_color_t b = rf_colorp_get(&p->ends[1], r->slots);
         if (p->space == RF_SPACE_SRGB) { /* the bytes of old: no conversion */
-            cairo_set_source_rgba(cr, a->r + (b->r - a->r) * k, a->g + (b->g - a->g) * k,
-                                  a->b + (b->b - a->b) * k, (a->a + (b->a - a->a) * k) * alpha);
+            cairo_set_source_rgba(cr, a.r + (b.r - a.r) * k, a.g + (b.g - a.g) * k,
+                                  a.b + (b.b - a.b) * k, (a.a + (b.a - a.a) * k) * alpha);
             return;
         }
-        const double ca[4] = { a->r, a->g, a->b, a->a }, cb[4] = { b->r, b->g, b->b, b->a };
+        const double ca[4] = { a.r, a.g, a.b, a.a }, cb[4] = { b.r, b.g, b.b, b.a };
         double m[4];
         rf_color_mix(p->space, ca, cb, k, m);
         cairo_set_source_rgba(cr, m[0], m[1], m[2], m[3] * alpha);
@@ -168,8 +167,8 @@ static void paint_set(rf_renderer_t *r, const rf_paint_t *p, cairo_pattern_t *ca
             cairo_pattern_destroy(pat);
             return;
         }
-        const rf_color_t *c = &p->stops[p->nstops - 1].color;
-        cairo_set_source_rgba(cr, c->r, c->g, c->b, c->a * alpha);
+        rf_color_t c = rf_colorp_get(&p->stops[p->nstops - 1].color, r->slots);
+        cairo_set_source_rgba(cr, c.r, c.g, c.b, c.a * alpha);
         return;
     }
     }
@@ -790,8 +789,14 @@ int rf_renderer_draw(rf_renderer_t *r, double t)
         prefix_draw_rest(r);
     } else {
         cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE);
-        cairo_set_source_rgba(cr, (bg >> 24 & 255) / 255.0, (bg >> 16 & 255) / 255.0,
-                              (bg >> 8 & 255) / 255.0, (bg & 255) / 255.0);
+        if (sc->background_value != NULL) {   /* a color value */
+            const rf_colorp_t cp = { sc->background_slot, { 0, 0, 0, 0 } };
+            rf_color_t c = rf_colorp_get(&cp, r->slots);
+            cairo_set_source_rgba(cr, c.r, c.g, c.b, c.a);
+        } else {
+            cairo_set_source_rgba(cr, (bg >> 24 & 255) / 255.0, (bg >> 16 & 255) / 255.0,
+                                  (bg >> 8 & 255) / 255.0, (bg & 255) / 255.0);
+        }
         cairo_paint(cr);
         cairo_set_operator(cr, CAIRO_OPERATOR_OVER);
         idx = 0;

@@ -145,6 +145,9 @@ typedef struct loader {
     size_t items;              /* values, layers, path segments, entries */
     int items_over;
     int oom;
+    /* canvas.background, parsed once the values are known (it may name a
+     * color value) */
+    const cJSON *background;
     /* timeline facts for later stages */
     double fps;
     int fps_ok;
@@ -287,6 +290,7 @@ void scene_check_min1(loader_t *L, const cJSON *c, const rf_layer_key_t *key,
 
 /* scene-timeline.c */
 void scene_parse_canvas(loader_t *L, const cJSON *obj);
+void scene_parse_background(loader_t *L);
 void scene_parse_timeline(loader_t *L, const cJSON *obj);
 void scene_parse_checks(loader_t *L, const cJSON *obj);
 void scene_resolve_checks(loader_t *L);

@@ -111,23 +111,41 @@ static void to_color(uint32_t c, rf_color_t *out)
     out->a = (double)(c & 0xFFu) / 255;
 }
 
-/* A color string where only a plain color fits: a mix's two colors, a
- * gradient stop's color. what names the taker for the message. */
-static void plain_color(loader_t *L, const cJSON *it, const char *key, const char *what,
-                        rf_color_t *out)
+/* One color where a paint does not fit (a mix's two colors, a gradient
+ * stop's color, a shadow's color): a color string, the name of a color
+ * value (a value wins over a CSS name, as in a fill) or an inline color
+ * value object. what names the taker for the message. */
+static void walk_colorp(loader_t *L, const cJSON *it, const char *key, const char *what,
+                        rf_colorp_t *out)
 {
     uint32_t c;
+    out->slot = RF_PROP_CONST;
     if (cJSON_IsString(it)) {
+        if (scene_color_value(L, it->valuestring, key, &out->slot) != 0)
+            return;   /* a color value, or its error said why */
         if (strcmp(it->valuestring, "none") == 0)
             scene_err_key(L, key, "must be a color: \"none\" stands only for a whole fill or "
                           "stroke");
         else if (scene_color_string(L, it, key, &c) == F_OK)
-            to_color(c, out);
+            to_color(c, &out->k);
     } else if (cJSON_IsObject(it)) {
-        scene_err_key(L, key, "must be a color string: %s takes plain colors, not a mix or a "
-                      "gradient", what);
+        size_t m = scene_push(L, key);
+        int cv = scene_color_inline(L, it, &out->slot);
+        scene_pop(L, m);
+        if (cv == 0 && (cJSON_GetObjectItemCaseSensitive(it, "mix") != NULL ||
+                        cJSON_GetObjectItemCaseSensitive(it, "linear") != NULL ||
+                        cJSON_GetObjectItemCaseSensitive(it, "radial") != NULL))
+            scene_err_key(L, key, "must be a color or a color value: %s takes one color, not a "
+                          "mix or a gradient", what);
+        else if (cv == 0)
+            scene_err_key(L, key, "an object here is an inline color value such as {\"spring\": "
+                          "{\"from\": \"#ffffff\", \"to\": \"#3366cc\"}}: this one has no "
+                          "animation kind");
+        if (cv <= 0)
+            out->slot = RF_PROP_CONST;
     } else {
-        scene_err_key(L, key, "must be a color string, got %s", scene_json_type(it));
+        scene_err_key(L, key, "must be a color string or a color value, got %s",
+                      scene_json_type(it));
     }
 }
 
@@ -149,6 +167,8 @@ static void walk_stops(loader_t *L, const cJSON *it, rf_paint_t *p)
     rf_gradient_stop_t *st = scene_aalloc(L, (size_t)n, sizeof *st);
     if (st == NULL)
         return;
+    for (int k = 0; k < n; k++)
+        st[k].color.slot = RF_PROP_CONST;
     p->stops = st;
     p->nstops = (uint32_t)n;
     size_t m = scene_push(L, "stops");
@@ -181,7 +201,7 @@ static void walk_stops(loader_t *L, const cJSON *it, rf_paint_t *p)
                 have_prev = 1;
             }
         }
-        plain_color(L, s->child->next, "1", "a gradient stop", &st[i].color);
+        walk_colorp(L, s->child->next, "1", "a gradient stop", &st[i].color);
         scene_pop(L, mi);
     }
     scene_pop(L, m);
@@ -236,8 +256,8 @@ static void walk_mix(loader_t *L, const cJSON *mix, const cJSON *by, const cJSON
                           scene_json_type(mix));
     } else {
         size_t m = scene_push(L, "mix");
-        plain_color(L, mix->child, "0", "a mix", &p->color);
-        plain_color(L, mix->child->next, "1", "a mix", &p->color2);
+        walk_colorp(L, mix->child, "0", "a mix", &p->ends[0]);
+        walk_colorp(L, mix->child->next, "1", "a mix", &p->ends[1]);
         scene_pop(L, m);
     }
     if (by == NULL)
@@ -550,8 +570,9 @@ static void walk_shadow_one(loader_t *L, const cJSON *c, rf_shadow_t *sh)
     sh->x.k = 0;
     sh->y.k = 0;
     sh->blur.k = 0;
-    sh->color.r = sh->color.g = sh->color.b = 0;
-    sh->color.a = 61.0 / 255; /* #0000003d */
+    sh->color.slot = RF_PROP_CONST;
+    sh->color.k.r = sh->color.k.g = sh->color.k.b = 0;
+    sh->color.k.a = 61.0 / 255; /* #0000003d */
     if (!cJSON_IsObject(c)) {
         scene_err(L, "a shadow must be an object {\"x\", \"y\", \"blur\", \"color\"}, got %s",
                   scene_json_type(c));
@@ -562,16 +583,7 @@ static void walk_shadow_one(loader_t *L, const cJSON *c, rf_shadow_t *sh)
         if (i < 0) {
             scene_err_unknown_key(L, k->string, "shadow key", keys, 4);
         } else if (i == 3) {
-            rf_paint_t p;
-            memset(&p, 0, sizeof p);
-            walk_color(L, k, k->string, &p);
-            if (p.kind == RF_PAINT_VALUE)
-                scene_err_key(L, k->string, "a shadow's color is a constant color, not a color "
-                              "value");
-            else if (p.kind == RF_PAINT_SOLID)
-                sh->color = p.color;
-            else if (p.kind != RF_PAINT_NONE)
-                scene_err_key(L, k->string, "a shadow's color is one color, not a mix or gradient");
+            walk_colorp(L, k, k->string, "a shadow", &sh->color);
         } else {
             scene_walk_numeric(L, k, k->string, i == 2 ? P_NONNEG : P_ANY,
                                i == 0 ? &sh->x : i == 1 ? &sh->y : &sh->blur);

@@ -430,7 +430,7 @@ static cJSON *stops_def(void)
     cJSON *stop = typed("array", "[offset, color], offset in [0, 1]");
     cJSON *off = typed("number", NULL);
     num(num(off, "minimum", 0), "maximum", 1);
-    with(stop, "items", add(add(cJSON_CreateArray(), off), ref("color")));
+    with(stop, "items", add(add(cJSON_CreateArray(), off), ref("color_or_value")));
     num(num(stop, "minItems", 2), "maxItems", 2);
     return with(typed("array", "gradient stops"), "items", stop);
 }
@@ -450,7 +450,8 @@ static cJSON *paint_def(void)
             /* mix: the other keys sit beside it */
             for (size_t j = 0; j < scene_mix_names.n; j++) {
                 const char *m = scene_mix_names.names[j];
-                cJSON *s = strcmp(m, kind) == 0 ? tuple(ref("color"), 2, "[A, B]: two colors")
+                cJSON *s = strcmp(m, kind) == 0 ? tuple(ref("color_or_value"), 2,
+                                                          "[A, B]: two colors")
                          : strcmp(m, "space") == 0
                              ? enum_of(rf_color_space_names, RF_COLOR_NSPACES, "the color space")
                              : ref("property");
@@ -484,7 +485,7 @@ static cJSON *shadow_def(void)
     cJSON *props = cJSON_CreateObject();
     for (size_t i = 0; i < scene_shadow_names.n; i++) {
         const char *s = scene_shadow_names.names[i];
-        with(props, s, strcmp(s, "color") == 0 ? ref("color")
+        with(props, s, strcmp(s, "color") == 0 ? ref("color_or_value")
                        : strcmp(s, "blur") == 0 ? nonneg_prop(NULL) : ref("property"));
     }
     return closed(props, scene_shadow_names.required, "a drop shadow {x, y, blur, color}");
@@ -609,7 +610,7 @@ static cJSON *names_object(const scene_names_t *nm, cJSON *(*kind)(const char *)
 static cJSON *canvas_key(const char *k)
 {
     if (strcmp(k, "background") == 0)
-        return ref("color");
+        return ref("color_or_value");
     cJSON *n = typed("integer", "pixels");
     return num(num(n, "minimum", 1), "maximum", RF_MAX_SIDE);
 }
@@ -716,6 +717,8 @@ static cJSON *definitions(void)
     with(d, "sampled", sampled_def());
     with(d, "keyframes", keyframes_def());
     with(d, "color", color_def());
+    with(d, "color_or_value", any3("a color, or a color value: its name or an inline value "
+                                   "object", ref("color"), ref("name"), ref("value_object")));
     with(d, "paint", paint_def());
     with(d, "shadow", shadow_def());
     with(d, "layer", layer_any());

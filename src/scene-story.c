@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "color.h"
 #include "scene-int.h"
 
 /* One state value: a name some state gives. */
@@ -74,6 +75,8 @@ struct story {
     uint32_t nsteps;
     uint32_t *entry_steps;     /* storage of every sname_t's steps */
     cJSON *synth;              /* {"NAME": {"sequence": [...]}, ...} */
+    cJSON *zero;               /* stands in for a name none of whose states is valid */
+    int nbad;                  /* states' values literal_ok refused (each said why) */
 };
 
 /* Kinds a transition may be: the ones that move to a target. */
@@ -184,8 +187,32 @@ void scene_story_free(loader_t *L)
     free(s->steps);
     free(s->entry_steps);
     cJSON_Delete(s->synth);
+    cJSON_Delete(s->zero);     /* after synth, which refers to it */
     free(s);
     L->story = NULL;
+}
+
+/* A state's value as the value parser would take it: a number or an
+ * array pass (the parser says what is wrong inside them); a string must be
+ * a color and anything else is wrong. One error here, and the pair's item
+ * is left out (NULL) so that the value it feeds is built from the name's
+ * other states instead of repeating the mistake in every message after. */
+static int literal_ok(loader_t *L, const cJSON *k)
+{
+    uint32_t c;
+    char why[160];
+    qbuf_t q;
+    if (cJSON_IsNumber(k) || cJSON_IsArray(k))
+        return 1;
+    if (cJSON_IsString(k) && rf_color_parse(k->valuestring, &c, why, sizeof why) == 0)
+        return 1;
+    if (cJSON_IsString(k))
+        scene_err_key(L, k->string, "must be a number, an array of 2 to 4 numbers or a color, "
+                      "got \"%s\" (not a color: %s)", scene_q(&q, k->valuestring), why);
+    else
+        scene_err_key(L, k->string, "must be a number, an array of 2 to 4 numbers or a color, "
+                      "got %s", scene_json_type(k));
+    return 0;
 }
 
 /* `states`: each an object of values; the pairs in file order, then the
@@ -241,7 +268,8 @@ static int parse_states(loader_t *L, story_t *s, const cJSON *obj)
                 }
                 spair_t *p = &s->pairs[s->npairs];
                 p->name = k->string;
-                p->item = k;
+                p->item = literal_ok(L, k) ? k : NULL;
+                s->nbad += p->item == NULL;
                 p->state = s->nstates;
                 p->seq = s->npairs++;
             }
@@ -613,12 +641,27 @@ static int synthesize(loader_t *L, story_t *s)
         seqs[k] = cJSON_AddArrayToObject(v, "sequence");
         ok = seqs[k] != NULL;
     }
+    /* a state's invalid value (literal_ok said why) stands as the name's
+     * first valid one, or 0 */
+    const cJSON **stand = calloc(s->nnames ? s->nnames : 1, sizeof *stand);
+    ok = ok && stand != NULL;
+    for (uint32_t q = 0; q < s->npairs && ok; q++)
+        if (stand[s->pairs[q].ni] == NULL)
+            stand[s->pairs[q].ni] = s->pairs[q].item;
+    for (uint32_t k = 0; k < s->nnames && ok; k++)
+        if (stand[k] == NULL) {
+            if (s->zero == NULL)
+                s->zero = cJSON_CreateNumber(0);
+            stand[k] = s->zero;
+            ok = s->zero != NULL;
+        }
     for (uint32_t j = 0; j < s->nsteps && ok; j++) {
         const sstate_t *st = &s->states[s->steps[j].state];
         for (uint32_t q = 0; q < st->n && ok; q++) {
             const spair_t *p = &s->pairs[st->first + q];
             sname_t *nm = &s->names[p->ni];
-            cJSON *e = make_entry(s->steps[j].at, j == 0 ? NULL : nm->tkind, p->item);
+            const cJSON *item = p->item != NULL ? p->item : stand[p->ni];
+            cJSON *e = make_entry(s->steps[j].at, j == 0 ? NULL : nm->tkind, item);
             ok = e != NULL && cJSON_AddItemToArray(seqs[p->ni], e);
             if (!ok)
                 cJSON_Delete(e);
@@ -627,6 +670,7 @@ static int synthesize(loader_t *L, story_t *s)
         }
     }
     free(seqs);
+    free(stand);
     if (!ok) {
         scene_err_oom(L);
         return -1;
@@ -676,8 +720,10 @@ void scene_parse_story(loader_t *L, const cJSON *states, const cJSON *transition
     parse_storyboard(L, s, storyboard);
     scene_pop(L, m);
     /* the sequences need a whole story (other parts of the file may have
-     * errors: the state values are still checked) */
-    if (scene_nerrors(L) > before || check_story(L, s) != 0)
+     * errors: the state values are still checked); a state's invalid value
+     * stands as another (synthesize), so that what reads it is checked
+     * without a second message about the same mistake */
+    if (scene_nerrors(L) - s->nbad > before || check_story(L, s) != 0)
         return;
     synthesize(L, s);
 }

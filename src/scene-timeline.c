@@ -23,6 +23,8 @@ const scene_names_t scene_canvas_names = SCENE_NAMES(canvas_keys, "width height"
 const scene_names_t scene_timeline_names = SCENE_NAMES(timeline_keys, NULL);
 const scene_names_t scene_checks_names = SCENE_NAMES(checks_keys, NULL);
 
+static void scene_parse_background_now(loader_t *L, const cJSON *it);
+
 void scene_parse_canvas(loader_t *L, const cJSON *obj)
 {
     if (!scene_want_object(L, obj, "an object {\"width\", \"height\", \"background\"}"))
@@ -40,13 +42,47 @@ void scene_parse_canvas(loader_t *L, const cJSON *obj)
     }
     L->sc->width = (int)w;
     L->sc->height = (int)h;
-    if (f[2] != NULL) {
-        if (!cJSON_IsString(f[2]))
-            scene_err_key(L, "background", "must be a color \"#rrggbb\", got %s",
-                          scene_json_type(f[2]));
-        else
-            scene_color_string(L, f[2], "background", &L->sc->background);
+    /* a name may be a color value's: scene_parse_background, once values
+     * are known; everything else now, in file order with the rest */
+    if (f[2] != NULL && (cJSON_IsObject(f[2]) ||
+                         (cJSON_IsString(f[2]) && scene_valid_name(f[2]->valuestring))))
+        L->background = f[2];
+    else if (f[2] != NULL)
+        scene_parse_background_now(L, f[2]);
+}
+
+/* canvas.background: a color string, the name of a color value (a value
+ * wins over a CSS name, as in a fill) or an inline color value. */
+static void scene_parse_background_now(loader_t *L, const cJSON *it)
+{
+    rf_scene_t *sc = L->sc;
+    if (cJSON_IsString(it)) {
+        int cv = scene_color_value(L, it->valuestring, "background", &sc->background_slot);
+        if (cv > 0)
+            sc->background_value = rf_arena_strdup(L->arena, it->valuestring);
+        else if (cv == 0)
+            scene_color_string(L, it, "background", &sc->background);
+    } else if (cJSON_IsObject(it)) {
+        size_t m = scene_push(L, "background");
+        int cv = scene_color_inline(L, it, &sc->background_slot);
+        scene_pop(L, m);
+        if (cv > 0)
+            sc->background_value = "";
+        else if (cv == 0)
+            scene_err_key(L, "background", "an object here is an inline color value such as "
+                          "{\"spring\": {\"from\": \"#ffffff\", \"to\": \"#3366cc\"}}: this one has "
+                          "no animation kind");
+    } else {
+        scene_err_key(L, "background", "must be a color \"#rrggbb\" or a color value, got %s",
+                      scene_json_type(it));
     }
+    if (sc->background_value == NULL)
+        sc->background_slot = RF_PROP_CONST;
+}
+
+void scene_parse_background(loader_t *L)
+{
+    scene_parse_background_now(L, L->background);
 }
 
 void scene_parse_timeline(loader_t *L, const cJSON *obj)

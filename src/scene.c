@@ -126,6 +126,11 @@ static void load_root(loader_t *L, const cJSON *root)
     }
     /* every name is known now: expressions, samples and `from` sources */
     scene_resolve_pending(L);
+    if (L->background != NULL) {
+        size_t m = scene_push(L, "canvas");
+        scene_parse_background(L);
+        scene_pop(L, m);
+    }
     if (f[TOP_FONTS] != NULL) {
         size_t m = scene_push(L, "fonts");
         scene_parse_fonts(L, f[TOP_FONTS]);
@@ -160,6 +165,10 @@ static void load_root(loader_t *L, const cJSON *root)
     if (scene_build_values(L) != 0)
         return;
     scene_fix_layers(sc->values.values, L->layers, sc->nlayers);
+    if (sc->background_slot != RF_PROP_CONST) {   /* SCENE_PENDING, as in the layers */
+        uint32_t p = sc->background_slot;
+        sc->background_slot = sc->values.values[p / 4].slot + p % 4;
+    }
     if (scene_story_finish(L) != 0)
         return;
     if (!L->duration_given) {
@@ -241,6 +250,7 @@ rf_scene_t *rf_scene_load_buffer_with(const char *name, const char *buf, size_t 
     sc->file = rf_arena_strdup(L.arena, name != NULL ? name : "-");
     sc->fps = 60;
     sc->inst_slot[0] = sc->inst_slot[1] = UINT32_MAX; /* RF_PROP_CONST: no i, n */
+    sc->background_slot = RF_PROP_CONST;
     L.inst_vi[0] = L.inst_vi[1] = -1;
     L.sc = sc;
     L.root = scene_folder(name);

@@ -63,6 +63,12 @@ struct rf_scene {
     const char *file;         /* as given on the command line */
     int width, height;        /* canvas */
     uint32_t background;      /* 0xRRGGBBAA, default 0 (transparent) */
+    /* A color value as the background when background_value is not NULL
+     * (its name, "" for an inline value): background_slot is the first of
+     * its four slots (straight r, g, b, a, clamped when drawn), evaluated
+     * every frame. NULL (a zeroed scene too): the constant above. */
+    uint32_t background_slot;
+    const char *background_value;
     double fps;               /* (0, 1000] */
     double duration;          /* seconds > 0, resolved when "auto" */
     int duration_auto;        /* nonzero: duration came from settle times */

@@ -191,9 +191,10 @@ static int stop_at_follow(const rf_layer_key_t *key, uint32_t *slot, void *ctx)
 }
 
 /* Counted from struct rf_layer by hand: x, y, rotate, scale_x, scale_y,
- * anchor_x, anchor_y, opacity, stroke_width (9), by, p0[2], p1[2], radius
- * per paint (2 x 6), miter_limit, dash_offset (2; dash is empty by
- * default), follow_slot (1), blur (1): 25, plus the type's own props. */
+ * anchor_x, anchor_y, opacity, stroke_width (9), by, p0[2], p1[2], radius,
+ * the mix's ends[2] per paint (2 x 8; stops are empty by default),
+ * miter_limit, dash_offset (2; dash is empty by default), follow_slot (1),
+ * blur (1): 29, plus the type's own props. */
 START_TEST(test_visitor_reaches_every_slot)
 {
     static const int own[RF_LAYER_NTYPES] = {
@@ -210,21 +211,34 @@ START_TEST(test_visitor_reaches_every_slot)
         int n = 0;
         rf_layer_defaults(&L, t);
         ck_assert_int_eq(rf_layer_each_slot(&L, count_slot, &n), 0);
-        ck_assert_int_eq(n, 25 + own[t]);
+        ck_assert_int_eq(n, 29 + own[t]);
     }
     /* a nonzero return stops the walk and is returned: follow is the
-     * 24th slot of the common block (9 + 12 + 2 before it) */
+     * 28th slot of the common block (9 + 16 + 2 before it) */
     int n = 0;
     rf_layer_defaults(&L, RF_LAYER_RECT);
     ck_assert_int_eq(rf_layer_each_slot(&L, stop_at_follow, &n), 7);
-    ck_assert_int_eq(n, 24);
+    ck_assert_int_eq(n, 28);
     /* a dash's lengths are slots too, in the row's place */
     rf_prop_t dash[3] = { { RF_PROP_CONST, 1 }, { RF_PROP_CONST, 2 }, { RF_PROP_CONST, 3 } };
     L.dash = dash;
     L.ndash = 3;
     n = 0;
     ck_assert_int_eq(rf_layer_each_slot(&L, stop_at_follow, &n), 7);
-    ck_assert_int_eq(n, 27);
+    ck_assert_int_eq(n, 31);
+    /* so are a gradient's stop colors (color values) and a shadow's four */
+    rf_gradient_stop_t st[2] = { { 0, { RF_PROP_CONST, { 0, 0, 0, 1 } } },
+                                 { 1, { RF_PROP_CONST, { 1, 1, 1, 1 } } } };
+    rf_shadow_t sh = { { RF_PROP_CONST, 0 }, { RF_PROP_CONST, 0 }, { RF_PROP_CONST, 0 },
+                       { RF_PROP_CONST, { 0, 0, 0, 1 } } };
+    L.ndash = 0;
+    L.fill.stops = st;
+    L.fill.nstops = 2;
+    L.shadows = &sh;
+    L.nshadows = 1;
+    n = 0;
+    ck_assert_int_eq(rf_layer_each_slot(&L, count_slot, &n), 0);
+    ck_assert_int_eq(n, 29 + 3 + 2 + 4);
 }
 END_TEST
 

@@ -58,6 +58,14 @@ static void paint_clear(rf_paint_t *p)
     p->kind = RF_PAINT_NONE;
     p->by = p->radius = K(0);
     p->p0[0] = p->p0[1] = p->p1[0] = p->p1[1] = K(0);
+    p->ends[0].slot = p->ends[1].slot = RF_PROP_CONST;
+}
+
+/* A constant color property. */
+static rf_colorp_t kcolor(uint32_t c)
+{
+    rf_colorp_t k = { RF_PROP_CONST, rgba(c) };
+    return k;
 }
 
 static rf_paint_t solid(uint32_t c)
@@ -529,8 +537,8 @@ START_TEST(test_mix_color)
      * 16384 -> 64 */
     rf_layer_t L[1] = { rect_at(0, 0, 10, 10, 0) };
     L[0].fill.kind = RF_PAINT_MIX;
-    L[0].fill.color = rgba(RED);
-    L[0].fill.color2 = rgba(0x0000ffffu);
+    L[0].fill.ends[0] = kcolor(RED);
+    L[0].fill.ends[1] = kcolor(0x0000ffffu);
     L[0].fill.by = K(0.25);
     rf_scene_t sc = scene_of(10, 10, 0, L, 1);
     rf_renderer_t *r = draw(&sc, 0);
@@ -540,8 +548,8 @@ START_TEST(test_mix_color)
     /* by clamps to [0, 1]: #333333 -> #999999 (0.2 -> 0.6) at by = 7 is
      * #999999, not 0.2 + 0.4 * 7 (white once cairo clamps the channel);
      * at by = -2 it is #333333, not black. b / 255 converts back to b. */
-    L[0].fill.color = rgba(0x333333ffu);
-    L[0].fill.color2 = rgba(0x999999ffu);
+    L[0].fill.ends[0] = kcolor(0x333333ffu);
+    L[0].fill.ends[1] = kcolor(0x999999ffu);
     L[0].fill.by = K(7);
     r = draw(&sc, 0);
     assert_block(r, 0, 0, 10, 10, 0xff999999u, 0);
@@ -557,8 +565,8 @@ START_TEST(test_mix_color)
 
     /* alpha mixes too: transparent red -> opaque red at 0.5 is red at
      * alpha 0.5; premultiplied over transparent: a = r = 0x80 */
-    L[0].fill.color = rgba(0xff000000u);
-    L[0].fill.color2 = rgba(RED);
+    L[0].fill.ends[0] = kcolor(0xff000000u);
+    L[0].fill.ends[1] = kcolor(RED);
     L[0].fill.by = K(0.5);
     r = draw(&sc, 0);
     assert_block(r, 0, 0, 10, 10, 0x80800000u, 0);
@@ -579,8 +587,8 @@ START_TEST(test_mix_spaces)
     };
     rf_layer_t L[1] = { rect_at(0, 0, 10, 10, 0) };
     L[0].fill.kind = RF_PAINT_MIX;
-    L[0].fill.color = rgba(0x000000ffu);
-    L[0].fill.color2 = rgba(0xffffffffu);
+    L[0].fill.ends[0] = kcolor(0x000000ffu);
+    L[0].fill.ends[1] = kcolor(0xffffffffu);
     L[0].fill.by = K(0.5);
     rf_scene_t sc = scene_of(10, 10, 0, L, 1);
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -590,8 +598,8 @@ START_TEST(test_mix_spaces)
         rf_renderer_destroy(r);
     }
     /* the ends are the colors themselves in every space */
-    L[0].fill.color = rgba(0xff8800ffu);
-    L[0].fill.color2 = rgba(0x3366ccffu);
+    L[0].fill.ends[0] = kcolor(0xff8800ffu);
+    L[0].fill.ends[1] = kcolor(0x3366ccffu);
     for (int sp = RF_SPACE_SRGB; sp <= RF_SPACE_OKLAB; sp++) {
         L[0].fill.space = (uint8_t)sp;
         L[0].fill.by = K(0);
@@ -636,9 +644,9 @@ static rf_paint_t linear(double x0, double y0, double x1, double y1, uint32_t c0
     p.p1[0] = K(x1);
     p.p1[1] = K(y1);
     two_stops[0].offset = 0;
-    two_stops[0].color = rgba(c0);
+    two_stops[0].color = kcolor(c0);
     two_stops[1].offset = 1;
-    two_stops[1].color = rgba(c1);
+    two_stops[1].color = kcolor(c1);
     p.stops = two_stops;
     p.nstops = 2;
     return p;

@@ -1811,6 +1811,13 @@ static void ck_color(rf_color_t c, double r, double g, double b, double a)
     ck_assert(c.a == a);
 }
 
+/* A constant color property (not a color value). */
+static void ck_colork(rf_colorp_t c, double r, double g, double b, double a)
+{
+    ck_assert_uint_eq(c.slot, RF_PROP_CONST);
+    ck_color(c.k, r, g, b, a);
+}
+
 START_TEST(layers_defaults)
 {
     rf_scene_t *sc = loadq(QHEAD "'layers': [{'type': 'rect', 'width': 10, 'height': 20}]}");
@@ -2041,7 +2048,7 @@ START_TEST(layers_css_colors)
     ck_color(l[1].stroke.color, 0, 0, 0, 0);
     ck_assert_int_eq(l[2].fill.kind, RF_PAINT_MIX);
     ck_assert_int_eq(l[2].fill.space, RF_SPACE_OKLAB);
-    ck_color(l[2].fill.color, 1, 0, 0, 1);
+    ck_colork(l[2].fill.ends[0], 1, 0, 0, 1);
     ck_assert_int_eq(l[2].stroke.space, RF_SPACE_LINEAR);
     ck_assert_int_eq(l[3].fill.space, RF_SPACE_SRGB);
     ck_assert_int_eq(l[3].stroke.space, RF_SPACE_SRGB);
@@ -2063,13 +2070,13 @@ START_TEST(layers_mix_and_gradients)
     const rf_layer_t *l = sc->layers;
     const rf_paint_t *m = &l[0].fill;
     ck_assert_int_eq(m->kind, RF_PAINT_MIX);
-    ck_color(m->color, 1, 0, 0, 1);
-    ck_color(m->color2, 0, 0, 1, 128 / 255.0);
+    ck_colork(m->ends[0], 1, 0, 0, 1);
+    ck_colork(m->ends[1], 0, 0, 1, 128 / 255.0);
     CK_SLOT(m->by, 4);
     m = &l[0].stroke;
     ck_assert_int_eq(m->kind, RF_PAINT_MIX);
-    ck_color(m->color, 0, 0, 0, 1);
-    ck_color(m->color2, 1, 1, 1, 1);
+    ck_colork(m->ends[0], 0, 0, 0, 1);
+    ck_colork(m->ends[1], 1, 1, 1, 1);
     CK_K(m->by, 0.25);
 
     const rf_paint_t *g = &l[1].fill;
@@ -2081,10 +2088,10 @@ START_TEST(layers_mix_and_gradients)
     ck_assert_uint_eq(g->nstops, 4);
     ck_assert(g->stops[0].offset == 0 && g->stops[1].offset == 0.5);
     ck_assert(g->stops[2].offset == 0.5 && g->stops[3].offset == 1);
-    ck_color(g->stops[0].color, 1, 0, 0, 1);
-    ck_color(g->stops[1].color, 0, 1, 0, 1);
-    ck_color(g->stops[2].color, 0, 0, 1, 1);
-    ck_color(g->stops[3].color, 1, 1, 1, 128 / 255.0);
+    ck_colork(g->stops[0].color, 1, 0, 0, 1);
+    ck_colork(g->stops[1].color, 0, 1, 0, 1);
+    ck_colork(g->stops[2].color, 0, 0, 1, 1);
+    ck_colork(g->stops[3].color, 1, 1, 1, 128 / 255.0);
 
     g = &l[1].stroke;
     ck_assert_int_eq(g->kind, RF_PAINT_RADIAL);
@@ -2093,7 +2100,7 @@ START_TEST(layers_mix_and_gradients)
     CK_SLOT(g->radius, 5);
     ck_assert_uint_eq(g->nstops, 1);
     ck_assert(g->stops[0].offset == 0.75);
-    ck_color(g->stops[0].color, 0x11 / 255.0, 0x22 / 255.0, 0x33 / 255.0, 1);
+    ck_colork(g->stops[0].color, 0x11 / 255.0, 0x22 / 255.0, 0x33 / 255.0, 1);
     rf_scene_destroy(sc);
 }
 END_TEST
@@ -2178,8 +2185,8 @@ START_TEST(layers_errors)
                            "the angle from"));
     ck_assert(fails_with_q(QHEAD "'layers': [{'type': 'circle', 'r': 1, 'fill': {'mix': "
                            "['#fff', {'linear': {}}], 'by': 0.5}}]}",
-                           "/layers/0/fill/mix/1: must be a color string: a mix takes plain "
-                           "colors, not a mix or a gradient"));
+                           "/layers/0/fill/mix/1: must be a color or a color value: a mix "
+                           "takes one color, not a mix or a gradient"));
     ck_assert(fails_with_q(QHEAD "'layers': [{'type': 'circle', 'r': 1, 'fill': {'mix': "
                            "['#fff', 'none'], 'by': 0.5}}]}",
                            "/layers/0/fill/mix/1: must be a color: \"none\" stands only for a "

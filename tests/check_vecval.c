@@ -343,9 +343,10 @@ START_TEST(test_errors)
     load_fails(HEAD "\"layers\": [{\"type\": \"rect\", \"fill\": {\"spring\": {\"to\": 1}}, "
                "\"width\": 1, \"height\": 1}]}",
                "/layers/0/fill: an inline value where a color goes must animate colors");
-    load_fails(HEAD "\"values\": {\"c\": {\"spring\": {\"to\": \"red\"}}}, \"layers\": [{\"type\": "
-               "\"rect\", \"shadow\": {\"color\": \"c\"}, \"width\": 1, \"height\": 1}]}",
-               "/layers/0/shadow/color: a shadow's color is a constant color");
+    /* a shadow's color may be a color value, but not a number */
+    load_fails(HEAD "\"values\": {\"s\": {\"spring\": {\"to\": 1}}}, \"layers\": [{\"type\": "
+               "\"rect\", \"shadow\": {\"color\": \"s\"}, \"width\": 1, \"height\": 1}]}",
+               "/layers/0/shadow/color: 's' is a spring value, not a color");
     load_fails(HEAD "\"values\": {\"a\": {\"spring\": {\"to\": 1}}, \"v\": {\"spring\": "
                "{\"from\": \"a\", \"to\": [1, 2]}}}}",
                "/values/v/spring/from: 'a' has 1 component, this spring 2");
