@@ -349,7 +349,7 @@ static void blur_surface(rf_renderer_t *r, cairo_surface_t *s, double sigma)
     if (need > r->blur_cap) {
         void *b = malloc(need);
         if (!b) {
-            rf_render_fail(r, "out of memory for a blur");
+            rf_render_fail_oom(r, "out of memory for a blur");
             return;
         }
         free(r->blur_line);

@@ -91,6 +91,7 @@ struct rf_renderer {
                                   split_node[split_depth] */
     int base_used;             /* the last frame started from base */
     char err[RF_RENDER_ERR_LEN];
+    int err_oom;               /* err says memory ran out (rf_render_fail_oom) */
 };
 
 /* ---- the huge-coordinate sink (render-huge.c) ----

@@ -733,6 +733,14 @@ void rf_render_fail(rf_renderer_t *r, const char *msg)
         snprintf(r->err, sizeof r->err, "%s", msg);
 }
 
+void rf_render_fail_oom(rf_renderer_t *r, const char *msg)
+{
+    if (r->err[0] == '\0') {
+        snprintf(r->err, sizeof r->err, "%s", msg);
+        r->err_oom = 1;
+    }
+}
+
 void rf_renderer_destroy(rf_renderer_t *r)
 {
     if (!r)
@@ -765,6 +773,7 @@ int rf_renderer_draw(rf_renderer_t *r, double t)
     const rf_scene_t *sc = r->scene;
     cairo_status_t st;
     r->err[0] = '\0';
+    r->err_oom = 0;
     if (cairo_status(r->cr) != CAIRO_STATUS_SUCCESS) {
         /* a cairo_t in error stays in error: start over on a new one */
         st = context_create(r);
@@ -813,6 +822,10 @@ int rf_renderer_draw(rf_renderer_t *r, double t)
         st = cairo_surface_status(r->surface);
     if (st != CAIRO_STATUS_SUCCESS) {
         snprintf(r->err, sizeof r->err, "cairo: %s", cairo_status_to_string(st));
+        return -1;
+    }
+    if (r->err[0] != '\0' && r->err_oom) {
+        errno = ENOMEM;
         return -1;
     }
     if (r->err[0] != '\0')

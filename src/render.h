@@ -129,7 +129,8 @@ void rf_renderer_destroy(rf_renderer_t *r);
  * the canvas; later frames start from a copy of its pixels, byte-identical
  * to drawing it again, whatever the order of the frames. Returns 0; -1
  * when cairo reported an error (cairo_status of the context or the
- * surface); or RF_RENDER_UNDRAWABLE when the scene asks this frame for
+ * surface) or memory ran out (errno ENOMEM: a blur's work buffer); or
+ * RF_RENDER_UNDRAWABLE when the scene asks this frame for
  * something that cannot be drawn (a stroke too wide, a shape too large for
  * double precision): the scene's fault, which the commands report as a bad
  * scene (exit status 2), not as a system failure. rf_renderer_error() says

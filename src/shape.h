@@ -62,6 +62,10 @@ double rf_render_time(const struct rf_renderer *r);
 /* Records the first error of this frame (a layer that cannot be drawn):
  * the frame fails with it. */
 void rf_render_fail(struct rf_renderer *r, const char *msg);
+/* The same when memory ran out: the frame fails as an I/O failure
+ * (rf_renderer_draw returns -1 with errno ENOMEM, exit 3), not as a
+ * scene that cannot be drawn. */
+void rf_render_fail_oom(struct rf_renderer *r, const char *msg);
 
 /* Whether cairo accepts m as a matrix and its inverse is finite (render.c). */
 int rf_matrix_usable(const cairo_matrix_t *m);
