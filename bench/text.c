@@ -22,15 +22,13 @@
 #define _POSIX_C_SOURCE 200809L
 #endif
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bench.h"
-
-#include "diag.h"
-#include "render.h"
-#include "scene.h"
+#include "bench-render.h"
 
 #define NFRAMES 24
 #define BIG (1 << 20)
@@ -47,7 +45,6 @@ static char *buf_new(void)
 }
 
 static void cat(char *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-#include <stdarg.h>
 static void cat(char *b, const char *fmt, ...)
 {
     size_t n = strlen(b);
@@ -67,32 +64,13 @@ static const char *head =
 
 static rf_renderer_t *make(const char *json)
 {
-    rf_diag_t *d = malloc(sizeof *d);
-    char err[256];
-    rf_diag_init(d, "bench.json");
-    rf_scene_t *sc = rf_scene_load_buffer("bench.json", json, strlen(json), d);
-    if (sc == NULL) {
-        rf_diag_print(d, stderr);
-        exit(2);
-    }
-    free(d);
-    rf_renderer_t *r = rf_renderer_create(sc, err, sizeof err);
-    if (r == NULL) {
-        fprintf(stderr, "bench/text: %s\n", err);
-        exit(2);
-    }
-    return r;
+    return bench_renderer_of("bench/text", json);
 }
 
+/* Nanoseconds per frame of the NFRAMES frame times of the second. */
 static double draw_all(rf_renderer_t *r)
 {
-    double t0 = bench_now();
-    for (int i = 0; i < NFRAMES; i++)
-        if (rf_renderer_draw(r, (double)i / NFRAMES) != 0) {
-            fprintf(stderr, "bench/text: %s\n", rf_renderer_error(r));
-            exit(2);
-        }
-    return (bench_now() - t0) / NFRAMES;
+    return bench_time_draws("bench/text", r, NFRAMES, 0, 1) * 1e9;
 }
 
 /* Median ratio a/b over reps, and the medians of each (ms per frame). */
