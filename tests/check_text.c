@@ -210,6 +210,97 @@ START_TEST(test_subpixel_motion)
 }
 END_TEST
 
+/* The largest difference of any channel between two frames. */
+static int max_channel_diff(const uint32_t *a, const uint32_t *b, size_t n)
+{
+    int m = 0;
+    for (size_t i = 0; i < n; i++)
+        for (int sh = 0; sh < 32; sh += 8) {
+            int d = abs((int)((a[i] >> sh) & 255) - (int)((b[i] >> sh) & 255));
+            m = d > m ? d : m;
+        }
+    return m;
+}
+
+/* The frame of one text layer at (x, y), with more layer keys in extra:
+ * JetBrains Mono at size 20, whose pens are 12 px apart and whose
+ * baseline is 19.7 px below y (tests/textdump), so every glyph has the
+ * fraction of x, and of y + 0.7. */
+static uint32_t *text_at(const char *x, const char *y, const char *extra)
+{
+    char l[512];
+    snprintf(l, sizeof l, "{\"type\": \"text\", \"text\": \"Rune frame, glyph masks: AVo%%\", "
+             "\"font\": \"mono\", \"size\": 20, \"x\": %s, \"y\": %s, \"anchor\": [0, 0]%s}", x, y, extra);
+    rf_scene_t *sc = load(scene(400, 48, "", l));
+    uint32_t *f = frame(sc, 0);
+    rf_scene_destroy(sc);
+    return f;
+}
+
+/* Text under a translation and a uniform scale is drawn through glyph
+ * masks at pen positions rounded to the nearest 1/4 px, halves up
+ * (runeframe-scene(5) "Text"): x + 0.124 draws as x, x + 0.125 as
+ * x + 0.25; in y (baseline 28 at y = 8.3) the same, 8.426 as 8.55. */
+START_TEST(test_quarter_pixel_rounding)
+{
+    const size_t n = 400 * 48;
+    uint32_t *a = text_at("10", "8.3", ""), *b = text_at("10.124", "8.3", "");
+    uint32_t *c = text_at("10.125", "8.3", ""), *d = text_at("10.25", "8.3", "");
+    uint32_t *e = text_at("10", "8.424", ""), *f = text_at("10", "8.426", "");
+    uint32_t *g = text_at("10", "8.55", "");
+    ck_assert_int_eq(differing(a, b, n), 0);
+    ck_assert_int_eq(differing(c, d, n), 0);
+    ck_assert_int_gt(differing(a, d, n), 50); /* a quarter pixel is not rounded away */
+    ck_assert_int_eq(differing(a, e, n), 0);
+    ck_assert_int_eq(differing(f, g, n), 0);
+    ck_assert_int_gt(differing(a, g, n), 50);
+    free(a);
+    free(b);
+    free(c);
+    free(d);
+    free(e);
+    free(f);
+    free(g);
+}
+END_TEST
+
+/* Masks against outlines: a rotation of 1e-9 degree (moving no point by
+ * more than 1e-8 px, far below cairo's 1/256 px grid) is not a
+ * translation, so that layer draws its outlines through cairo's fill.
+ * - At a position on the 1/4 px grid both are cairo's rasterizer on the
+ *   same outlines at the same place, yet not always the same bytes: its
+ *   scan converter takes a row's coverage analytically when no edge of
+ *   the polygon starts or ends inside that row, else from 15 sampled
+ *   sub-rows, and the outline fill holds 64 glyphs in one polygon where
+ *   a mask holds one, so a row may be sampled in one and exact in the
+ *   other: a sampled edge is off by at most half a sub-row, 255 / 30 = 8.5
+ *   levels. With the 8-bit rounding of the mask's compositing (coverage
+ *   into the buffer, then the mask: 1 each) the bound is 10. (Where
+ *   glyphs overlap, masks add where outlines unite: this string has no
+ *   overlapping glyphs.)
+ * - Off the grid by 0.124 px in x, every edge a mask draws is displaced
+ *   by at most 1/8 px: a straight edge crosses a pixel over at most
+ *   sqrt(2) px, so the pixel's coverage changes by at most sqrt(2) / 8 of
+ *   full, 45.1 levels, plus the 10 above: 55. */
+START_TEST(test_masks_against_outlines)
+{
+    const size_t n = 400 * 48;
+    const char *exact = ", \"rotate\": 1e-9";
+    uint32_t *a = text_at("10.25", "8.3", ""), *b = text_at("10.25", "8.3", exact);
+    uint32_t *c = text_at("10.124", "8.3", ""), *d = text_at("10.124", "8.3", exact);
+    ck_assert_int_gt(differing(a, c, n), 50); /* the frames are not blank */
+    int on = max_channel_diff(a, b, n), off = max_channel_diff(c, d, n);
+    fprintf(stderr, "masks against outlines: max channel difference %d on the grid, %d off\n",
+            on, off);
+    ck_assert_int_le(on, 10);
+    ck_assert_int_le(off, 55);
+    free(a);
+    free(b);
+    free(c);
+    free(d);
+}
+END_TEST
+
 START_TEST(test_reveal)
 {
     const char *L = "{\"type\": \"text\", \"text\": \"Typewriter\", \"size\": 20, \"x\": 4, "
@@ -321,6 +412,8 @@ static Suite *text_suite(void)
     tcase_add_test(tc, test_formats);
     tcase_add_test(tc, test_template_tokens);
     tcase_add_test(tc, test_subpixel_motion);
+    tcase_add_test(tc, test_quarter_pixel_rounding);
+    tcase_add_test(tc, test_masks_against_outlines);
     tcase_add_test(tc, test_reveal);
     tcase_add_test(tc, test_per_glyph_time_shift);
     tcase_add_test(tc, test_counter_state_free);
