@@ -4,6 +4,8 @@
  *   2,000 glyphs of static text / 2,000 rectangles            goal <= 2
  *   a counter (a new string every frame) / static text        goal <= 1.3
  *   per_glyph on 200 glyphs / 200 rectangles, same motion     goal <= 2
+ *   the 2,000 glyphs zooming (new glyph masks every frame)
+ *     / 2,000 rectangles                                       informative
  *
  * Method: each scene is a JSON string built here. So that the static-prefix
  * cache (render-prefix.c) copies nothing, every subject and baseline moves
@@ -93,8 +95,11 @@ static void pair(rf_renderer_t *a, rf_renderer_t *b, int reps, const char *figur
     char s[64], t[64];
     snprintf(s, sizeof s, "%.3f ms", bench_median(ra, reps) / 1e6);
     snprintf(t, sizeof t, "%.3f ms", bench_median(rb, reps) / 1e6);
-    printf("%-44s %6.3fx (goal <= %g): %s vs %s per frame\n", figure, m, goal, s, t);
-    bench_row(figure, "1080", m, "<=", goal, s, t);
+    if (goal > 0)
+        printf("%-44s %6.3fx (goal <= %g): %s vs %s per frame\n", figure, m, goal, s, t);
+    else
+        printf("%-44s %6.3fx (informative): %s vs %s per frame\n", figure, m, s, t);
+    bench_row(figure, "1080", m, goal > 0 ? "<=" : NULL, goal, s, t);
 }
 
 static const char *words = "Every frame of a demo needs words that move well. ";
@@ -129,6 +134,14 @@ int main(int argc, char **argv)
     rf_renderer_t *rt = make(text), *rr = make(rects);
     printf("bench/text: %d repetitions of %d frames each, 1920x1080\n", reps, NFRAMES);
     pair(rt, rr, reps, "2000 glyphs / 2000 rects", 2);
+
+    /* 1b. the same text zooming: a new scale each frame, so new glyph
+     * masks each frame (informative: what the mask cache costs cold) */
+    char *zoom = buf_new();
+    cat(zoom, "%.*s, \"scale\": {\"expr\": \"1 + 0.01 * wob\"}}]}", (int)(strlen(text) - 3),
+        text);
+    rf_renderer_t *rz = make(zoom);
+    pair(rz, rr, reps, "2000 glyphs zooming / 2000 rects", 0);
 
     /* 2. a counter's new string each frame vs the same text static */
     char *counter = buf_new(), *fixed = buf_new();
