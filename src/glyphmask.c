@@ -86,7 +86,8 @@ static uint8_t *arena_take(rf_glyph_masks_t *c, size_t need)
 }
 
 /* Rasterizes the outline into e->m: cairo fills it, default antialias and
- * nonzero winding, on an A8 surface over arena bytes. */
+ * nonzero winding, on an A8 surface over arena bytes. 0, -1 when out of
+ * memory, 1 when too large. */
 static int rasterize(rf_glyph_masks_t *c, entry_t *e, int px, int py, const uint8_t *cmds,
                      uint32_t ncmd, const double *pts)
 {
@@ -110,8 +111,9 @@ static int rasterize(rf_glyph_masks_t *c, entry_t *e, int px, int py, const uint
     int ix0 = (int)floor(x0) - 1, iy0 = (int)floor(y0) - 1;
     int w = (int)ceil(x1) + 1 - ix0, h = (int)ceil(y1) + 1 - iy0;
     int stride = cairo_format_stride_for_width(CAIRO_FORMAT_A8, w);
-    if (stride <= 0 || (size_t)stride * (size_t)h > RF_GLYPH_MASKS_BYTES / 4)
-        return -1;
+    if (!(x1 - x0 < 65536 && y1 - y0 < 65536) || stride <= 0 ||
+        (size_t)stride * (size_t)h > RF_GLYPH_MASKS_BYTES / 4)
+        return 1;
     uint8_t *a = arena_take(c, (size_t)stride * (size_t)h);
     if (a == NULL)
         return -1;
@@ -155,15 +157,15 @@ static int rasterize(rf_glyph_masks_t *c, entry_t *e, int px, int py, const uint
     return 0;
 }
 
-const rf_glyph_mask_t *rf_glyph_masks_get(rf_glyph_masks_t *c, uint32_t gid, double k, int px,
-                                          int py, const uint8_t *cmds, uint32_t ncmd,
-                                          const double *pts)
+int rf_glyph_masks_get(rf_glyph_masks_t *c, uint32_t gid, double k, int px, int py,
+                       const uint8_t *cmds, uint32_t ncmd, const double *pts,
+                       const rf_glyph_mask_t **out)
 {
     uint32_t phase = (uint32_t)(px & 3) + 4u * (uint32_t)(py & 3);
     if (c->slots == NULL) {
         c->slots = malloc(RF_GLYPH_MASKS_SLOTS * sizeof *c->slots);
         if (c->slots == NULL)
-            return NULL;
+            return -1;
         c->n = 0;
         rf_glyph_masks_clear(c);
     }
@@ -172,8 +174,10 @@ const rf_glyph_mask_t *rf_glyph_masks_get(rf_glyph_masks_t *c, uint32_t gid, dou
         entry_t *e = &c->slots[i];
         if (e->gid == UINT32_MAX)
             break;
-        if (e->gid == gid && e->phase == phase && e->k == k)
-            return &e->m;
+        if (e->gid == gid && e->phase == phase && e->k == k) {
+            *out = &e->m;
+            return 0;
+        }
         i = (i + 1) & (RF_GLYPH_MASKS_SLOTS - 1);
     }
     if (c->n >= RF_GLYPH_MASKS_SLOTS * 3 / 4) {
@@ -182,8 +186,9 @@ const rf_glyph_mask_t *rf_glyph_masks_get(rf_glyph_masks_t *c, uint32_t gid, dou
     }
     entry_t tmp = { gid, phase, k, { NULL, 0, 0, 0, 0, 0 } };
     uint32_t epoch = c->epoch;
-    if (rasterize(c, &tmp, px & 3, py & 3, cmds, ncmd, pts) != 0)
-        return NULL;
+    int st = rasterize(c, &tmp, px & 3, py & 3, cmds, ncmd, pts);
+    if (st != 0)
+        return st;
     if (c->epoch != epoch) {
         /* the arena started over while taking room: the table is empty */
         i = hash_key(gid, phase, k);
@@ -192,7 +197,8 @@ const rf_glyph_mask_t *rf_glyph_masks_get(rf_glyph_masks_t *c, uint32_t gid, dou
     }
     c->slots[i] = tmp;
     c->n++;
-    return &c->slots[i].m;
+    *out = &c->slots[i].m;
+    return 0;
 }
 
 void rf_glyph_mask_add(uint8_t *dst, int w, int h, int stride, const rf_glyph_mask_t *m, int x,

@@ -50,13 +50,14 @@ void rf_glyph_masks_clear(rf_glyph_masks_t *c);
 /* The mask of glyph gid, whose outline in font units (y up) is ncmd
  * commands 'M', 'L', 'C', 'Z' over pts (text.h rf_text_outline), drawn at
  * k device px per font unit with its origin at (px / 4, py / 4) px from
- * a whole pixel (px, py in 0..3). Rasterized on first use. NULL when out
- * of memory or when the mask would be too large (w * h past a quarter of
- * RF_GLYPH_MASKS_BYTES). A mask of w == 0 is an empty glyph. The mask
- * stays valid until the next call. */
-const rf_glyph_mask_t *rf_glyph_masks_get(rf_glyph_masks_t *c, uint32_t gid, double k, int px,
-                                          int py, const uint8_t *cmds, uint32_t ncmd,
-                                          const double *pts);
+ * a whole pixel (px, py in 0..3), into *out; rasterized on first use.
+ * Returns 0, -1 when out of memory, 1 when the mask would be too large
+ * (w * h past a quarter of RF_GLYPH_MASKS_BYTES: an outline reaching far
+ * outside its em; the caller draws the outline). A mask of w == 0 is an
+ * empty glyph. The mask stays valid until the next call. */
+int rf_glyph_masks_get(rf_glyph_masks_t *c, uint32_t gid, double k, int px, int py,
+                       const uint8_t *cmds, uint32_t ncmd, const double *pts,
+                       const rf_glyph_mask_t **out);
 
 /* Adds mask m, its top-left pixel at (x, y) of an A8 buffer dst (w x h,
  * rows stride apart), scaled by a8 / 255 (255: as is), saturating at 255;

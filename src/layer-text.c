@@ -274,28 +274,31 @@ static int use_masks(struct rf_renderer *r, const rf_layer_t *L, text_state_t *s
     return 1;
 }
 
-/* Adds glyph i under m (translation and uniform scale, kd device px per
- * font unit) into the coverage c, at opacity a8 / 255. */
-static void add_glyph(text_state_t *st, rf_coverage_t *c, const rf_glyph_pos_t *g,
-                      const cairo_matrix_t *m, double kd, unsigned a8)
+/* Adds glyph g under m (translation and uniform scale, kd device px per
+ * font unit) into the coverage c, at opacity a8 / 255. 1 when its mask
+ * would be too large (the caller draws its outline), else 0 (also when
+ * out of memory: the glyph is left out, as the outline path does). */
+static int add_glyph(text_state_t *st, rf_coverage_t *c, const rf_glyph_pos_t *g,
+                     const cairo_matrix_t *m, double kd, unsigned a8)
 {
     double X = m->xx * g->x + m->x0, Y = m->yy * g->y + m->y0;
     if (!(fabs(X) < 1e7 && fabs(Y) < 1e7))
-        return; /* far off any view */
+        return 1; /* far off the view: the outline path's guard decides */
     long qx = (long)floor(X * 4 + 0.5), qy = (long)floor(Y * 4 + 0.5);
-    long ix = qx >> 2, iy = qy >> 2; /* floor(q / 4): arithmetic shift */
+    long ix = (long)floor(qx / 4.0), iy = (long)floor(qy / 4.0);
     const uint8_t *cmd;
     const double *pt;
     uint32_t nc;
     if (rf_text_outline(st->eng, g->gid, &cmd, &nc, &pt) != 0 || nc == 0)
-        return; /* out of memory: the glyph is left out, as when drawn as a path */
-    const rf_glyph_mask_t *gm = rf_glyph_masks_get(st->masks, g->gid, kd, (int)(qx - 4 * ix),
-                                                   (int)(qy - 4 * iy), cmd, nc, pt);
-    if (gm == NULL || gm->w == 0)
-        return;
+        return 0; /* out of memory, or nothing to draw */
+    const rf_glyph_mask_t *gm;
+    int got = rf_glyph_masks_get(st->masks, g->gid, kd, (int)(qx - 4 * ix), (int)(qy - 4 * iy),
+                                 cmd, nc, pt, &gm);
+    if (got != 0 || gm->w == 0)
+        return got > 0;
     long x = ix + gm->x0 - c->ox, y = iy + gm->y0 - c->oy;
     if (x >= c->w || y >= c->h || x + gm->w <= 0 || y + gm->h <= 0)
-        return; /* off the view */
+        return 0; /* off the view */
     rf_glyph_mask_add(c->a, c->w, c->h, c->stride, gm, (int)x, (int)y, a8);
     int x0 = x < 0 ? 0 : (int)x, y0 = y < 0 ? 0 : (int)y;
     int x1 = x + gm->w > c->w ? c->w : (int)(x + gm->w);
@@ -304,6 +307,7 @@ static void add_glyph(text_state_t *st, rf_coverage_t *c, const rf_glyph_pos_t *
     c->y0 = y0 < c->y0 ? y0 : c->y0;
     c->x1 = x1 > c->x1 ? x1 : c->x1;
     c->y1 = y1 > c->y1 ? y1 : c->y1;
+    return 0;
 }
 
 /* The layer without per_glyph through masks at opacity op: every glyph
@@ -319,9 +323,10 @@ static int draw_masked(struct rf_renderer *r, const rf_layer_t *L, uint32_t idx,
     if (c == NULL)
         return 0;
     const rf_glyph_pos_t *gp = rf_text_glyphs(st->eng);
+    long outlines = 0; /* glyphs whose masks would be too large */
     for (long i = 0; i < st->n; i++)
         if (gp[i].rank < st->shown)
-            add_glyph(st, c, &gp[i], m, kd, 255);
+            outlines += add_glyph(st, c, &gp[i], m, kd, 255);
     if (op < 1 && c->x1 > c->x0) {
         unsigned a8 = (unsigned)lround(op * 255);
         for (int y = c->y0; y < c->y1; y++) {
@@ -333,6 +338,15 @@ static int draw_masked(struct rf_renderer *r, const rf_layer_t *L, uint32_t idx,
         }
     }
     rf_render_fill_coverage(r, L, idx, m);
+    for (long i = 0; outlines > 0 && i < st->n; i++) {
+        if (gp[i].rank >= st->shown || add_glyph(st, c, &gp[i], m, kd, 0) == 0)
+            continue; /* (a8 0 adds nothing: this asks again which ones) */
+        st->cur = (uint32_t)i;
+        st->cur_end = (uint32_t)i + 1;
+        rf_render_shape(r, L, idx, m, op);
+        outlines--;
+    }
+    st->cur = ALL;
     return 1;
 }
 
@@ -414,8 +428,8 @@ static void text_draw(struct rf_renderer *r, const rf_layer_t *L, uint32_t idx,
         if (use_masks(r, L, st, &mk, &kd)) {
             if (c == NULL && (c = rf_render_coverage(r)) == NULL)
                 goto outline; /* out of memory */
-            add_glyph(st, c, &gp[k], &mk, kd, (unsigned)lround(ok * 255));
-            continue;
+            if (add_glyph(st, c, &gp[k], &mk, kd, (unsigned)lround(ok * 255)) == 0)
+                continue;
         }
         if (c != NULL) { /* what came before is drawn first */
             rf_render_fill_coverage(r, L, idx, m);
