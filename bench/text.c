@@ -6,6 +6,8 @@
  *   per_glyph on 200 glyphs / 200 rectangles, same motion     goal <= 2
  *   the 2,000 glyphs zooming (new glyph masks every frame)
  *     / 2,000 rectangles                                       informative
+ *   the 2,000 glyphs turned 0.5 degree (their outlines filled)
+ *     / 2,000 rectangles                                       informative
  *
  * Method: each scene is a JSON string built here. So that the static-prefix
  * cache (render-prefix.c) copies nothing, every subject and baseline moves
@@ -142,6 +144,13 @@ int main(int argc, char **argv)
         text);
     rf_renderer_t *rz = make(zoom);
     pair(rz, rr, reps, "2000 glyphs zooming / 2000 rects", 0);
+
+    /* 1c. the same text turned 0.5 degree: drawn as outlines (informative:
+     * what rotated text costs) */
+    char *turn = buf_new();
+    cat(turn, "%.*s, \"rotate\": 0.5}]}", (int)(strlen(text) - 3), text);
+    rf_renderer_t *ro = make(turn);
+    pair(ro, rr, reps, "2000 glyphs rotated (outlines) / 2000 rects", 0);
 
     /* 2. a counter's new string each frame vs the same text static */
     char *counter = buf_new(), *fixed = buf_new();
