@@ -1,13 +1,15 @@
 /* layer-text.c - the text layer (scene-v1.md "Text"): a template formatted
- * each frame, shaped and laid out by text.c, drawn as glyph outlines at
+ * each frame, shaped and laid out by text.c, drawn through glyph masks
+ * (glyphmask.h: cairo's fill of each outline, at pen positions rounded to
+ * 1/4 px) when only moved and uniformly scaled, else as glyph outlines at
  * their exact positions through the same fill and stroke as every shape;
  * reveal (a typewriter) and per_glyph motion.
  *
  * Each renderer keeps a state per text layer (layer.h state_create): the
- * text engine (shaping and outline caches), the buffer the template is
- * formatted into, and for per_glyph the closure of the values the glyph
- * motion reads with a slot array to evaluate them at shifted times
- * (values.h "time-shifted evaluation"). */
+ * text engine (shaping and outline caches), the glyph masks, the buffer
+ * the template is formatted into, and for per_glyph the closure of the
+ * values the glyph motion reads with a slot array to evaluate them at
+ * shifted times (values.h "time-shifted evaluation"). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
