@@ -1,17 +1,20 @@
 /* layer-text.c - the text layer (scene-v1.md "Text"): a template formatted
- * each frame, shaped and laid out by text.c, drawn as glyph outlines at
+ * each frame, shaped and laid out by text.c, drawn through glyph masks
+ * (glyphmask.h: cairo's fill of each outline, at pen positions rounded to
+ * 1/4 px) when only moved and uniformly scaled, else as glyph outlines at
  * their exact positions through the same fill and stroke as every shape;
  * reveal (a typewriter) and per_glyph motion.
  *
  * Each renderer keeps a state per text layer (layer.h state_create): the
- * text engine (shaping and outline caches), the buffer the template is
- * formatted into, and for per_glyph the closure of the values the glyph
- * motion reads with a slot array to evaluate them at shifted times
- * (values.h "time-shifted evaluation"). */
+ * text engine (shaping and outline caches), the glyph masks, the buffer
+ * the template is formatted into, and for per_glyph the closure of the
+ * values the glyph motion reads with a slot array to evaluate them at
+ * shifted times (values.h "time-shifted evaluation"). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "glyphmask.h"
 #include "layer.h"
 #include "render.h"
 #include "scene.h"
@@ -50,6 +53,8 @@ typedef struct text_state {
     uint32_t *list;            /* per_glyph: the values its motion reads */
     uint32_t nlist;
     double *shift;             /* per_glyph: slots at the shifted time */
+    rf_glyph_masks_t *masks;   /* glyph masks (glyphmask.h) */
+    uint32_t epoch;            /* the outlines the masks were made from */
 } text_state_t;
 
 static void *text_state_create(struct rf_renderer *r, const rf_layer_t *L)
@@ -63,9 +68,11 @@ static void *text_state_create(struct rf_renderer *r, const rf_layer_t *L)
     st->eng = rf_text_engine_create(L->u.text.font, L->u.text.features.items,
                                     L->u.text.features.n);
     st->buf = malloc((size_t)L->u.text.content.maxlen + 1);
+    st->masks = rf_glyph_masks_create();
     st->vtags = calloc(nv + 1, sizeof *st->vtags);
     st->vvals = calloc(nv + 1, sizeof *st->vvals);
-    if (st->eng == NULL || st->buf == NULL || st->vtags == NULL || st->vvals == NULL)
+    if (st->eng == NULL || st->buf == NULL || st->vtags == NULL || st->vvals == NULL ||
+        st->masks == NULL)
         goto fail;
     for (uint32_t i = 0; i < nv; i++)
         st->vtags[i] = L->u.text.variations.items[i].tag;
@@ -85,6 +92,7 @@ fail:
     free(st->vtags);
     free(st->vvals);
     free(st->buf);
+    rf_glyph_masks_destroy(st->masks);
     rf_text_engine_destroy(st->eng);
     free(st);
     return NULL;
@@ -99,6 +107,7 @@ static void text_state_destroy(void *p)
     free(st->vvals);
     free(st->list);
     free(st->shift);
+    rf_glyph_masks_destroy(st->masks);
     free(st);
 }
 
@@ -226,6 +235,118 @@ static void text_huge_path(rf_hsink_t *g, const rf_shape_t *sh)
     emit(NULL, g, sh);
 }
 
+/* ---- glyph masks ----
+ * Text whose device matrix is a translation and a uniform scale is drawn
+ * through cached glyph masks (glyphmask.h): each glyph's pen position on
+ * the device is rounded to the nearest 1/4 px (halves up) and its mask at
+ * that phase is added into the renderer's coverage buffer, which is then
+ * filled with the layer's paint in one operation. Rotated, skewed or
+ * mirrored text, text larger than RF_GLYPH_MASK_MAX_EM px per em, a
+ * stroke, the evenodd rule, and per_glyph text with a gradient (each
+ * glyph moves its own) draw the outlines instead. */
+
+/* Whether L is drawn through masks this frame under device matrix m, with
+ * the device px per font unit in *kd. */
+static int use_masks(struct rf_renderer *r, const rf_layer_t *L, text_state_t *st,
+                     const cairo_matrix_t *m, double *kd)
+{
+    const rf_per_glyph_t *pg = L->u.text.per_glyph;
+    if (pg != NULL && (L->fill.kind == RF_PAINT_LINEAR || L->fill.kind == RF_PAINT_RADIAL))
+        return 0; /* each glyph carries its own gradient: one paint cannot */
+    double sw = rf_prop_get(&L->stroke_width, rf_renderer_slots(r));
+    if (L->fill.kind == RF_PAINT_NONE || L->fill_rule == RF_FILL_EVENODD ||
+        (L->stroke.kind != RF_PAINT_NONE && sw > 0 && isfinite(sw)))
+        return 0;
+    if (!(m->xy == 0 && m->yx == 0 && m->xx == m->yy && m->xx > 0 && fabs(m->x0) < 1e7 &&
+          fabs(m->y0) < 1e7))
+        return 0;
+    *kd = st->k * m->xx;
+    if (!(*kd * rf_text_upem(st->eng) <= RF_GLYPH_MASK_MAX_EM))
+        return 0;
+    uint32_t epoch = rf_text_outline_epoch(st->eng);
+    if (epoch != st->epoch) { /* new outlines: new masks */
+        rf_glyph_masks_clear(st->masks);
+        st->epoch = epoch;
+    }
+    return 1;
+}
+
+/* Adds glyph g under m (translation and uniform scale, kd device px per
+ * font unit) into the coverage c, at opacity a8 / 255. 1 when its mask
+ * would be too large (the caller draws its outline), else 0 (also when
+ * out of memory: the glyph is left out, as the outline path does). */
+static int add_glyph(text_state_t *st, rf_coverage_t *c, const rf_glyph_pos_t *g,
+                     const cairo_matrix_t *m, double kd, unsigned a8)
+{
+    double X = m->xx * g->x + m->x0, Y = m->yy * g->y + m->y0;
+    if (!(fabs(X) < 1e7 && fabs(Y) < 1e7))
+        return 1; /* far off the view: the outline path's guard decides */
+    long qx = (long)floor(X * 4 + 0.5), qy = (long)floor(Y * 4 + 0.5);
+    long ix = (long)floor(qx / 4.0), iy = (long)floor(qy / 4.0);
+    const uint8_t *cmd;
+    const double *pt;
+    uint32_t nc;
+    if (rf_text_outline(st->eng, g->gid, &cmd, &nc, &pt) != 0 || nc == 0)
+        return 0; /* out of memory, or nothing to draw */
+    const rf_glyph_mask_t *gm;
+    int got = rf_glyph_masks_get(st->masks, g->gid, kd, (int)(qx - 4 * ix), (int)(qy - 4 * iy),
+                                 cmd, nc, pt, &gm);
+    if (got != 0 || gm->w == 0)
+        return got > 0;
+    long x = ix + gm->x0 - c->ox, y = iy + gm->y0 - c->oy;
+    if (x >= c->w || y >= c->h || x + gm->w <= 0 || y + gm->h <= 0)
+        return 0; /* off the view */
+    rf_glyph_mask_add(c->a, c->w, c->h, c->stride, gm, (int)x, (int)y, a8);
+    int x0 = x < 0 ? 0 : (int)x, y0 = y < 0 ? 0 : (int)y;
+    int x1 = x + gm->w > c->w ? c->w : (int)(x + gm->w);
+    int y1 = y + gm->h > c->h ? c->h : (int)(y + gm->h);
+    c->x0 = x0 < c->x0 ? x0 : c->x0;
+    c->y0 = y0 < c->y0 ? y0 : c->y0;
+    c->x1 = x1 > c->x1 ? x1 : c->x1;
+    c->y1 = y1 > c->y1 ? y1 : c->y1;
+    return 0;
+}
+
+/* The layer without per_glyph through masks at opacity op: every glyph
+ * into one coverage, filled once (overlapping glyphs blend once). 0 when
+ * the outlines must be drawn instead. */
+static int draw_masked(struct rf_renderer *r, const rf_layer_t *L, uint32_t idx, text_state_t *st,
+                       const cairo_matrix_t *m, double op)
+{
+    double kd;
+    if (!use_masks(r, L, st, m, &kd))
+        return 0;
+    rf_coverage_t *c = rf_render_coverage(r);
+    if (c == NULL)
+        return 0;
+    const rf_glyph_pos_t *gp = rf_text_glyphs(st->eng);
+    long outlines = 0; /* glyphs whose masks would be too large */
+    for (long i = 0; i < st->n; i++)
+        if (gp[i].rank < st->shown)
+            outlines += add_glyph(st, c, &gp[i], m, kd, 255);
+    if (op < 1 && c->x1 > c->x0) {
+        unsigned a8 = (unsigned)lround(op * 255);
+        for (int y = c->y0; y < c->y1; y++) {
+            uint8_t *a = c->a + (size_t)y * (size_t)c->stride;
+            for (int x = c->x0; x < c->x1; x++) {
+                unsigned t = a[x] * a8 + 128;
+                a[x] = (uint8_t)((t + (t >> 8)) >> 8);
+            }
+        }
+    }
+    rf_render_fill_coverage(r, L, idx, m);
+    for (long i = 0; outlines > 0 && i < st->n; i++) {
+        if (gp[i].rank >= st->shown || add_glyph(st, c, &gp[i], m, kd, 0) == 0)
+            continue; /* (a8 0 adds nothing: this asks again which ones) */
+        st->cur = (uint32_t)i;
+        st->cur_end = (uint32_t)i + 1;
+        rf_render_shape(r, L, idx, m, op);
+        outlines--;
+    }
+    st->cur = ALL;
+    return 1;
+}
+
 /* The rank of glyph k of n in the per_glyph order. */
 static double glyph_rank(int order, uint32_t k, uint32_t n)
 {
@@ -247,7 +368,9 @@ static void text_draw(struct rf_renderer *r, const rf_layer_t *L, uint32_t idx,
 {
     text_state_t *st = rf_render_state(r, idx);
     const rf_per_glyph_t *pg = L->u.text.per_glyph;
-    if (st == NULL || st->n <= 0)
+    if (st == NULL || st->n <= 0 || st->shown == 0 || !(st->k > 0))
+        return;
+    if (pg == NULL && draw_masked(r, L, idx, st, m, op))
         return;
     if (pg == NULL && op < 1) {
         /* one path, so that overlapping glyphs blend once */
@@ -273,6 +396,7 @@ static void text_draw(struct rf_renderer *r, const rf_layer_t *L, uint32_t idx,
     const rf_glyph_pos_t *gp = rf_text_glyphs(st->eng);
     double t = rf_render_time(r);
     uint32_t n = (uint32_t)st->n;
+    rf_coverage_t *c = NULL; /* glyphs added and not yet filled */
     for (uint32_t k = 0; k < n; k++) {
         if (gp[k].rank >= st->shown)
             continue;
@@ -297,10 +421,24 @@ static void text_draw(struct rf_renderer *r, const rf_layer_t *L, uint32_t idx,
         cairo_matrix_multiply(&mk, &g, m);
         if (!rf_matrix_usable(&mk))
             continue;
+        double kd;
+        if (use_masks(r, L, st, &mk, &kd)) {
+            if (c == NULL && (c = rf_render_coverage(r)) == NULL)
+                goto outline; /* out of memory */
+            if (add_glyph(st, c, &gp[k], &mk, kd, (unsigned)lround(ok * 255)) == 0)
+                continue;
+        }
+        if (c != NULL) { /* what came before is drawn first */
+            rf_render_fill_coverage(r, L, idx, m);
+            c = NULL;
+        }
+    outline:
         st->cur = k;
         st->cur_end = k + 1;
         rf_render_shape(r, L, idx, &mk, ok);
     }
+    if (c != NULL)
+        rf_render_fill_coverage(r, L, idx, m);
     st->cur = ALL;
 }
 

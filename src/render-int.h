@@ -61,6 +61,10 @@ struct rf_renderer {
     unsigned char *cap_px[RF_CAPTURE_DEPTH];
     size_t cap_size[RF_CAPTURE_DEPTH];
     int ncap;
+    /* The coverage buffer (shape.h rf_render_coverage): A8 bytes over the
+     * view, all 0 between uses, grown when a larger view first needs it. */
+    rf_coverage_t cov;
+    size_t cov_cap;
     rf_path_op_t *ops;         /* trim buffer: the largest path layer */
     size_t ops_cap;
     /* The static prefix: the layers drawn first (in drawing order) that

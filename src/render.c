@@ -517,6 +517,60 @@ void rf_render_shape(rf_renderer_t *r, const rf_layer_t *L, uint32_t idx,
     cairo_restore(cr);
 }
 
+/* ---- coverage (shape.h) ---- */
+
+rf_coverage_t *rf_render_coverage(rf_renderer_t *r)
+{
+    rf_coverage_t *c = &r->cov;
+    int ox = (int)floor(r->view[0]), oy = (int)floor(r->view[1]);
+    int w = (int)ceil(r->view[2]) - ox, h = (int)ceil(r->view[3]) - oy;
+    if (w <= 0 || h <= 0)
+        return NULL;
+    int stride = cairo_format_stride_for_width(CAIRO_FORMAT_A8, w);
+    size_t need = (size_t)stride * (size_t)h;
+    if (stride <= 0)
+        return NULL;
+    if (need > r->cov_cap) { /* the first view this large */
+        free(c->a);
+        c->a = calloc(need, 1);
+        r->cov_cap = c->a ? need : 0;
+        if (c->a == NULL)
+            return NULL;
+    }
+    c->w = w;
+    c->h = h;
+    c->stride = stride;
+    c->ox = ox;
+    c->oy = oy;
+    c->x0 = c->y0 = INT32_MAX;
+    c->x1 = c->y1 = INT32_MIN;
+    return c;
+}
+
+void rf_render_fill_coverage(rf_renderer_t *r, const rf_layer_t *L, uint32_t idx,
+                             const cairo_matrix_t *m)
+{
+    rf_coverage_t *c = &r->cov;
+    int x0 = c->x0 < 0 ? 0 : c->x0 & ~3, y0 = c->y0 < 0 ? 0 : c->y0; /* rows 4-aligned */
+    int x1 = c->x1 > c->w ? c->w : c->x1, y1 = c->y1 > c->h ? c->h : c->y1;
+    if (x1 <= x0 || y1 <= y0)
+        return;
+    cairo_t *cr = r->cr;
+    uint8_t *a = c->a + (size_t)y0 * (size_t)c->stride + x0;
+    cairo_surface_t *s = cairo_image_surface_create_for_data(a, CAIRO_FORMAT_A8, x1 - x0,
+                                                             y1 - y0, c->stride);
+    cairo_set_matrix(cr, m);
+    paint_set(r, &L->fill, r->nodes[idx].pat[0], 1);
+    cairo_identity_matrix(cr);
+    cairo_mask_surface(cr, s, c->ox + x0, c->oy + y0);
+    cairo_surface_finish(s);
+    cairo_surface_destroy(s);
+    for (int y = y0; y < y1; y++)
+        memset(c->a + (size_t)y * (size_t)c->stride + x0, 0, (size_t)(x1 - x0));
+    c->x0 = c->y0 = INT32_MAX;
+    c->x1 = c->y1 = INT32_MIN;
+}
+
 /* ---- creation ---- */
 
 static uint32_t count_layers(const rf_layer_t *layers, uint32_t n)
@@ -760,6 +814,7 @@ void rf_renderer_destroy(rf_renderer_t *r)
     free(r->blur_line);
     for (int i = 0; i < RF_CAPTURE_DEPTH; i++)
         free(r->cap_px[i]);
+    free(r->cov.a);
     free(r->ops);
     free(r->nodes);
     free(r->slots);

@@ -12,6 +12,7 @@
 #include <cairo.h>
 #include <math.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "layer.h"
 #include "path.h"
@@ -66,6 +67,29 @@ void rf_render_fail(struct rf_renderer *r, const char *msg);
  * (rf_renderer_draw returns -1 with errno ENOMEM, exit 3), not as a
  * scene that cannot be drawn. */
 void rf_render_fail_oom(struct rf_renderer *r, const char *msg);
+
+/* ---- coverage: a layer that works out its own coverage (text drawn
+ * through glyph masks, layer-text.c) adds it into the renderer's A8
+ * buffer over the view and fills it with its paint ---- */
+typedef struct rf_coverage {
+    uint8_t *a;                /* w x h bytes, rows stride apart, all 0 */
+    int w, h, stride;
+    int ox, oy;                /* the device pixel of a[0] */
+    int x0, y0, x1, y1;        /* what the caller touched: a[y0..y1) x [x0..x1)
+                                  (the caller widens it as it adds) */
+} rf_coverage_t;
+
+/* The buffer over the current view, cleared, with an empty touched
+ * region; NULL when out of memory. Allocates only when the view is larger
+ * than any before. One user at a time: fill it before drawing anything
+ * else. */
+rf_coverage_t *rf_render_coverage(struct rf_renderer *r);
+
+/* Fills layer L's fill paint (under its device matrix m, at full
+ * opacity) through the touched region of the coverage as a mask, then
+ * clears the region. */
+void rf_render_fill_coverage(struct rf_renderer *r, const rf_layer_t *L, uint32_t idx,
+                             const cairo_matrix_t *m);
 
 /* Whether cairo accepts m as a matrix and its inverse is finite (render.c). */
 int rf_matrix_usable(const cairo_matrix_t *m);

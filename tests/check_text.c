@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "diag.h"
+#include "glyphmask.h"
 #include "render.h"
 #include "scene.h"
 #include "sha256.h"
@@ -126,6 +127,105 @@ START_TEST(test_template_tokens)
 }
 END_TEST
 
+/* ---- glyph masks (glyphmask.h) ---- */
+
+/* A 4 x 4 font-unit square, at k = 0.5 a 2 x 2 px square from the origin
+ * up (y up in font units: device y -2 .. 0). */
+static const uint8_t sq_cmd[] = { 'M', 'L', 'L', 'L', 'Z' };
+static const double sq_pts[] = { 0, 0, 4, 0, 4, 4, 0, 4 };
+
+/* Coverage of the mask at device pixel (x, y) from the whole pixel the
+ * origin was rounded down to; 0 outside the mask. */
+static int cov_at(const rf_glyph_mask_t *m, int x, int y)
+{
+    x -= m->x0;
+    y -= m->y0;
+    return x < 0 || y < 0 || x >= m->w || y >= m->h ? 0 : m->a[y * m->stride + x];
+}
+
+/* Hand-derived coverage: the square at phase x 1/4 spans x 0.25 .. 2.25,
+ * so columns 0, 1, 2 are covered 3/4, 1, 1/4 (191, 255, 64 of 255), rows
+ * -2 and -1 fully, nothing else. */
+START_TEST(test_glyph_mask_square)
+{
+    rf_glyph_masks_t *c = rf_glyph_masks_create();
+    ck_assert_ptr_nonnull(c);
+    const rf_glyph_mask_t *m;
+    ck_assert_int_eq(rf_glyph_masks_get(c, 7, 0.5, 1, 0, sq_cmd, 5, sq_pts, &m), 0);
+    const int want[3] = { 191, 255, 64 };
+    for (int y = -4; y <= 2; y++)
+        for (int x = -2; x <= 4; x++) {
+            int w = (y == -2 || y == -1) && x >= 0 && x <= 2 ? want[x] : 0;
+            ck_assert_msg(abs(cov_at(m, x, y) - w) <= 1, "pixel %d,%d: %d, want %d", x, y,
+                          cov_at(m, x, y), w);
+        }
+    rf_glyph_masks_destroy(c);
+}
+END_TEST
+
+/* A mask is a pure function of its key: after the cache has started over
+ * many times (more keys than it holds), the same key gives the same
+ * bytes; another phase gives other bytes. */
+START_TEST(test_glyph_mask_pure)
+{
+    rf_glyph_masks_t *c = rf_glyph_masks_create();
+    ck_assert_ptr_nonnull(c);
+    const rf_glyph_mask_t *m;
+    uint8_t first[64 * 64];
+    ck_assert_int_eq(rf_glyph_masks_get(c, 3, 2.5, 2, 3, sq_cmd, 5, sq_pts, &m), 0);
+    rf_glyph_mask_t m0 = *m;
+    ck_assert_int_le(m0.stride * m0.h, (int)sizeof first);
+    memcpy(first, m0.a, (size_t)(m0.stride * m0.h));
+    for (uint32_t i = 0; i < 3 * RF_GLYPH_MASKS_SLOTS; i++)
+        ck_assert_int_eq(rf_glyph_masks_get(c, 100 + i, 0.5 + i * 1e-3, (int)(i & 3),
+                                            (int)(i >> 2 & 3), sq_cmd, 5, sq_pts, &m), 0);
+    ck_assert_int_eq(rf_glyph_masks_get(c, 3, 2.5, 2, 3, sq_cmd, 5, sq_pts, &m), 0);
+    ck_assert_int_eq(m->w, m0.w);
+    ck_assert_int_eq(m->h, m0.h);
+    ck_assert_int_eq(m->x0, m0.x0);
+    ck_assert_int_eq(m->y0, m0.y0);
+    for (int y = 0; y < m->h; y++)
+        ck_assert(memcmp(m->a + y * m->stride, first + y * m0.stride, (size_t)m->w) == 0);
+    ck_assert_int_eq(rf_glyph_masks_get(c, 3, 2.5, 1, 3, sq_cmd, 5, sq_pts, &m), 0);
+    int same = 1;
+    for (int y = 0; y < m->h && y < m0.h; y++)
+        same &= memcmp(m->a + y * m->stride, first + y * m0.stride, (size_t)m->w) == 0;
+    ck_assert(!same);
+    /* an outline reaching 40,000 px: too large for a mask (the caller
+     * draws the outline) */
+    static const double far_pts[] = { 0, 0, 20000, 0, 20000, 20000, 0, 20000 };
+    ck_assert_int_eq(rf_glyph_masks_get(c, 5, 2, 0, 0, sq_cmd, 5, far_pts, &m), 1);
+    rf_glyph_masks_destroy(c);
+}
+END_TEST
+
+/* Adding saturates at 255 and scales by a8 / 255, rounded; what falls
+ * off the buffer is left out. */
+START_TEST(test_glyph_mask_add)
+{
+    uint8_t src[4] = { 200, 100, 0, 255 }, dst[3 * 4];
+    rf_glyph_mask_t m = { src, 0, 0, 4, 1, 4 };
+    memset(dst, 0, sizeof dst);
+    rf_glyph_mask_add(dst, 4, 3, 4, &m, 0, 1, 255);
+    rf_glyph_mask_add(dst, 4, 3, 4, &m, 0, 1, 255);
+    ck_assert_uint_eq(dst[4], 255); /* 400 */
+    ck_assert_uint_eq(dst[5], 200);
+    ck_assert_uint_eq(dst[6], 0);
+    ck_assert_uint_eq(dst[7], 255);
+    rf_glyph_mask_add(dst, 4, 3, 4, &m, 2, 2, 128); /* columns 2, 3 only */
+    ck_assert_uint_eq(dst[8], 0);
+    ck_assert_uint_eq(dst[9], 0);
+    ck_assert_uint_eq(dst[10], 100); /* 200 * 128 / 255 = 100.4 */
+    ck_assert_uint_eq(dst[11], 50);  /* 100 * 128 / 255 = 50.2 */
+    rf_glyph_mask_add(dst, 4, 3, 4, &m, -3, 0, 255); /* only src[3] lands, at 0 */
+    ck_assert_uint_eq(dst[0], 255);
+    ck_assert_uint_eq(dst[1], 0);
+    rf_glyph_mask_add(dst, 4, 3, 4, &m, 0, 3, 255); /* below the buffer */
+    rf_glyph_mask_add(dst, 4, 3, 4, &m, 4, 0, 255); /* right of it */
+    ck_assert_uint_eq(dst[2] + dst[3], 0);
+}
+END_TEST
+
 /* ---- pixels through the loader and the renderer ---- */
 
 static rf_scene_t *load(const char *json)
@@ -207,6 +307,97 @@ START_TEST(test_subpixel_motion)
     rf_scene_destroy(s0);
     rf_scene_destroy(s1);
     rf_scene_destroy(s2);
+}
+END_TEST
+
+/* The largest difference of any channel between two frames. */
+static int max_channel_diff(const uint32_t *a, const uint32_t *b, size_t n)
+{
+    int m = 0;
+    for (size_t i = 0; i < n; i++)
+        for (int sh = 0; sh < 32; sh += 8) {
+            int d = abs((int)((a[i] >> sh) & 255) - (int)((b[i] >> sh) & 255));
+            m = d > m ? d : m;
+        }
+    return m;
+}
+
+/* The frame of one text layer at (x, y), with more layer keys in extra:
+ * JetBrains Mono at size 20, whose pens are 12 px apart and whose
+ * baseline is 19.7 px below y (tests/textdump), so every glyph has the
+ * fraction of x, and of y + 0.7. */
+static uint32_t *text_at(const char *x, const char *y, const char *extra)
+{
+    char l[512];
+    snprintf(l, sizeof l, "{\"type\": \"text\", \"text\": \"Rune frame, glyph masks: AVo%%\", "
+             "\"font\": \"mono\", \"size\": 20, \"x\": %s, \"y\": %s, \"anchor\": [0, 0]%s}", x, y, extra);
+    rf_scene_t *sc = load(scene(400, 48, "", l));
+    uint32_t *f = frame(sc, 0);
+    rf_scene_destroy(sc);
+    return f;
+}
+
+/* Text under a translation and a uniform scale is drawn through glyph
+ * masks at pen positions rounded to the nearest 1/4 px, halves up
+ * (runeframe-scene(5) "Text"): x + 0.124 draws as x, x + 0.125 as
+ * x + 0.25; in y (baseline 28 at y = 8.3) the same, 8.426 as 8.55. */
+START_TEST(test_quarter_pixel_rounding)
+{
+    const size_t n = 400 * 48;
+    uint32_t *a = text_at("10", "8.3", ""), *b = text_at("10.124", "8.3", "");
+    uint32_t *c = text_at("10.125", "8.3", ""), *d = text_at("10.25", "8.3", "");
+    uint32_t *e = text_at("10", "8.424", ""), *f = text_at("10", "8.426", "");
+    uint32_t *g = text_at("10", "8.55", "");
+    ck_assert_int_eq(differing(a, b, n), 0);
+    ck_assert_int_eq(differing(c, d, n), 0);
+    ck_assert_int_gt(differing(a, d, n), 50); /* a quarter pixel is not rounded away */
+    ck_assert_int_eq(differing(a, e, n), 0);
+    ck_assert_int_eq(differing(f, g, n), 0);
+    ck_assert_int_gt(differing(a, g, n), 50);
+    free(a);
+    free(b);
+    free(c);
+    free(d);
+    free(e);
+    free(f);
+    free(g);
+}
+END_TEST
+
+/* Masks against outlines: a rotation of 1e-9 degree (moving no point by
+ * more than 1e-8 px, far below cairo's 1/256 px grid) is not a
+ * translation, so that layer draws its outlines through cairo's fill.
+ * - At a position on the 1/4 px grid both are cairo's rasterizer on the
+ *   same outlines at the same place, yet not always the same bytes: its
+ *   scan converter takes a row's coverage analytically when no edge of
+ *   the polygon starts or ends inside that row, else from 15 sampled
+ *   sub-rows, and the outline fill holds 64 glyphs in one polygon where
+ *   a mask holds one, so a row may be sampled in one and exact in the
+ *   other: a sampled edge is off by at most half a sub-row, 255 / 30 = 8.5
+ *   levels. With the 8-bit rounding of the mask's compositing (coverage
+ *   into the buffer, then the mask: 1 each) the bound is 10. (Where
+ *   glyphs overlap, masks add where outlines unite: this string has no
+ *   overlapping glyphs.)
+ * - Off the grid by 0.124 px in x, every edge a mask draws is displaced
+ *   by at most 1/8 px: a straight edge crosses a pixel over at most
+ *   sqrt(2) px, so the pixel's coverage changes by at most sqrt(2) / 8 of
+ *   full, 45.1 levels, plus the 10 above: 55. */
+START_TEST(test_masks_against_outlines)
+{
+    const size_t n = 400 * 48;
+    const char *exact = ", \"rotate\": 1e-9";
+    uint32_t *a = text_at("10.25", "8.3", ""), *b = text_at("10.25", "8.3", exact);
+    uint32_t *c = text_at("10.124", "8.3", ""), *d = text_at("10.124", "8.3", exact);
+    ck_assert_int_gt(differing(a, c, n), 50); /* the frames are not blank */
+    int on = max_channel_diff(a, b, n), off = max_channel_diff(c, d, n);
+    fprintf(stderr, "masks against outlines: max channel difference %d on the grid, %d off\n",
+            on, off);
+    ck_assert_int_le(on, 10);
+    ck_assert_int_le(off, 55);
+    free(a);
+    free(b);
+    free(c);
+    free(d);
 }
 END_TEST
 
@@ -321,6 +512,11 @@ static Suite *text_suite(void)
     tcase_add_test(tc, test_formats);
     tcase_add_test(tc, test_template_tokens);
     tcase_add_test(tc, test_subpixel_motion);
+    tcase_add_test(tc, test_glyph_mask_square);
+    tcase_add_test(tc, test_glyph_mask_pure);
+    tcase_add_test(tc, test_glyph_mask_add);
+    tcase_add_test(tc, test_quarter_pixel_rounding);
+    tcase_add_test(tc, test_masks_against_outlines);
     tcase_add_test(tc, test_reveal);
     tcase_add_test(tc, test_per_glyph_time_shift);
     tcase_add_test(tc, test_counter_state_free);

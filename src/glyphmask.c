@@ -1,0 +1,231 @@
+/* glyphmask.c - glyph coverage masks rasterized by cairo, cached
+ * (glyphmask.h). */
+#include "glyphmask.h"
+
+#include <cairo.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define ARENA_MIN (64u << 10)
+
+typedef struct entry {
+    uint32_t gid;              /* UINT32_MAX: free */
+    uint32_t phase;            /* px + 4 py */
+    double k;
+    rf_glyph_mask_t m;
+} entry_t;
+
+struct rf_glyph_masks {
+    entry_t *slots;            /* RF_GLYPH_MASKS_SLOTS, or NULL until used */
+    uint32_t n;                /* slots in use */
+    uint32_t epoch;            /* counts the times the cache started over */
+    uint8_t *arena;
+    size_t cap, used;
+};
+
+rf_glyph_masks_t *rf_glyph_masks_create(void)
+{
+    return calloc(1, sizeof(rf_glyph_masks_t));
+}
+
+void rf_glyph_masks_destroy(rf_glyph_masks_t *c)
+{
+    if (c == NULL)
+        return;
+    free(c->slots);
+    free(c->arena);
+    free(c);
+}
+
+void rf_glyph_masks_clear(rf_glyph_masks_t *c)
+{
+    if (c->slots != NULL)
+        for (uint32_t i = 0; i < RF_GLYPH_MASKS_SLOTS; i++)
+            c->slots[i].gid = UINT32_MAX;
+    c->n = 0;
+    c->used = 0;
+    c->epoch++;
+}
+
+static uint32_t hash_key(uint32_t gid, uint32_t phase, double k)
+{
+    uint64_t kb;
+    memcpy(&kb, &k, sizeof kb);
+    uint64_t h = ((uint64_t)gid * 0x9e3779b97f4a7c15ull) ^ (kb * 0xc2b2ae3d27d4eb4full) ^
+                 ((uint64_t)phase << 40);
+    h ^= h >> 29;
+    h *= 0xbf58476d1ce4e5b9ull;
+    h ^= h >> 32;
+    return (uint32_t)h & (RF_GLYPH_MASKS_SLOTS - 1);
+}
+
+/* Room for need bytes in the arena (16-byte aligned), growing it or
+ * starting the cache over; NULL when out of memory. */
+static uint8_t *arena_take(rf_glyph_masks_t *c, size_t need)
+{
+    need = (need + 15) & ~(size_t)15;
+    if (c->used + need > c->cap) {
+        size_t cap = c->cap ? c->cap : ARENA_MIN;
+        while (cap < c->used + need && cap < RF_GLYPH_MASKS_BYTES)
+            cap *= 2;
+        if (cap > c->cap) {
+            /* masks point into the arena: a new arena starts the cache over */
+            uint8_t *a = malloc(cap);
+            if (a == NULL)
+                return NULL;
+            free(c->arena);
+            c->arena = a;
+            c->cap = cap;
+        }
+        rf_glyph_masks_clear(c); /* grown, or full at its bound: start over */
+    }
+    uint8_t *p = c->arena + c->used;
+    c->used += need;
+    return p;
+}
+
+/* Rasterizes the outline into e->m: cairo fills it, default antialias and
+ * nonzero winding, on an A8 surface over arena bytes. 0, -1 when out of
+ * memory, 1 when too large. */
+static int rasterize(rf_glyph_masks_t *c, entry_t *e, int px, int py, const uint8_t *cmds,
+                     uint32_t ncmd, const double *pts)
+{
+    double k = e->k, fx = px * 0.25, fy = py * 0.25;
+    double x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY;
+    const double *p = pts;
+    for (uint32_t i = 0; i < ncmd; i++) {
+        int np = cmds[i] == 'C' ? 3 : cmds[i] == 'Z' ? 0 : 1;
+        for (int q = 0; q < np; q++, p += 2) {
+            /* control points bound a cubic */
+            double x = fx + p[0] * k, y = fy - p[1] * k;
+            x0 = fmin(x0, x);
+            y0 = fmin(y0, y);
+            x1 = fmax(x1, x);
+            y1 = fmax(y1, y);
+        }
+    }
+    memset(&e->m, 0, sizeof e->m);
+    if (!(x1 >= x0 && y1 >= y0))
+        return 0; /* no outline: an empty mask */
+    int ix0 = (int)floor(x0) - 1, iy0 = (int)floor(y0) - 1;
+    int w = (int)ceil(x1) + 1 - ix0, h = (int)ceil(y1) + 1 - iy0;
+    int stride = cairo_format_stride_for_width(CAIRO_FORMAT_A8, w);
+    if (!(x1 - x0 < 65536 && y1 - y0 < 65536) || stride <= 0 ||
+        (size_t)stride * (size_t)h > RF_GLYPH_MASKS_BYTES / 4)
+        return 1;
+    uint8_t *a = arena_take(c, (size_t)stride * (size_t)h);
+    if (a == NULL)
+        return -1;
+    memset(a, 0, (size_t)stride * (size_t)h);
+    cairo_surface_t *s = cairo_image_surface_create_for_data(a, CAIRO_FORMAT_A8, w, h, stride);
+    cairo_t *cr = cairo_create(s);
+    cairo_translate(cr, fx - ix0, fy - iy0);
+    p = pts;
+    for (uint32_t i = 0; i < ncmd; i++) {
+        switch (cmds[i]) {
+        case 'M':
+            cairo_move_to(cr, p[0] * k, -p[1] * k);
+            p += 2;
+            break;
+        case 'L':
+            cairo_line_to(cr, p[0] * k, -p[1] * k);
+            p += 2;
+            break;
+        case 'C':
+            cairo_curve_to(cr, p[0] * k, -p[1] * k, p[2] * k, -p[3] * k, p[4] * k, -p[5] * k);
+            p += 6;
+            break;
+        default:
+            cairo_close_path(cr);
+            break;
+        }
+    }
+    cairo_fill(cr);
+    int bad = cairo_status(cr) != CAIRO_STATUS_SUCCESS;
+    cairo_destroy(cr);
+    cairo_surface_flush(s);
+    cairo_surface_destroy(s);
+    if (bad)
+        return -1;
+    e->m.a = a;
+    e->m.x0 = ix0;
+    e->m.y0 = iy0;
+    e->m.w = w;
+    e->m.h = h;
+    e->m.stride = stride;
+    return 0;
+}
+
+int rf_glyph_masks_get(rf_glyph_masks_t *c, uint32_t gid, double k, int px, int py,
+                       const uint8_t *cmds, uint32_t ncmd, const double *pts,
+                       const rf_glyph_mask_t **out)
+{
+    uint32_t phase = (uint32_t)(px & 3) + 4u * (uint32_t)(py & 3);
+    if (c->slots == NULL) {
+        c->slots = malloc(RF_GLYPH_MASKS_SLOTS * sizeof *c->slots);
+        if (c->slots == NULL)
+            return -1;
+        c->n = 0;
+        rf_glyph_masks_clear(c);
+    }
+    uint32_t i = hash_key(gid, phase, k);
+    for (;;) {
+        entry_t *e = &c->slots[i];
+        if (e->gid == UINT32_MAX)
+            break;
+        if (e->gid == gid && e->phase == phase && e->k == k) {
+            *out = &e->m;
+            return 0;
+        }
+        i = (i + 1) & (RF_GLYPH_MASKS_SLOTS - 1);
+    }
+    if (c->n >= RF_GLYPH_MASKS_SLOTS * 3 / 4) {
+        rf_glyph_masks_clear(c); /* the table is full: start over */
+        i = hash_key(gid, phase, k);
+    }
+    entry_t tmp = { gid, phase, k, { NULL, 0, 0, 0, 0, 0 } };
+    uint32_t epoch = c->epoch;
+    int st = rasterize(c, &tmp, px & 3, py & 3, cmds, ncmd, pts);
+    if (st != 0)
+        return st;
+    if (c->epoch != epoch) {
+        /* the arena started over while taking room: the table is empty */
+        i = hash_key(gid, phase, k);
+        while (c->slots[i].gid != UINT32_MAX)
+            i = (i + 1) & (RF_GLYPH_MASKS_SLOTS - 1);
+    }
+    c->slots[i] = tmp;
+    c->n++;
+    *out = &c->slots[i].m;
+    return 0;
+}
+
+void rf_glyph_mask_add(uint8_t *dst, int w, int h, int stride, const rf_glyph_mask_t *m, int x,
+                       int y, unsigned a8)
+{
+    int sx0 = x < 0 ? -x : 0, sy0 = y < 0 ? -y : 0;
+    int sx1 = m->w, sy1 = m->h;
+    if (x + sx1 > w)
+        sx1 = w - x;
+    if (y + sy1 > h)
+        sy1 = h - y;
+    if (sx0 >= sx1 || sy0 >= sy1)
+        return;
+    for (int r = sy0; r < sy1; r++) {
+        const uint8_t *s = m->a + (size_t)r * (size_t)m->stride;
+        uint8_t *d = dst + (size_t)(y + r) * (size_t)stride + x;
+        if (a8 >= 255) {
+            for (int q = sx0; q < sx1; q++) {
+                unsigned v = d[q] + s[q];
+                d[q] = (uint8_t)(v > 255 ? 255 : v);
+            }
+        } else {
+            for (int q = sx0; q < sx1; q++) {
+                unsigned t = s[q] * a8 + 128; /* s * a8 / 255, rounded */
+                unsigned v = d[q] + ((t + (t >> 8)) >> 8);
+                d[q] = (uint8_t)(v > 255 ? 255 : v);
+            }
+        }
+    }
+}

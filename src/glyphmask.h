@@ -1,0 +1,68 @@
+/* glyphmask.h - a bounded cache of glyph coverage masks (scene-v1.md
+ * "Text": text drawn through the cache sits on a 1/4 px grid).
+ *
+ * Owns: rf_glyph_masks_t, the A8 masks of one text layer in one renderer
+ * (so one thread: no locks). A mask is the coverage of one glyph outline
+ * at one scale (device px per font unit) and one of 16 sub-pixel phases
+ * (x and y in quarters of a pixel), rasterized once by cairo's own fill
+ * (default antialiasing, nonzero winding), so a cached glyph has the
+ * pixels the outline filled by cairo at the quantized position has. What
+ * a mask holds is a pure function of its key (outline, scale, phase):
+ * the cache never changes what a frame looks like, only what it costs,
+ * whatever was drawn before (--jobs, --shard and seek draw the same bytes).
+ *
+ * Bounded: masks live in one arena that grows by doubling from 64 KiB to
+ * RF_GLYPH_MASKS_BYTES; when it or the table (RF_GLYPH_MASKS_SLOTS keys)
+ * is full the cache starts over. Once the masks a frame uses are cached,
+ * looking them up allocates nothing. The owner clears it when the
+ * outlines change (a new variation instance).
+ */
+#ifndef RF_GLYPHMASK_H
+#define RF_GLYPHMASK_H
+
+#include <stdint.h>
+
+/* The most bytes of masks one cache holds, and the most masks. */
+#define RF_GLYPH_MASKS_BYTES (4u << 20)
+#define RF_GLYPH_MASKS_SLOTS 4096
+/* Glyphs larger than this many device px per em are not cached (their
+ * masks would crowd the arena; their fill costs more in area than in
+ * edges anyway): the caller draws their outlines. */
+#define RF_GLYPH_MASK_MAX_EM 160.0
+
+/* One mask: w x h coverage bytes, rows stride apart; its top-left pixel
+ * is (x0, y0) from the whole pixel the glyph origin was rounded down to. */
+typedef struct rf_glyph_mask {
+    const uint8_t *a;
+    int32_t x0, y0;
+    int32_t w, h, stride;
+} rf_glyph_mask_t;
+
+typedef struct rf_glyph_masks rf_glyph_masks_t;
+
+/* A new, empty cache (allocates nothing more until used); NULL when out
+ * of memory. */
+rf_glyph_masks_t *rf_glyph_masks_create(void);
+void rf_glyph_masks_destroy(rf_glyph_masks_t *c);
+/* Forgets every mask (the outlines changed). */
+void rf_glyph_masks_clear(rf_glyph_masks_t *c);
+
+/* The mask of glyph gid, whose outline in font units (y up) is ncmd
+ * commands 'M', 'L', 'C', 'Z' over pts (text.h rf_text_outline), drawn at
+ * k device px per font unit with its origin at (px / 4, py / 4) px from
+ * a whole pixel (px, py in 0..3), into *out; rasterized on first use.
+ * Returns 0, -1 when out of memory, 1 when the mask would be too large
+ * (w * h past a quarter of RF_GLYPH_MASKS_BYTES: an outline reaching far
+ * outside its em; the caller draws the outline). A mask of w == 0 is an
+ * empty glyph. The mask stays valid until the next call. */
+int rf_glyph_masks_get(rf_glyph_masks_t *c, uint32_t gid, double k, int px, int py,
+                       const uint8_t *cmds, uint32_t ncmd, const double *pts,
+                       const rf_glyph_mask_t **out);
+
+/* Adds mask m, its top-left pixel at (x, y) of an A8 buffer dst (w x h,
+ * rows stride apart), scaled by a8 / 255 (255: as is), saturating at 255;
+ * what falls outside the buffer is left out. */
+void rf_glyph_mask_add(uint8_t *dst, int w, int h, int stride, const rf_glyph_mask_t *m, int x,
+                       int y, unsigned a8);
+
+#endif
