@@ -11,7 +11,7 @@
 
 typedef struct entry {
     uint32_t gid;              /* UINT32_MAX: free */
-    uint32_t phase;            /* px + 4 py */
+    uint32_t phase;            /* px + RF_GLYPH_PHASES py */
     double k;
     rf_glyph_mask_t m;
 } entry_t;
@@ -91,7 +91,7 @@ static uint8_t *arena_take(rf_glyph_masks_t *c, size_t need)
 static int rasterize(rf_glyph_masks_t *c, entry_t *e, int px, int py, const uint8_t *cmds,
                      uint32_t ncmd, const double *pts)
 {
-    double k = e->k, fx = px * 0.25, fy = py * 0.25;
+    double k = e->k, fx = (double)px / RF_GLYPH_PHASES, fy = (double)py / RF_GLYPH_PHASES;
     double x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY;
     const double *p = pts;
     for (uint32_t i = 0; i < ncmd; i++) {
@@ -161,7 +161,9 @@ int rf_glyph_masks_get(rf_glyph_masks_t *c, uint32_t gid, double k, int px, int 
                        const uint8_t *cmds, uint32_t ncmd, const double *pts,
                        const rf_glyph_mask_t **out)
 {
-    uint32_t phase = (uint32_t)(px & 3) + 4u * (uint32_t)(py & 3);
+    px &= RF_GLYPH_PHASES - 1;
+    py &= RF_GLYPH_PHASES - 1;
+    uint32_t phase = (uint32_t)px + RF_GLYPH_PHASES * (uint32_t)py;
     if (c->slots == NULL) {
         c->slots = malloc(RF_GLYPH_MASKS_SLOTS * sizeof *c->slots);
         if (c->slots == NULL)
@@ -186,7 +188,7 @@ int rf_glyph_masks_get(rf_glyph_masks_t *c, uint32_t gid, double k, int px, int 
     }
     entry_t tmp = { gid, phase, k, { NULL, 0, 0, 0, 0, 0 } };
     uint32_t epoch = c->epoch;
-    int st = rasterize(c, &tmp, px & 3, py & 3, cmds, ncmd, pts);
+    int st = rasterize(c, &tmp, px, py, cmds, ncmd, pts);
     if (st != 0)
         return st;
     if (c->epoch != epoch) {

@@ -1,10 +1,11 @@
 /* glyphmask.h - a bounded cache of glyph coverage masks (scene-v1.md
- * "Text": text drawn through the cache sits on a 1/4 px grid).
+ * "Text": text drawn through the cache sits on a 1/16 px grid).
  *
  * Owns: rf_glyph_masks_t, the A8 masks of one text layer in one renderer
  * (so one thread: no locks). A mask is the coverage of one glyph outline
- * at one scale (device px per font unit) and one of 16 sub-pixel phases
- * (x and y in quarters of a pixel), rasterized once by cairo's own fill
+ * at one scale (device px per font unit) and one of RF_GLYPH_PHASES^2
+ * sub-pixel phases (x and y in 1/RF_GLYPH_PHASES of a pixel), rasterized
+ * once by cairo's own fill
  * (default antialiasing, nonzero winding), so a cached glyph has the
  * pixels the outline filled by cairo at the quantized position has. What
  * a mask holds is a pure function of its key (outline, scale, phase):
@@ -22,6 +23,11 @@
 
 #include <stdint.h>
 
+/* Sub-pixel positions per pixel on each axis: a glyph's pen is rounded
+ * to the nearest 1/RF_GLYPH_PHASES px. 16: a mask is off its outline's
+ * exact place by at most 1/32 px, finer than cairo's 15 sampled sub-rows
+ * in y; a power of two, so the phase is the low bits. */
+#define RF_GLYPH_PHASES 16
 /* The most bytes of masks one cache holds, and the most masks. */
 #define RF_GLYPH_MASKS_BYTES (4u << 20)
 #define RF_GLYPH_MASKS_SLOTS 4096
@@ -49,8 +55,8 @@ void rf_glyph_masks_clear(rf_glyph_masks_t *c);
 
 /* The mask of glyph gid, whose outline in font units (y up) is ncmd
  * commands 'M', 'L', 'C', 'Z' over pts (text.h rf_text_outline), drawn at
- * k device px per font unit with its origin at (px / 4, py / 4) px from
- * a whole pixel (px, py in 0..3), into *out; rasterized on first use.
+ * k device px per font unit with its origin at (px, py) / RF_GLYPH_PHASES
+ * px from a whole pixel (px, py in 0 .. RF_GLYPH_PHASES - 1), into *out; rasterized on first use.
  * Returns 0, -1 when out of memory, 1 when the mask would be too large
  * (w * h past a quarter of RF_GLYPH_MASKS_BYTES: an outline reaching far
  * outside its em; the caller draws the outline). A mask of w == 0 is an

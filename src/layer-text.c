@@ -1,7 +1,7 @@
 /* layer-text.c - the text layer (scene-v1.md "Text"): a template formatted
  * each frame, shaped and laid out by text.c, drawn through glyph masks
  * (glyphmask.h: cairo's fill of each outline, at pen positions rounded to
- * 1/4 px) when only moved and uniformly scaled, else as glyph outlines at
+ * 1/16 px) when only moved and uniformly scaled, else as glyph outlines at
  * their exact positions through the same fill and stroke as every shape;
  * reveal (a typewriter) and per_glyph motion.
  *
@@ -238,7 +238,7 @@ static void text_huge_path(rf_hsink_t *g, const rf_shape_t *sh)
 /* ---- glyph masks ----
  * Text whose device matrix is a translation and a uniform scale is drawn
  * through cached glyph masks (glyphmask.h): each glyph's pen position on
- * the device is rounded to the nearest 1/4 px (halves up) and its mask at
+ * the device is rounded to the nearest 1/RF_GLYPH_PHASES px (halves up) and its mask at
  * that phase is added into the renderer's coverage buffer, which is then
  * filled with the layer's paint in one operation. Rotated, skewed or
  * mirrored text, text larger than RF_GLYPH_MASK_MAX_EM px per em, a
@@ -281,15 +281,16 @@ static int add_glyph(text_state_t *st, rf_coverage_t *c, const rf_glyph_pos_t *g
     double X = m->xx * g->x + m->x0, Y = m->yy * g->y + m->y0;
     if (!(fabs(X) < 1e7 && fabs(Y) < 1e7))
         return 1; /* far off the view: the outline path's guard decides */
-    long qx = (long)floor(X * 4 + 0.5), qy = (long)floor(Y * 4 + 0.5);
-    long ix = (long)floor(qx / 4.0), iy = (long)floor(qy / 4.0);
+    const long q = RF_GLYPH_PHASES;
+    long qx = (long)floor(X * q + 0.5), qy = (long)floor(Y * q + 0.5);
+    long ix = (long)floor((double)qx / q), iy = (long)floor((double)qy / q);
     const uint8_t *cmd;
     const double *pt;
     uint32_t nc;
     if (rf_text_outline(st->eng, g->gid, &cmd, &nc, &pt) != 0 || nc == 0)
         return 0; /* out of memory, or nothing to draw */
     const rf_glyph_mask_t *gm;
-    int got = rf_glyph_masks_get(st->masks, g->gid, kd, (int)(qx - 4 * ix), (int)(qy - 4 * iy),
+    int got = rf_glyph_masks_get(st->masks, g->gid, kd, (int)(qx - q * ix), (int)(qy - q * iy),
                                  cmd, nc, pt, &gm);
     if (got != 0 || gm->w == 0)
         return got > 0;

@@ -143,7 +143,7 @@ static int cov_at(const rf_glyph_mask_t *m, int x, int y)
     return x < 0 || y < 0 || x >= m->w || y >= m->h ? 0 : m->a[y * m->stride + x];
 }
 
-/* Hand-derived coverage: the square at phase x 1/4 spans x 0.25 .. 2.25,
+/* Hand-derived coverage: the square at phase x 4/16 spans x 0.25 .. 2.25,
  * so columns 0, 1, 2 are covered 3/4, 1, 1/4 (191, 255, 64 of 255), rows
  * -2 and -1 fully, nothing else. */
 START_TEST(test_glyph_mask_square)
@@ -151,7 +151,8 @@ START_TEST(test_glyph_mask_square)
     rf_glyph_masks_t *c = rf_glyph_masks_create();
     ck_assert_ptr_nonnull(c);
     const rf_glyph_mask_t *m;
-    ck_assert_int_eq(rf_glyph_masks_get(c, 7, 0.5, 1, 0, sq_cmd, 5, sq_pts, &m), 0);
+    ck_assert_int_eq(rf_glyph_masks_get(c, 7, 0.5, RF_GLYPH_PHASES / 4, 0, sq_cmd, 5, sq_pts, &m),
+                     0);
     const int want[3] = { 191, 255, 64 };
     for (int y = -4; y <= 2; y++)
         for (int x = -2; x <= 4; x++) {
@@ -338,22 +339,24 @@ static uint32_t *text_at(const char *x, const char *y, const char *extra)
 }
 
 /* Text under a translation and a uniform scale is drawn through glyph
- * masks at pen positions rounded to the nearest 1/4 px, halves up
- * (runeframe-scene(5) "Text"): x + 0.124 draws as x, x + 0.125 as
- * x + 0.25; in y (baseline 28 at y = 8.3) the same, 8.426 as 8.55. */
-START_TEST(test_quarter_pixel_rounding)
+ * masks at pen positions rounded to the nearest 1/16 px, halves up
+ * (runeframe-scene(5) "Text"; the mono font's pens are whole pixels from
+ * x): x + 0.031 draws as x, x + 0.0315 as x + 0.0625; in y (baseline 28
+ * at y = 8.3) the same, 8.3315 as 8.3625. */
+START_TEST(test_sixteenth_pixel_rounding)
 {
     const size_t n = 400 * 48;
-    uint32_t *a = text_at("10", "8.3", ""), *b = text_at("10.124", "8.3", "");
-    uint32_t *c = text_at("10.125", "8.3", ""), *d = text_at("10.25", "8.3", "");
-    uint32_t *e = text_at("10", "8.424", ""), *f = text_at("10", "8.426", "");
-    uint32_t *g = text_at("10", "8.55", "");
+    ck_assert_int_eq(RF_GLYPH_PHASES, 16);
+    uint32_t *a = text_at("10", "8.3", ""), *b = text_at("10.031", "8.3", "");
+    uint32_t *c = text_at("10.0315", "8.3", ""), *d = text_at("10.0625", "8.3", "");
+    uint32_t *e = text_at("10", "8.331", ""), *f = text_at("10", "8.3315", "");
+    uint32_t *g = text_at("10", "8.3625", "");
     ck_assert_int_eq(differing(a, b, n), 0);
     ck_assert_int_eq(differing(c, d, n), 0);
-    ck_assert_int_gt(differing(a, d, n), 50); /* a quarter pixel is not rounded away */
+    ck_assert_int_gt(differing(a, d, n), 20); /* a sixteenth of a pixel is not rounded away */
     ck_assert_int_eq(differing(a, e, n), 0);
     ck_assert_int_eq(differing(f, g, n), 0);
-    ck_assert_int_gt(differing(a, g, n), 50);
+    ck_assert_int_gt(differing(a, g, n), 20);
     free(a);
     free(b);
     free(c);
@@ -367,7 +370,7 @@ END_TEST
 /* Masks against outlines: a rotation of 1e-9 degree (moving no point by
  * more than 1e-8 px, far below cairo's 1/256 px grid) is not a
  * translation, so that layer draws its outlines through cairo's fill.
- * - At a position on the 1/4 px grid both are cairo's rasterizer on the
+ * - At a position on the 1/16 px grid both are cairo's rasterizer on the
  *   same outlines at the same place, yet not always the same bytes: its
  *   scan converter takes a row's coverage analytically when no edge of
  *   the polygon starts or ends inside that row, else from 15 sampled
@@ -378,22 +381,22 @@ END_TEST
  *   into the buffer, then the mask: 1 each) the bound is 10. (Where
  *   glyphs overlap, masks add where outlines unite: this string has no
  *   overlapping glyphs.)
- * - Off the grid by 0.124 px in x, every edge a mask draws is displaced
- *   by at most 1/8 px: a straight edge crosses a pixel over at most
- *   sqrt(2) px, so the pixel's coverage changes by at most sqrt(2) / 8 of
- *   full, 45.1 levels, plus the 10 above: 55. */
+ * - Off the grid by 0.031 px in x, every edge a mask draws is displaced
+ *   by at most 1/32 px: a straight edge crosses a pixel over at most
+ *   sqrt(2) px, so the pixel's coverage changes by at most sqrt(2) / 32
+ *   of full, 11.3 levels, plus the 10 above: 22. */
 START_TEST(test_masks_against_outlines)
 {
     const size_t n = 400 * 48;
     const char *exact = ", \"rotate\": 1e-9";
     uint32_t *a = text_at("10.25", "8.3", ""), *b = text_at("10.25", "8.3", exact);
-    uint32_t *c = text_at("10.124", "8.3", ""), *d = text_at("10.124", "8.3", exact);
+    uint32_t *c = text_at("10.031", "8.3", ""), *d = text_at("10.031", "8.3", exact);
     ck_assert_int_gt(differing(a, c, n), 50); /* the frames are not blank */
     int on = max_channel_diff(a, b, n), off = max_channel_diff(c, d, n);
     fprintf(stderr, "masks against outlines: max channel difference %d on the grid, %d off\n",
             on, off);
     ck_assert_int_le(on, 10);
-    ck_assert_int_le(off, 55);
+    ck_assert_int_le(off, 22);
     free(a);
     free(b);
     free(c);
@@ -515,7 +518,7 @@ static Suite *text_suite(void)
     tcase_add_test(tc, test_glyph_mask_square);
     tcase_add_test(tc, test_glyph_mask_pure);
     tcase_add_test(tc, test_glyph_mask_add);
-    tcase_add_test(tc, test_quarter_pixel_rounding);
+    tcase_add_test(tc, test_sixteenth_pixel_rounding);
     tcase_add_test(tc, test_masks_against_outlines);
     tcase_add_test(tc, test_reveal);
     tcase_add_test(tc, test_per_glyph_time_shift);
