@@ -368,6 +368,40 @@ static void blur_surface(rf_renderer_t *r, cairo_surface_t *s, double sigma)
  * offset by x, y device px into an A8 capture of the region it reaches in
  * the view, blurred by blur / 2, painted in the shadow's color; then the
  * layer. The opacity op applies to them as one (CSS). */
+/* The shadow's alpha without pixman when the offset is whole pixels: the
+ * alpha bytes of the ARGB32 capture src (region sr) copied into the
+ * cleared A8 capture dst (region dr) dx, dy px away, which is what an
+ * opaque black source masked by src paints there (pixman's
+ * 255 * a / 255 is a). 0 (nothing done) for a fractional offset or a
+ * surface without pixels: the caller masks through cairo. */
+static int alpha_copy(cairo_surface_t *dst, const double dr[4], cairo_surface_t *src,
+                      const double sr[4], double dx, double dy)
+{
+    if (dx != floor(dx) || dy != floor(dy) || cairo_surface_status(dst) != CAIRO_STATUS_SUCCESS ||
+        cairo_surface_status(src) != CAIRO_STATUS_SUCCESS)
+        return 0;
+    uint8_t *dp = cairo_image_surface_get_data(dst);
+    const uint8_t *sp = cairo_image_surface_get_data(src);
+    if (dp == NULL || sp == NULL)
+        return 0;
+    int dw = cairo_image_surface_get_width(dst), dh = cairo_image_surface_get_height(dst);
+    int sw = cairo_image_surface_get_width(src), sh = cairo_image_surface_get_height(src);
+    int ds = cairo_image_surface_get_stride(dst), ss = cairo_image_surface_get_stride(src);
+    /* dst pixel (i, j) is src pixel (i + ox, j + oy) */
+    long ox = (long)(dr[0] - dx - sr[0]), oy = (long)(dr[1] - dy - sr[1]);
+    long i0 = ox < 0 ? -ox : 0, i1 = sw - ox < dw ? sw - ox : dw;
+    long j0 = oy < 0 ? -oy : 0, j1 = sh - oy < dh ? sh - oy : dh;
+    cairo_surface_flush(dst);
+    for (long j = j0; j < j1; j++) {
+        const uint32_t *s = (const uint32_t *)(const void *)(sp + (size_t)(j + oy) * (size_t)ss);
+        uint8_t *o = dp + (size_t)j * (size_t)ds;
+        for (long i = i0; i < i1; i++)
+            o[i] = (uint8_t)(s[i + ox] >> 24);
+    }
+    cairo_surface_mark_dirty(dst);
+    return 1;
+}
+
 static void shadows_draw(rf_renderer_t *r, const rf_layer_t *L, const rf_node_t *n,
                          const cairo_matrix_t *m, const capture_t *c, double sigma, double op)
 {
@@ -390,8 +424,10 @@ static void shadows_draw(rf_renderer_t *r, const rf_layer_t *L, const rf_node_t 
             continue;
         capture_t a;
         capture_begin(r, &a, d, CAIRO_FORMAT_A8);
-        cairo_set_source_rgba(r->cr, 0, 0, 0, 1);
-        cairo_mask_surface(r->cr, c->s, dx, dy);
+        if (!alpha_copy(a.s, a.rect, c->s, c->rect, dx, dy)) {
+            cairo_set_source_rgba(r->cr, 0, 0, 0, 1);
+            cairo_mask_surface(r->cr, c->s, dx, dy);
+        }
         capture_end(r, &a);
         blur_surface(r, a.s, sg);
         cairo_identity_matrix(cr);
