@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "atomic.h"
+#include "layer.h"
 #include "render.h"
 #include "values.h"
 
@@ -186,6 +187,13 @@ struct rf_frames_producer {
     rf_png_options_t png;
     int reuse;
     int have;                  /* bytes and key hold a frame */
+    /* Layers that read values at t - shift (instances, per_glyph): equal
+     * values at t do not make equal frames. Then a frame is reused only
+     * when it and the last one lie past settled + shift, where every value
+     * it reads, at every shifted time, is its final value. */
+    double shift;
+    double settled;            /* the latest settle time of the used values */
+    int last_late;             /* the last frame lay past settled + shift */
     uint32_t nused;            /* slots the layers read */
     uint32_t *used;            /* their indices */
     double *probe;             /* values.nslots: this frame's values */
@@ -231,9 +239,16 @@ static rf_frames_producer_t *producer_create(const rf_scene_t *scene, rf_frames_
     if (p->used == NULL || p->key == NULL || p->probe == NULL)
         goto oom;
     for (uint32_t i = 0; i < vs->n; i++)
-        if (vs->values[i].used)
+        if (vs->values[i].used) {
             for (uint32_t j = 0; j < vs->values[i].nout; j++)
                 p->used[p->nused++] = vs->values[i].slot + j;
+            if (!(vs->values[i].settle <= p->settled))
+                p->settled = vs->values[i].settle;   /* INFINITY: never */
+        }
+    for (uint32_t i = 0; i < scene->nlayers; i++) {
+        double s = rf_layer_time_shift(&scene->layers[i]);
+        p->shift = s > p->shift ? s : p->shift;
+    }
     if (format != RF_FRAMES_PNG) {
         p->bytes.cap = rf_frames_frame_size(scene, format);
         p->bytes.data = malloc(p->bytes.cap);
@@ -296,7 +311,13 @@ int rf_frames_produce(rf_frames_producer_t *p, double t, const uint8_t **data, s
     if (p->reuse) {
         /* Cheap next to drawing: one evaluation of every value. */
         rf_values_eval(&sc->values, t, p->probe);
-        if (producer_same_key(p)) {
+        int same = producer_same_key(p);
+        if (p->shift > 0) {
+            int late = t - p->shift >= p->settled;
+            same = same && late && p->last_late;
+            p->last_late = late;
+        }
+        if (same) {
             *data = p->bytes.data;
             *len = p->bytes.len;
             if (reused != NULL)

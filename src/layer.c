@@ -278,6 +278,23 @@ int rf_layer_keys_static(const rf_layer_t *L, unsigned flags)
     return rf_layer_each_slot((rf_layer_t *)(uintptr_t)L, slot_reads_value, &sc) == 0;
 }
 
+double rf_layer_time_shift(const rf_layer_t *L)
+{
+    double own = 0, below = 0;
+    if (L->type == RF_LAYER_INSTANCES && L->u.inst.count > 1)
+        own = (double)(L->u.inst.count - 1) * L->u.inst.stagger;
+    else if (L->type == RF_LAYER_TEXT && L->u.text.per_glyph != NULL &&
+             L->u.text.content.maxlen > 1)
+        own = (double)(L->u.text.content.maxlen - 1) * L->u.text.per_glyph->stagger;
+    uint32_t n;
+    const rf_layer_t *ch = rf_layer_children(L, &n);
+    for (uint32_t i = 0; i < n; i++) {
+        double s = rf_layer_time_shift(&ch[i]);
+        below = s > below ? s : below;
+    }
+    return own + below;
+}
+
 int rf_layer_is_static(const rf_layer_t *L)
 {
     if (!rf_layer_keys_static(L, 0))

@@ -505,6 +505,14 @@ const rf_layer_t *rf_layer_children(const rf_layer_t *L, uint32_t *n);
 /* 1 when no property of L or of its children reads a value (slot). */
 int rf_layer_is_static(const rf_layer_t *L);
 
+/* The longest time before t at which drawing L (and its children) at t
+ * evaluates values: (count - 1) * stagger for instances (plus their
+ * layer's own), stagger times the most glyphs a per_glyph text can have
+ * (its template's longest formatted length) less one; 0 when every value
+ * is read at t. Frame reuse needs it (frames.c): two frames with the same
+ * values at t may still differ at the shifted times. */
+double rf_layer_time_shift(const rf_layer_t *L);
+
 /* 1 when every property of L with one of flags (RF_KEY_*) is a constant. */
 int rf_layer_keys_static(const rf_layer_t *L, unsigned flags);
 
