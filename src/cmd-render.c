@@ -410,8 +410,8 @@ const rf_cmd_t rf_cmd_render = {
         "  --format y4m       YUV4MPEG2, C444, BT.709 limited range, over black\n"
         "  --format rgba      raw 8-bit RGBA frames, straight alpha, no header\n"
         "  --quiet            no progress line (it is shown when stderr is a terminal)\n"
-        "  --png-level L      zlib level 0..9 of PNG frames (default 1)\n"
-        "  --png-filter F     PNG row filter: none (default), sub, up, avg, paeth, all\n"
+        "  --png-level L      PNG compression level 0..9 (default 2: fast; 7: small)\n"
+        "  --png-filter F     PNG row filter: all (default), none, sub, up, avg, paeth\n"
         "  --no-reuse         draw and encode every frame, even copies (benchmarks)\n",
     .usage = "SCENE [-o DIR] [--frames A:B] [--jobs N] [--shard K/N]\n"
              "                        [--format png|y4m|rgba] [--quiet] [--png-level L]",

@@ -134,8 +134,8 @@ const rf_cmd_t rf_cmd_seek = {
         "  --time T           the time in seconds\n"
         "  --frame N          frame N (0 .. frames-1), at time N / fps\n"
         "  -o FILE.png        the output, written atomically; '-' for standard output\n"
-        "  --png-level L      zlib level 0..9 (default 1, as render)\n"
-        "  --png-filter F     PNG row filter: none (default), sub, up, avg, paeth, all\n",
+        "  --png-level L      PNG compression level 0..9 (default 2, as render)\n"
+        "  --png-filter F     PNG row filter: all (default), none, sub, up, avg, paeth\n",
     .usage = "SCENE (--time T | --frame N) -o FILE.png [--png-level L]",
     .name = "seek", .opts = "time: frame: o|output: png-level: png-filter:",
     RF_CMD_ONE_SCENE, .state_size = sizeof(seek_opts_t), .defaults = &seek_defaults,

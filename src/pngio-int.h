@@ -18,6 +18,37 @@
 #define RF_NOINLINE
 #endif
 
+/* ---- the encoder core (pngio-enc.c) ---- */
+
+/* Writes row y of the image, width * (alpha ? 4 : 3) bytes, into dst. */
+typedef void (*pngio_row_fn)(const void *src, uint32_t y, uint8_t *dst);
+/* Takes len bytes of the file, in order; 0, or -1 with errno set. */
+typedef int (*pngio_emit_fn)(void *ctx, const uint8_t *data, size_t len);
+
+/* An image as rows of 8-bit RGB (alpha 0) or straight RGBA (alpha 1). */
+typedef struct pngio_image {
+    uint32_t width;                 /* 1 .. 2^31 - 1 */
+    uint32_t height;
+    int alpha;
+    pngio_row_fn row;
+    const void *src;                /* row's first argument */
+} pngio_image_t;
+
+/* Encodes img as a whole PNG (signature, IHDR, IDAT..., IEND) through
+ * emit: each row filtered as mode says (RF_PNG_FILTER_ALL: chosen per
+ * row), the zlib stream made by libdeflate at level (0..12). NO_MEMORY,
+ * INTERNAL_ERROR (libdeflate refused), or IO_ERROR when emit failed (its
+ * errno left as emit set it). The filtered image and the compressed one
+ * live in per-thread scratch kept between calls; thread-safe. */
+rf_png_status_t pngio_encode(const pngio_image_t *img, int level, rf_png_filter_t mode,
+                             pngio_emit_fn emit, void *ctx);
+/* Frees the calling thread's encoder scratch (buffers and compressors
+ * kept between calls; other threads' are freed when they exit). */
+void pngio_scratch_release(void);
+/* 1 when RF_PNG_SCALAR is set to something other than "" or "0": the
+ * encoder then runs its filters' scalar (not vectorized) copy. */
+int pngio_scalar_forced(void);
+
 /* libpng memory through malloc, remembering failures: libpng's own message
  * for them is generic. The first member of the reader's and the writer's
  * state, which is libpng's mem_ptr. */

@@ -8,7 +8,7 @@
 # tests/fuzz/fuzz-<h>.c with libFuzzer into OUTDIR/fuzz-<h>, for h in
 # scene path expr png render. `make fuzz` calls it; tests/fuzz/run.sh runs
 # the results. Needs clang with libFuzzer (Debian: clang libclang-rt-14-dev)
-# and pkg-config for cairo, libpng and libcjson.
+# and pkg-config for cairo, libpng, libcjson and libdeflate.
 # Environment: CLANG (default clang), JOBS (parallel compiles, default 2),
 # FUZZ_CFLAGS (added to every compile).
 # Exit status: 0 when all five were built, 77 when clang or libFuzzer is
@@ -39,7 +39,7 @@ if ! "$cc" -fsanitize=fuzzer,address,undefined "$probe/p.c" -o "$probe/p" 2>"$pr
     exit 77
 fi
 
-pkgs="cairo libpng libcjson"
+pkgs="cairo libpng libcjson libdeflate"
 pc_cflags=$(pkg-config --cflags $pkgs)
 pc_libs=$(pkg-config --libs $pkgs)
 cflags="-g -O1 -fno-omit-frame-pointer -ffp-contract=off -std=c11 -Wall -Wextra
