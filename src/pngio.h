@@ -125,10 +125,10 @@ typedef struct rf_png_options {
 
 /* Defaults, measured by bench/png.c on the corpus of bench/scenes/corpus
  * (BENCHMARKS.md has the table): render frames level 2 + ALL (the fast
- * setting: near zlib level 1's speed, files 0.87x to 1.4x the size of
+ * setting: near zlib level 1's speed, files 0.87x to 1.5x the size of
  * cairo_surface_write_to_png's), goldens level 7 + ALL (the small
- * setting: at most cairo's size on every kind of the corpus, 0.83x to
- * 0.99x, still faster than cairo). A NULL options pointer means
+ * setting: 0.76x to 1.015x cairo's size on the corpus, still faster
+ * than cairo). A NULL options pointer means
  * RF_PNG_OPTIONS_RENDER. Use: rf_png_options_t o = RF_PNG_OPTIONS_GOLDEN; */
 #define RF_PNG_OPTIONS_RENDER { 2, RF_PNG_FILTER_ALL }
 #define RF_PNG_OPTIONS_GOLDEN { 7, RF_PNG_FILTER_ALL }
