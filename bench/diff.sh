@@ -5,10 +5,8 @@
 # of SCENE (bench/run sets it to bench/scenes/showcase-720.json, a copy of
 # scenes/showcase.json whose checks are frame 60, for 1280x720); by
 # default the 1920x1080 bench/scenes/showcase-1080.json (scenes/showcase.json
-# scaled 1.5 by one group; its "box_pin" rect, which draws nothing, pins the
-# group's box to [-1000, -1000, 2280, 1720] so that anchor [0, 0] with
-# x = y = -1500 maps every point p to exactly 1.5 p at every frame, even when
-# the title springs in above the canvas).
+# scaled 1.5 by one group whose pivot [0, 0] maps every point p to exactly
+# 1.5 p at every frame).
 #
 #   (1) runeframe diff A B / odiff A B (the native binary that the npm
 #       package odiff-bin ships, not its node wrapper)       goal <= 1.0

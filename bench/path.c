@@ -15,6 +15,17 @@
  * Halley refinement, timed alone as rf_path_locate) adds on top. No goal
  * is stated for it.
  *
+ * Arcs (scene-v1.md "Paths, complete"): a circle of two arcs and the same
+ * geometry written out as its 8 cubics (each printed with %.17g from the
+ * parsed arcs, so the segments are bit for bit the same), side by side:
+ *
+ *   rf_path_parse of the arc data / of the cubic data   informative
+ *   rf_path_sample on the arc path / on the cubic path  informative (~1)
+ *
+ * The first is what the F.6 conversion adds to parsing and measuring; the
+ * second shows that an arc path samples exactly as fast as cubics (it is
+ * cubics once loaded).
+ *
  * Usage: bench/path [--evals N]
  */
 #if !defined(_GNU_SOURCE) && !defined(_POSIX_C_SOURCE)
@@ -133,6 +144,75 @@ static double bench_run(bench_kind_t kind, const rf_path_t *p, unsigned long rou
     return (t1 - t0) / ((double)rounds * NPROG);
 }
 
+/* ns per parse (and measurement) of d. */
+static double bench_parse(const char *d, size_t len, unsigned long rounds)
+{
+    double t0 = bench_now(), acc = 0.0;
+    for (unsigned long r = 0; r < rounds; r++) {
+        rf_path_t *q = NULL;
+        if (rf_path_parse(d, len, bench_alloc, NULL, &q, NULL) == 0)
+            acc += rf_path_length(q);
+        free(q);
+    }
+    double t1 = bench_now();
+    bench_sink = acc;
+    return (t1 - t0) / (double)rounds;
+}
+
+/* The arc circle against its own cubics (see the header). */
+static int bench_arcs(unsigned long rounds)
+{
+    static const char arcs[] = "M 150 250 A 100 100 0 0 1 350 250 A 100 100 0 0 1 150 250 Z";
+    rf_path_t *a = NULL, *c = NULL;
+    if (rf_path_parse(arcs, sizeof arcs - 1, bench_alloc, NULL, &a, NULL) != 0)
+        return 3;
+    char cub[2048];
+    size_t n = (size_t)snprintf(cub, sizeof cub, "M 150 250");
+    for (uint32_t i = 0; i < rf_path_segment_count(a); i++) {
+        const double *P;
+        if (rf_path_segment(a, i, &P) == RF_PATH_CUBIC)
+            n += (size_t)snprintf(cub + n, sizeof cub - n, " C %.17g %.17g %.17g %.17g %.17g %.17g",
+                                  P[2], P[3], P[4], P[5], P[6], P[7]);
+        else
+            n += (size_t)snprintf(cub + n, sizeof cub - n, " Z");
+    }
+    if (n >= sizeof cub || rf_path_parse(cub, n, bench_alloc, NULL, &c, NULL) != 0 ||
+        rf_path_length(c) != rf_path_length(a)) {
+        fprintf(stderr, "bench/path: the cubic copy of the arcs differs\n");
+        return 3;
+    }
+    unsigned long prounds = rounds * 8 > 0 ? rounds * 8 : 1;
+    double pa[NREPS], pc[NREPS], sa[NREPS], sc[NREPS];
+    for (int r = 0; r < NREPS; r++) {
+        pc[r] = bench_parse(cub, n, prounds);
+        pa[r] = bench_parse(arcs, sizeof arcs - 1, prounds);
+        sc[r] = bench_run(BENCH_SAMPLE, c, rounds);
+        sa[r] = bench_run(BENCH_SAMPLE, a, rounds);
+    }
+    double rp[NREPS], rs[NREPS];
+    for (int r = 0; r < NREPS; r++) {
+        rp[r] = pa[r] / pc[r];
+        rs[r] = sa[r] / sc[r];
+    }
+    double mpa = bench_median(pa, NREPS), mpc = bench_median(pc, NREPS);
+    double msa = bench_median(sa, NREPS), msc = bench_median(sc, NREPS);
+    double ratio_p = bench_median(rp, NREPS), ratio_s = bench_median(rs, NREPS);
+    printf("\narcs: a circle of two arcs (%u segments) vs its cubics written out:\n",
+           (unsigned)rf_path_segment_count(a));
+    printf("  parse + measure, arcs / cubics   %6.2f  (%.0f / %.0f ns)  informative\n", ratio_p,
+           mpa, mpc);
+    printf("  sample_path, arcs / cubics       %6.2f  (%.2f / %.2f ns)  informative\n", ratio_s,
+           msa, msc);
+    char x[32], y[32];
+    bench_row("parse + measure: circle of 2 arcs vs its 8 cubics", "-", ratio_p, NULL, 0,
+              bench_fmt(x, sizeof x, mpa, "ns"), bench_fmt(y, sizeof y, mpc, "ns"));
+    bench_row("sample_path: circle of 2 arcs vs its 8 cubics", "-", ratio_s, NULL, 0,
+              bench_fmt(x, sizeof x, msa, "ns"), bench_fmt(y, sizeof y, msc, "ns"));
+    free(a);
+    free(c);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     unsigned long evals = 1ul << 20;
@@ -201,5 +281,5 @@ int main(int argc, char **argv)
     }
     free(p);
     free(d);
-    return 0;
+    return bench_arcs(rounds);
 }

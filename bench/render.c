@@ -105,6 +105,8 @@ typedef struct builder {
     cairo_matrix_t *local;    /* per node, this frame */
     double (*box)[4];
     int *ok;
+    double (*pivot)[2];       /* a group's anchor point of its box at t = 0 */
+    int pivot_init;           /* the layout at t = 0 that keeps them */
     uint32_t *size;
     cairo_pattern_t **pat;    /* 2 per node */
     rf_path_op_t *trim;
@@ -265,8 +267,8 @@ static uint32_t prepare(builder_t *b, const rf_layer_t *L, uint32_t idx)
                     gradient_build(paints[k]->kind == RF_PAINT_LINEAR, g, paints[k]->stops,
                                    paints[k]->nstops);
             }
-        if (L->type == RF_LAYER_PATH && rf_path_trim_max(L->u.path.path) > b->trim_cap)
-            b->trim_cap = rf_path_trim_max(L->u.path.path);
+        if (L->type == RF_LAYER_PATH && rf_path_trim_max(L->u.path.src.path) > b->trim_cap)
+            b->trim_cap = rf_path_trim_max(L->u.path.src.path);
     }
     b->size[idx] = next - idx;
     return next;
@@ -335,7 +337,7 @@ static uint32_t layout(builder_t *b, const rf_layer_t *L, uint32_t idx)
         break;
     }
     case RF_LAYER_PATH:
-        rf_path_bounds(L->u.path.path, &bx[0], &bx[1], &bx[2], &bx[3]);
+        rf_path_bounds(L->u.path.src.path, &bx[0], &bx[1], &bx[2], &bx[3]);
         canvas = 1;
         break;
     default: {
@@ -350,11 +352,22 @@ static uint32_t layout(builder_t *b, const rf_layer_t *L, uint32_t idx)
         }
         if (empty)
             bx[0] = bx[1] = bx[2] = bx[3] = 0;
+        canvas = 1; /* children keep their coordinates */
         break;
     }
     }
     double ax = bx[0] + P(b, &L->anchor_x) * (bx[2] - bx[0]);
     double ay = bx[1] + P(b, &L->anchor_y) * (bx[3] - bx[1]);
+    if (L->type == RF_LAYER_GROUP) {
+        /* turns around the pivot: given, or the anchor point at t = 0 */
+        if (b->pivot_init) {
+            b->pivot[idx][0] = ax;
+            b->pivot[idx][1] = ay;
+        }
+        int given = !(L->u.group.pivot_x.slot == RF_PROP_CONST && isnan(L->u.group.pivot_x.k));
+        ax = given ? P(b, &L->u.group.pivot_x) : b->pivot[idx][0];
+        ay = given ? P(b, &L->u.group.pivot_y) : b->pivot[idx][1];
+    }
     double tx = P(b, &L->x), ty = P(b, &L->y), deg = P(b, &L->rotate);
     if (L->follow_slot != RF_PROP_CONST) {
         tx += b->slots[L->follow_slot];
@@ -437,7 +450,7 @@ static cairo_path_t *shape_path(builder_t *b, const rf_layer_t *L, const cairo_m
         cairo_line_to(cr, P(b, &L->u.line.x2), P(b, &L->u.line.y2));
         break;
     case RF_LAYER_PATH: {
-        size_t n = rf_path_trim(L->u.path.path, P(b, &L->u.path.trim0), P(b, &L->u.path.trim1),
+        size_t n = rf_path_trim(L->u.path.src.path, P(b, &L->u.path.trim0), P(b, &L->u.path.trim1),
                                 b->trim, b->trim_cap);
         if (n > b->trim_cap)
             n = b->trim_cap;
@@ -674,6 +687,7 @@ static double time_base(cairo_t *cr, cairo_surface_t *s, const dlist_t *dls, int
 
 int main(int argc, char **argv)
 {
+    rf_render_tune_allocator(); /* as runeframe does */
     int reps = 7, strict = 0;
     const char *scene_path = "scenes/showcase.json";
     for (int i = 1; i < argc; i++) {
@@ -720,6 +734,12 @@ int main(int argc, char **argv)
     for (uint32_t i = 0; i < sc->nlayers; i++)
         idx = prepare(&b, &sc->layers[i], idx);
     b.trim = xcalloc(b.trim_cap, sizeof *b.trim);
+    b.pivot = xcalloc(nn, sizeof *b.pivot);
+    b.pivot_init = 1;
+    idx = 0;
+    for (uint32_t i = 0; i < sc->nlayers; i++)
+        idx = layout(&b, &sc->layers[i], idx);
+    b.pivot_init = 0;
 
     int nf = sc->nframes < NFRAMES ? (int)sc->nframes : NFRAMES;
     dlist_t *dls = xcalloc((size_t)nf, sizeof *dls);
@@ -807,6 +827,7 @@ int main(int argc, char **argv)
             cairo_pattern_destroy(b.pat[i]);
     free(dls);
     free(b.slots), free(b.local), free(b.box), free(b.ok), free(b.size), free(b.pat);
+    free(b.pivot);
     free(b.trim);
     cairo_destroy(cr);
     cairo_surface_destroy(bs);

@@ -12,24 +12,29 @@
 #   (e) peak RSS (/usr/bin/time %M) of render --jobs 2 of every frame
 #       vs the 64 MiB goal, and of every frame vs the first quarter of
 #       them (flat in the number of frames)                  goal <= 1.1
+#   (f) render --reduced-motion / render, showcase (issue 21:
+#       reported, no goal)
 #
 # Method: subject and baseline run alternately (A B, B A, ...), outputs go
 # to a fresh temporary directory (removed before each run, outside the
 # timing), wall time from `date +%s%N`, CPU time from /usr/bin/time; every
 # figure is the median of the runs (5 pairs; 20 for seek), and the ratio is
-# of the medians. Usage: sh bench/render.sh [--pairs N] [--strict]
+# of the medians. Usage: sh bench/render.sh [--pairs N] [--strict] [--only f]
 #   --strict  exit 1 when a goal is missed
+#   --only f  measure figure (f) alone
 set -u
 
 RF=${RUNEFRAME:-./runeframe}
 SCENE=${SCENE:-scenes/showcase.json}
 PAIRS=5
 STRICT=0
+ONLY=
 while [ $# -gt 0 ]; do
     case $1 in
     --pairs) PAIRS=$2; shift 2 ;;
     --strict) STRICT=1; shift ;;
-    *) echo "usage: sh bench/render.sh [--pairs N] [--strict]" >&2; exit 2 ;;
+    --only) ONLY=$2; shift 2 ;;
+    *) echo "usage: sh bench/render.sh [--pairs N] [--strict] [--only f]" >&2; exit 2 ;;
     esac
 done
 [ "$PAIRS" -ge 5 ] 2>/dev/null || PAIRS=5
@@ -111,6 +116,29 @@ SIZE=$("$RF" info "$SCENE" | awk '$1 == "canvas" { print $2 }')
 NFRAMES=$("$RF" info "$SCENE" | awk '$1 == "frames" { print $2 }')
 echo "bench/render.sh: $RF on $NPROC CPUs, $SCENE ($SIZE, $NFRAMES frames),"
 echo "  $PAIRS interleaved pairs per figure (seek: 20)"
+
+# ---- (f) render --reduced-motion vs render ----
+i=0
+while [ $i -lt "$PAIRS" ]; do
+    for m in $( [ $((i % 2)) = 0 ] && echo "reduced normal" || echo "normal reduced"); do
+        rm -rf "$T/out"
+        if [ "$m" = reduced ]; then
+            run reduced "$RF" render "$SCENE" -o "$T/out" --quiet --reduced-motion
+        else
+            run normal "$RF" render "$SCENE" -o "$T/out" --quiet
+        fi
+    done
+    i=$((i + 1))
+done
+RM1=$(median "$T/reduced.wall")
+RM0=$(median "$T/normal.wall")
+row "render --reduced-motion vs render" "${RM1}ms" "${RM0}ms" "$(ratio "$RM1" "$RM0")" - -
+if [ "$ONLY" = f ]; then
+    cat "$ROWS"
+    exit 0
+fi
+CPU_NOTE=
+MP4_NOTE=
 
 # ---- (a) --jobs 2 vs --jobs 1 ----
 i=0

@@ -494,29 +494,34 @@ static void physics_init(rf_anim_t *a, const rf_anim_spec_t *s)
     a->final = NAN;
     a->settle = INFINITY;
     a->to = NAN;
+    a->end = RF_END_NEVER;
 
     /* Inherited from a sequence beyond a bound: the bound is already crossed. */
     if (a->from >= s->max || a->from <= s->min) {
         int outward_up = v0 > 0 || (v0 == 0 && g > 0);
         int outward_down = v0 < 0 || (v0 == 0 && g < 0);
         if (a->from > s->max || (a->from == s->max && outward_up)) {
+            a->end = RF_END_BOUND;
             a->settle = s->start;
             a->final = a->to = s->max;
             return;
         }
         if (a->from < s->min || (a->from == s->min && outward_down)) {
+            a->end = RF_END_BOUND;
             a->settle = s->start;
             a->final = a->to = s->min;
             return;
         }
     }
     if (a->regime == PHYS_STATIC) {
+        a->end = RF_END_FINISHED;
         a->settle = s->start;
         a->final = a->to = a->from;
         return;
     }
     double th = phys_hit(a, s->max, 1), tl = phys_hit(a, s->min, -1);
     if (th < INFINITY || tl < INFINITY) {
+        a->end = RF_END_BOUND;
         a->settle = s->start + dmin2(th, tl);
         a->final = a->to = th <= tl ? s->max : s->min;
         return;
@@ -527,6 +532,7 @@ static void physics_init(rf_anim_t *a, const rf_anim_spec_t *s)
         double rel = dist > s->threshold ? log(dist / s->threshold) / f : 0.0;
         a->settle = s->start + rel;
         a->final = a->to = asym;
+        a->end = isfinite(a->settle) ? RF_END_FINISHED : RF_END_LIMIT;
     }
 }
 
@@ -623,12 +629,8 @@ static double range_mix(double from, double to, double y)
     return isfinite(d) ? from + y * d : (1.0 - y) * from + y * to;
 }
 
-static void eased_init(rf_anim_t *a, const rf_anim_spec_t *s)
+double rf_anim_spec_duration(const rf_anim_spec_t *s)
 {
-    a->to = s->to;
-    a->easing = s->easing;
-    a->repeat = (uint8_t)s->repeat;
-    a->iterations = s->iterations;
     double d = s->duration;
     if (s->duration_policy) {
         d = fabs(s->to - s->from) / s->speed;
@@ -638,6 +640,16 @@ static void eased_init(rf_anim_t *a, const rf_anim_spec_t *s)
      * in 1 ms, as Compose normalizes non-positive intervals. */
     if (!(d >= 1e-3) && s->duration_policy)
         d = 1e-3;
+    return d;
+}
+
+static void eased_init(rf_anim_t *a, const rf_anim_spec_t *s)
+{
+    a->to = s->to;
+    a->easing = s->easing;
+    a->repeat = (uint8_t)s->repeat;
+    a->iterations = s->iterations;
+    double d = rf_anim_spec_duration(s);
     a->duration = d;
     if (s->repeat == RF_REPEAT_NONE) {
         a->settle = s->start + d;
@@ -732,8 +744,37 @@ static void keyframes_range(const rf_anim_t *a, double *lo, double *hi)
 
 /* ------------------------------------------------------------------ common */
 
-void rf_anim_init(rf_anim_t *a, const rf_anim_spec_t *s)
+const char *rf_end_name(rf_end_t end)
 {
+    switch (end) {
+    case RF_END_BOUND: return "bound";
+    case RF_END_LIMIT: return "duration-limit";
+    case RF_END_NEVER: return "never";
+    default: return "finished";
+    }
+}
+
+/* The end reason of every kind but physics (physics_init sets its own). */
+static uint8_t anim_end(const rf_anim_t *a)
+{
+    if (isfinite(a->settle))
+        return RF_END_FINISHED;
+    if (a->curve == RF_CURVE_SPRING && a->regime == SPRING_UNDER && a->p[0] == 0.0)
+        return RF_END_NEVER;    /* undamped */
+    if (a->curve == RF_CURVE_EASED && a->repeat != RF_REPEAT_NONE && a->iterations == 0)
+        return RF_END_NEVER;    /* repeats forever */
+    /* a converging motion whose settle time could not be found (or is not
+     * a finite number of seconds): it keeps its physical value */
+    return RF_END_LIMIT;
+}
+
+void rf_anim_init(rf_anim_t *a, const rf_anim_spec_t *spec)
+{
+    /* the delay moves the start; every kind below reads only start */
+    rf_anim_spec_t sd = *spec;
+    const rf_anim_spec_t *s = &sd;
+    sd.start += sd.delay;
+    sd.delay = 0.0;
     *a = (rf_anim_t){0};
     a->curve = (uint8_t)s->curve;
     a->from = s->from;
@@ -754,6 +795,11 @@ void rf_anim_init(rf_anim_t *a, const rf_anim_spec_t *s)
     case RF_CURVE_KEYFRAMES:
         keyframes_init(a, s);
         break;
+    case RF_CURVE_SNAP:
+        /* from before start, to at and after it: settled at the start */
+        a->to = a->final = s->to;
+        a->settle = s->start;
+        break;
     case RF_CURVE_CONST:
     default:
         a->curve = RF_CURVE_CONST;
@@ -761,6 +807,8 @@ void rf_anim_init(rf_anim_t *a, const rf_anim_spec_t *s)
         a->settle = s->start;
         break;
     }
+    if (a->curve != RF_CURVE_PHYSICS)
+        a->end = anim_end(a);
     rf_anim_range_until(a, INFINITY, &a->lo, &a->hi);
 }
 
@@ -879,116 +927,13 @@ void rf_anim_range_until(const rf_anim_t *a, double t_end, double *lo, double *h
     case RF_CURVE_KEYFRAMES:
         keyframes_range(a, lo, hi);
         return;
+    case RF_CURVE_SNAP:
+        *lo = *hi = a->from;
+        if (a->settle <= t_end)
+            hull_add(lo, hi, a->final);
+        return;
     default:
         *lo = *hi = a->from;
         return;
     }
-}
-
-/* ------------------------------------------------------------------- track */
-
-size_t rf_track_storage_size(uint32_t n)
-{
-    uint64_t bytes = (uint64_t)n * (sizeof(rf_anim_t) + sizeof(double) + sizeof(uint32_t))
-                     + sizeof(uint32_t);
-    return n == 0 || bytes > (uint64_t)(SIZE_MAX / 2) ? 0 : (size_t)bytes;
-}
-
-/* Grid cell of time t; monotone in t, so a start in an earlier cell is
- * always before t and a start in a later cell always after it. */
-static uint32_t track_cell(const rf_track_t *tr, double t)
-{
-    double u = (t - tr->grid_t0) * tr->grid_scale;
-    if (!(u > 0.0))
-        return 0;
-    if (u >= (double)(tr->n - 1))
-        return tr->n - 1;
-    return (uint32_t)u;
-}
-
-void rf_track_build(rf_track_t *tr, void *storage, const rf_anim_spec_t *specs, uint32_t n)
-{
-    rf_anim_t *segs = storage;
-    double *starts = (double *)(segs + n);
-    uint32_t *bucket = (uint32_t *)(starts + n);
-    for (uint32_t i = 0; i < n; i++) {
-        rf_anim_spec_t s = specs[i];
-        if (i > 0) {
-            double x, v;
-            rf_anim_eval_state(&segs[i - 1], s.start, &x, &v);
-            if (!s.has_from)
-                s.from = x;
-            /* an easing with a vertical tangent (cubic p1x = 0, circ) has an
-             * infinite slope at its ends: a retarget there starts at rest */
-            if (!isfinite(v))
-                v = 0.0;
-            /* duration-based kinds take only the value (seed 000) */
-            if (!s.has_velocity && (s.curve == RF_CURVE_SPRING || s.curve == RF_CURVE_PHYSICS
-                                    || s.curve == RF_CURVE_DECAY))
-                s.velocity = v;
-        }
-        rf_anim_init(&segs[i], &s);
-        starts[i] = segs[i].start;
-    }
-    tr->n = n;
-    tr->segs = segs;
-    tr->starts = starts;
-    tr->bucket = bucket;
-    /* n - 1 cells over [first start, last start]: evenly spaced entries
-     * land one per cell */
-    tr->grid_t0 = starts[0];
-    double span = starts[n - 1] - starts[0];
-    tr->grid_scale = n > 1 && span > 0 && isfinite(span) ? (double)(n - 1) / span : 0.0;
-    if (!isfinite(tr->grid_scale))
-        tr->grid_scale = 0.0;
-    /* bucket[b] = last segment whose cell is < b (0 if none), so that the
-     * answer for a time in cell b lies in bucket[b] .. bucket[b+1] */
-    uint32_t j = 0;
-    for (uint32_t b = 0; b <= n; b++) {
-        while (j + 1 < n && track_cell(tr, starts[j + 1]) < b)
-            j++;
-        bucket[b] = (b == 0 || track_cell(tr, starts[0]) >= b) ? 0 : j;
-    }
-    tr->settle = segs[n - 1].settle;
-    tr->final = segs[n - 1].final;
-    tr->lo = INFINITY;
-    tr->hi = -INFINITY;
-    for (uint32_t i = 0; i < n; i++) {
-        double lo, hi, end = i + 1 < n ? segs[i + 1].start : INFINITY;
-        rf_anim_range_until(&segs[i], end, &lo, &hi);
-        tr->lo = dmin2(tr->lo, lo);
-        tr->hi = dmax2(tr->hi, hi);
-    }
-}
-
-/* The segment in charge at t: the last one whose start is <= t (the first
- * one before any start, where it holds its from value). The grid cell
- * bounds the candidates; evenly spaced entries leave one or two, and a
- * branch-free halving settles the rest. */
-static const rf_anim_t *track_seg(const rf_track_t *tr, double t)
-{
-    if (tr->n == 1)
-        return tr->segs;
-    uint32_t cell = track_cell(tr, t);
-    uint32_t lo = tr->bucket[cell], hi = tr->bucket[cell + 1];
-    if (hi - lo <= 1) /* the usual case: one comparison, a conditional move */
-        return &tr->segs[tr->starts[hi] <= t ? hi : lo];
-    uint32_t len = hi - lo + 1;
-    const double *base = tr->starts + lo;
-    while (len > 1) {
-        uint32_t half = len / 2;
-        base = base[half] <= t ? base + half : base;
-        len -= half;
-    }
-    return &tr->segs[base - tr->starts];
-}
-
-double rf_track_eval(const rf_track_t *tr, double t)
-{
-    return rf_anim_eval(track_seg(tr, t), t);
-}
-
-void rf_track_eval_state(const rf_track_t *tr, double t, double *x, double *v)
-{
-    rf_anim_eval_state(track_seg(tr, t), t, x, v);
 }

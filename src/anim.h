@@ -6,7 +6,7 @@
  * one segment). Every kind of scene-v1.md "Values" except expr and sample_path
  * is here: spring (three regimes), eased (bezier, repeat and tween, with
  * repeat modes), physics (friction, gravity, terminal bounds), decay and
- * keyframes.
+ * keyframes, and snap (a jump from `from` to `to` at the start).
  *
  * Lifetime: descriptors are built once, at load, by rf_anim_init() and
  * rf_track_build(), which also resolve everything that does not depend on
@@ -34,6 +34,7 @@ typedef enum rf_curve {
     RF_CURVE_PHYSICS,    /* dv/dt = gravity - friction * v, terminal bounds */
     RF_CURVE_DECAY,      /* exponential decay, lambda = 4.2 * friction */
     RF_CURVE_KEYFRAMES,  /* piecewise keys over normalized time */
+    RF_CURVE_SNAP,       /* from before start, to from start on */
 } rf_curve_t;
 
 typedef enum rf_repeat {
@@ -47,6 +48,21 @@ typedef enum rf_interp {
     RF_INTERP_STEP,        /* hold a key's value until the next key */
     RF_INTERP_SMOOTHSTEP,  /* each segment eased by 3u^2 - 2u^3 */
 } rf_interp_t;
+
+/* How a segment ends (seed 003's AnimationResult, scene-v1.md "End
+ * reasons"): it reaches its final value (finished), physics stops at a
+ * terminal bound (bound), a settle search gave up on a motion that does
+ * converge, so it keeps its physical value forever (duration-limit), or it
+ * never ends (loops, undamped springs, unbounded physics). */
+typedef enum rf_end {
+    RF_END_FINISHED = 0,
+    RF_END_BOUND,
+    RF_END_LIMIT,
+    RF_END_NEVER,
+} rf_end_t;
+
+/* "finished", "bound", "duration-limit", "never". */
+const char *rf_end_name(rf_end_t end);
 
 /* One keyframe: normalized time in [0,1], value, and the easing of the
  * segment that ends at this key (ignored on the first key). */
@@ -66,6 +82,7 @@ typedef struct rf_anim_spec {
     double from;
     double to;           /* spring, eased */
     double start;        /* seconds; in a sequence, the entry's `at` */
+    double delay;        /* seconds >= 0, added to start (scene-v1.md `delay`) */
     double velocity;     /* spring, physics, decay: value units per second */
     double threshold;    /* spring, decay, gravity-free physics: settle distance */
     /* spring */
@@ -101,7 +118,7 @@ typedef struct rf_anim {
     uint8_t interp;       /* rf_interp_t (keyframes) */
     uint8_t regime;       /* spring: 0 under, 1 critical, 2 over; physics: form */
     uint32_t iterations;  /* eased: 0 = forever */
-    double start;         /* seconds */
+    double start;         /* seconds: the spec's start + delay */
     double settle;        /* absolute seconds at and after which value == final; INFINITY if never */
     double to;            /* target (spring, eased); asymptote or bound when settling */
     double p[6];          /* curve coefficients, see anim.c */
@@ -112,9 +129,11 @@ typedef struct rf_anim {
     rf_easing_t easing;   /* eased */
     const rf_key_t *keys; /* keyframes, borrowed */
     uint32_t nkeys;
+    uint8_t end;          /* rf_end_t */
 } rf_anim_t;
 
-/* Resolves spec into a. Never fails on a spec the loader validated: the
+/* Resolves spec into a; the segment starts at spec->start + spec->delay.
+ * Never fails on a spec the loader validated: the
  * settle searches are bounded whatever the numbers are. */
 void rf_anim_init(rf_anim_t *a, const rf_anim_spec_t *spec);
 
@@ -144,6 +163,7 @@ typedef struct rf_track {
     double settle;          /* the last segment's settle time */
     double final;           /* the last segment's final value, NAN if none */
     double lo, hi;          /* union of what each segment shows */
+    rf_end_t end;           /* the last segment's end reason */
 } rf_track_t;
 
 /* Bytes of storage rf_track_build() needs for n segments (suitably aligned
@@ -153,9 +173,32 @@ size_t rf_track_storage_size(uint32_t n);
 /* Builds a track from n specs into storage (rf_track_storage_size(n) bytes,
  * owned by the caller, borrowed by the track), resolving sequence
  * retargeting: spec i > 0 without an explicit from (velocity) takes the value
- * (velocity) of segment i-1 at spec[i].start. Duration-based kinds take only
+ * (velocity) of segment i-1 at spec[i].start + spec[i].delay. Duration-based kinds take only
  * the value. */
 void rf_track_build(rf_track_t *tr, void *storage, const rf_anim_spec_t *specs, uint32_t n);
+
+/* rf_track_build, calling prep(ctx, &spec) on each segment's spec once its
+ * inheritance is resolved and before it is built (the loader fills a
+ * sampled easing's motion context there: origin, target, duration). */
+typedef void (*rf_track_prep_fn)(void *ctx, rf_anim_spec_t *spec);
+void rf_track_build_prep(rf_track_t *tr, void *storage, const rf_anim_spec_t *specs, uint32_t n,
+                         rf_track_prep_fn prep, void *ctx);
+
+/* Vector and color values (scene-v1.md "Vector and color values", seed
+ * 003's converters): ncomp (<= RF_TRACK_MAXCOMP) tracks built side by
+ * side, one per component, each exactly rf_track_build_prep() of its own
+ * specs: specs holds ncomp runs of n specs (component k's at specs + k*n),
+ * storage[k] is component k's storage (rf_track_storage_size(n) bytes).
+ * Only a duration policy couples them: with ncomp > 1 every component of
+ * an entry plays in the duration of the Euclidean distance
+ * sqrt(sum (to_k - from_k)^2) (the components arrive together). */
+#define RF_TRACK_MAXCOMP 4
+void rf_track_build_vec(rf_track_t *tr, void *const *storage, const rf_anim_spec_t *specs,
+                        uint32_t ncomp, uint32_t n, rf_track_prep_fn prep, void *ctx);
+
+/* The duration an eased spec plays one cycle in: its duration, or its
+ * policy clamp(|to - from| / speed, min, max) resolved (at least 1 ms). */
+double rf_anim_spec_duration(const rf_anim_spec_t *spec);
 
 /* Value at t: a grid cell, usually one comparison, then closed form. */
 double rf_track_eval(const rf_track_t *tr, double t);

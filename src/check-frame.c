@@ -12,6 +12,8 @@
 #include "atomic.h"
 #include "check-int.h"
 #include "diffstream.h"
+#include "font.h"
+#include "image.h"
 #include "numfmt.h"
 
 /* "1 pixel differs", "2 pixels differ" */
@@ -36,12 +38,7 @@ static void check_message(rf_check_frame_t *f, const char *fmt, ...)
     va_end(ap);
 }
 
-/* Appends one line to f->trace (which grows; lines end in "\n"). Out of
- * memory drops the explanation, never the verdict. */
-static void check_trace_line(rf_check_frame_t *f, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static void check_trace_line(rf_check_frame_t *f, const char *fmt, ...)
+void check_trace_line(rf_check_frame_t *f, const char *fmt, ...)
 {
     char line[768];
     va_list ap;
@@ -73,20 +70,50 @@ static void check_write_failed(rf_check_frame_t *f, const char *what, const char
 }
 
 
-/* The trace's explanation of a failing frame. */
+/* One trace line for each image or font file whose bytes differ from
+ * those the trace recorded (trace.h); returns how many, the first one's
+ * kind and file in *kind and *file. */
+static int check_explain_assets(const rf_scene_t *sc, const rf_trace_t *trace,
+                                rf_check_frame_t *f, const char **kind, const char **file)
+{
+    char hex[RF_SHA256_HEX];
+    int n = 0;
+    for (uint32_t i = 0; i < sc->nimages + sc->nfonts; i++) {
+        int img = i < sc->nimages;
+        const char *name = img ? sc->images[i]->file : sc->fonts[i - sc->nimages]->file;
+        if (!img && sc->fonts[i - sc->nimages]->builtin)
+            continue;
+        rf_sha256_hex(img ? sc->images[i]->sha256 : sc->fonts[i - sc->nimages]->sha256, hex);
+        const char *was = rf_trace_asset(trace, name);
+        if (was == NULL || strcmp(was, hex) == 0)
+            continue;
+        check_trace_line(f, "%s changed since the goldens: '%s' (SHA-256 %.12s... -> %.12s...)",
+                         img ? "image" : "font", name, was, hex);
+        if (n++ == 0) {
+            *kind = img ? "image" : "font";
+            *file = name;
+        }
+    }
+    return n;
+}
+
+/* The trace's explanation of a failing frame, then its causes. */
 static void check_explain(check_ctx_t *c, rf_check_frame_t *f, const double *slots)
 {
     rf_trace_move_t moves[RF_CHECK_MAX_MOVES];
     rf_trace_diff_t d;
     char line[640];
+    const char *kind = NULL, *file = NULL;
+    int changed = 0;
 
     if (c->trace == NULL)
-        return;
-    rf_trace_compare(c->trace, &c->scene->values, f->t, slots, moves, RF_CHECK_MAX_MOVES, &d);
+        goto causes;
+    rf_trace_compare(c->trace, &c->scene->values, c->cause.inames, f->t, slots, moves,
+                     RF_CHECK_MAX_MOVES, &d);
     if (!d.has_row) {
         check_trace_line(f, "trace.csv has no row at t=%.6g (it was written for other "
                             "frames; --update records this one)", f->t);
-        return;
+        goto causes;
     }
     for (size_t i = 0; i < d.nmoves; i++) {
         rf_trace_move_format(line, sizeof line, &moves[i], f->t);
@@ -97,12 +124,20 @@ static void check_explain(check_ctx_t *c, rf_check_frame_t *f, const double *slo
     if (d.added > 0)
         check_trace_line(f, "new since the trace: '%s'%s", d.first_added,
                          d.added > 1 ? " and others" : "");
-    if (d.gone > 0)
+    if (d.gone > 0 && d.first_gone != NULL)
         check_trace_line(f, "gone since the trace: '%s'%s", d.first_gone,
                          d.gone > 1 ? " and others" : "");
-    if (d.moved == 0 && d.added == 0 && d.gone == 0)
+    else if (d.gone > 0)
+        check_trace_line(f, "gone since the trace: %zu value outputs", d.gone);
+    changed = check_explain_assets(c->scene, c->trace, f, &kind, &file);
+    if (d.moved == 0 && d.added == 0 && d.gone == 0 && changed == 0)
         check_trace_line(f, "no value moved at t=%.6g: a raster change, not a motion change",
                          f->t);
+    else if (d.moved == 0 && d.added == 0 && d.gone == 0)
+        check_trace_line(f, "no value moved at t=%.6g: the changed asset%s above, not a motion "
+                         "change", f->t, changed > 1 ? "s" : "");
+causes:
+    check_cause_explain(c, f, slots, changed, kind, file);
 }
 
 /* Keeps the render (and the diff image) of a failed frame for an HTML report. */
@@ -146,8 +181,10 @@ void check_frame(check_worker_t *w, size_t i)
         f->seconds = check_now() - t0;
         return;
     }
-    if (rf_renderer_draw(w->r, f->t) != 0) {
+    int drawn = rf_renderer_draw(w->r, f->t);
+    if (drawn != 0) {
         f->status = RF_CHECK_ERROR;
+        f->undrawable = drawn == RF_RENDER_UNDRAWABLE;
         check_message(f, "render failed: %s", rf_renderer_error(w->r));
         f->seconds = check_now() - t0;
         return;

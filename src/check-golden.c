@@ -12,6 +12,8 @@
 #include "atomic.h"
 #include "check-int.h"
 #include "diag.h"
+#include "font.h"
+#include "image.h"
 
 /* ------------------------------------------------------------ frame list */
 
@@ -95,41 +97,34 @@ int check_scan(const char *dir, int digits, long **out, size_t *n, int *missing,
 
 /* ------------------------------------------------------------ trace.csv */
 
-/* Writes DIR/trace.csv from the frames rendered in this run, unless the
- * file already holds exactly those bytes (its mtime then stays). */
-void check_write_trace(check_ctx_t *c)
-{
-    rf_check_run_t *run = c->run;
-    const rf_scene_t *sc = c->scene;
-    size_t ns = sc->values.nslots, k = 0;
-    double *times = malloc((run->nframes + 1) * sizeof *times);
-    double *rows = malloc((run->nframes * ns + 1) * sizeof *rows);
-    char path[RF_CHECK_PATH_MAX], err[600];
-    char *text = NULL;
-    size_t len = 0;
 
-    if (times == NULL || rows == NULL) {
-        snprintf(run->trace_error, sizeof run->trace_error, "%s/%s: out of memory",
-                 run->golden_dir, RF_TRACE_FILE);
-        goto out;
+/* The trace's asset lines (trace.h): every image and font file the scene
+ * read, so that check can name the one whose bytes changed. */
+static int check_trace_assets(const rf_scene_t *sc, char **text, size_t *len)
+{
+    char hex[RF_SHA256_HEX];
+    for (uint32_t i = 0; i < sc->nimages; i++) {
+        rf_sha256_hex(sc->images[i]->sha256, hex);
+        if (strchr(sc->images[i]->file, '\n') == NULL &&
+            rf_trace_append_asset(text, len, sc->images[i]->file, hex) != 0)
+            return -1;
     }
-    for (size_t i = 0; i < run->nframes; i++) {
-        if (!c->rendered[i])
+    for (uint32_t i = 0; i < sc->nfonts; i++) {
+        if (sc->fonts[i]->builtin || strchr(sc->fonts[i]->file, '\n') != NULL)
             continue;
-        times[k] = run->frames[i].t;
-        memcpy(rows + k * ns, c->slots + i * ns, ns * sizeof(double));
-        k++;
+        rf_sha256_hex(sc->fonts[i]->sha256, hex);
+        if (rf_trace_append_asset(text, len, sc->fonts[i]->file, hex) != 0)
+            return -1;
     }
-    if (k == 0)
-        goto out;
-    if (check_path_join(path, sizeof path, run->golden_dir, RF_TRACE_FILE, "") != 0)
-        goto out;
-    if (rf_trace_format(&sc->values, times, rows, k, &text, &len) != 0) {
-        snprintf(run->trace_error, sizeof run->trace_error, "%s/%s: out of memory",
-                 run->golden_dir, RF_TRACE_FILE);
-        goto out;
-    }
-    /* Same bytes: leave the file (and its mtime) alone. */
+    return 0;
+}
+
+/* Writes len bytes of text to path atomically unless the file already
+ * holds exactly them (its mtime then stays): 0 written, 1 the same,
+ * -1 with c->write_err. */
+static int check_write_if_changed(check_ctx_t *c, const char *path, const char *text,
+                                  size_t len)
+{
     FILE *fp = fopen(path, "rb");
     if (fp != NULL) {
         struct stat stbuf;
@@ -143,22 +138,108 @@ void check_write_trace(check_ctx_t *c)
         }
         fclose(fp);
         if (same)
-            goto out;
+            return 1;
     }
-    if (check_make_dir(c, run->golden_dir, &c->golden_dir_made, c->golden_dir_err,
+    if (check_make_dir(c, c->run->golden_dir, &c->golden_dir_made, c->golden_dir_err,
                        sizeof c->golden_dir_err) != 0) {
-        snprintf(run->trace_error, sizeof run->trace_error, "%s", c->golden_dir_err);
-        run->io_errors++;
+        snprintf(c->write_err, sizeof c->write_err, "%s", c->golden_dir_err);
+        return -1;
+    }
+    if (rf_atomic_file_write(path, text, len, RF_ATOMIC_FSYNC, c->write_err,
+                             sizeof c->write_err) != 0)
+        return -1;
+    return 0;
+}
+
+/* Writes DIR/trace.csv from the frames rendered in this run, unless the
+ * file already holds exactly those bytes (its mtime then stays): the
+ * values of this run for the goldens it wrote, the old trace's row for the
+ * goldens it kept (this run's values when the old trace has no row at that
+ * time, a golden kept without a trace, and for the values an older trace
+ * has no column for). */
+void check_write_trace(check_ctx_t *c)
+{
+    rf_check_run_t *run = c->run;
+    const rf_scene_t *sc = c->scene;
+    size_t ns = sc->values.nslots, k = 0;
+    double *times = malloc((run->nframes + 1) * sizeof *times);
+    double *rows = malloc((run->nframes * ns + 1) * sizeof *rows);
+    char path[RF_CHECK_PATH_MAX];
+    char *text = NULL;
+    size_t len = 0;
+
+    if (times == NULL || rows == NULL) {
+        snprintf(run->trace_error, sizeof run->trace_error, "%s/%s: out of memory",
+                 run->golden_dir, RF_TRACE_FILE);
         goto out;
     }
-    if (rf_atomic_file_write(path, text, len, RF_ATOMIC_FSYNC, err, sizeof err) != 0) {
-        snprintf(run->trace_error, sizeof run->trace_error, "%s", err);
-        run->io_errors++;
+    for (size_t i = 0; i < run->nframes; i++) {
+        if (!c->rendered[i])
+            continue;
+        times[k] = run->frames[i].t;
+        memcpy(rows + k * ns, c->slots + i * ns, ns * sizeof(double));
+        /* a golden this run kept (it passed, or within --max-diff-*) keeps
+         * the values it was recorded with: the next failure measures
+         * motion from the pixels the golden holds */
+        if (!run->frames[i].updated &&
+            rf_trace_recall(c->trace, &sc->values, c->cause.inames, times[k], rows + k * ns) == 0)
+            memcpy(rows + k * ns, c->slots + i * ns, ns * sizeof(double));
+        k++;
+    }
+    if (k == 0)
+        goto out;
+    if (check_path_join(path, sizeof path, run->golden_dir, RF_TRACE_FILE, "") != 0)
+        goto out;
+    if (rf_trace_format(&sc->values, c->cause.inames, times, rows, k, &text, &len) != 0 ||
+        check_trace_assets(sc, &text, &len) != 0) {
+        snprintf(run->trace_error, sizeof run->trace_error, "%s/%s: out of memory",
+                 run->golden_dir, RF_TRACE_FILE);
         goto out;
     }
-    run->trace_written = 1;
+    switch (check_write_if_changed(c, path, text, len)) {
+    case 0:
+        run->trace_written = 1;
+        break;
+    case -1:
+        snprintf(run->trace_error, sizeof run->trace_error, "%s", c->write_err);
+        run->io_errors++;
+        break;
+    default:
+        break;
+    }
 out:
     free(text);
     free(times);
     free(rows);
+}
+
+/* ------------------------------------------------------------ scene.json */
+
+/* DIR/scene.json: the scene the goldens written in this run were drawn
+ * from, the text check compares the scene with to name the cause of a
+ * failure (check-cause.c). Only with goldens written: a run that wrote
+ * none leaves the copy of the run that did. */
+void check_write_scene(check_ctx_t *c)
+{
+    rf_check_run_t *run = c->run;
+    char path[RF_CHECK_PATH_MAX];
+    size_t updated = 0;
+
+    for (size_t i = 0; i < run->nframes; i++)
+        updated += run->frames[i].updated;
+    if (updated == 0 || c->scene->source == NULL ||
+        check_path_join(path, sizeof path, run->golden_dir, "scene.json", "") != 0)
+        return;
+    switch (check_write_if_changed(c, path, c->scene->source, c->scene->source_len)) {
+    case 0:
+        run->scene_written = 1;
+        break;
+    case -1:
+        if (run->trace_error[0] == '\0')
+            snprintf(run->trace_error, sizeof run->trace_error, "%s", c->write_err);
+        run->io_errors++;
+        break;
+    default:
+        break;
+    }
 }

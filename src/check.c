@@ -194,6 +194,7 @@ int rf_check_execute(const rf_scene_t *scene, const char *scene_path,
     c.o = o;
     c.run = run;
     c.trace = trace;
+    check_cause_init(&c);
     pthread_mutex_init(&c.lock, NULL);
     pthread_cond_init(&c.cond, NULL);
 
@@ -218,7 +219,7 @@ int rf_check_execute(const rf_scene_t *scene, const char *scene_path,
         for (size_t i = 0; i < n; i++) {
             check_frame(&workers[0], i);
             if (o->on_frame != NULL)
-                o->on_frame(o->ctx, &run->frames[i]);
+                o->on_frame(o->ctx, &run->frames[i], i + 1, n);
         }
     } else {
         size_t started = 0;
@@ -238,7 +239,7 @@ int rf_check_execute(const rf_scene_t *scene, const char *scene_path,
                 pthread_cond_wait(&c.cond, &c.lock);
             pthread_mutex_unlock(&c.lock);
             if (o->on_frame != NULL)
-                o->on_frame(o->ctx, &run->frames[i]);
+                o->on_frame(o->ctx, &run->frames[i], i + 1, n);
         }
         for (size_t i = 0; i < started; i++)
             pthread_join(workers[i].thread, NULL);
@@ -252,12 +253,16 @@ int rf_check_execute(const rf_scene_t *scene, const char *scene_path,
             run->updated++;
         else
             run->failed++;
-        if (f->write_failed ||
-            (!f->updated && (f->status == RF_CHECK_UNREADABLE || f->status == RF_CHECK_ERROR)))
+        if (f->status == RF_CHECK_ERROR && f->undrawable)
+            run->scene_errors++;
+        else if (f->write_failed ||
+                 (!f->updated && (f->status == RF_CHECK_UNREADABLE || f->status == RF_CHECK_ERROR)))
             run->io_errors++;
     }
-    if (o->update)
+    if (o->update) {
         check_write_trace(&c);
+        check_write_scene(&c);
+    }
     rc = 0;
     *exit_status = RF_EXIT_OK;
 
@@ -273,6 +278,7 @@ out:
     free(c.rendered);
     free(c.done);
     rf_trace_destroy(trace);
+    check_cause_free(&c.cause);
     run->seconds = check_now() - t0;
     return rc;
 }

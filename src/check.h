@@ -12,11 +12,16 @@
  * (rf_png_row_to_rgba), and compared with its golden while the golden is
  * decoded row by row (diffstream.h). A frame passes when its count of differing
  * pixels is within both limits. When it fails and DIR/trace.csv exists,
- * the trace says which values moved at the frame's time.
+ * the trace says which values moved at the frame's time (inline values
+ * too, by pointer); then the scene is compared with DIR/scene.json, the
+ * copy update keeps, and the edits that feed what moved are named as its
+ * cause ("cause: /values/x/spring/stiffness 300 -> 280"), or the scene is
+ * said to be unchanged (check-cause.c).
  *
  * Files: goldens are only ever written with update, and then only the
  * missing and failing ones (zlib 6, filter NONE, atomically, fsynced), plus
- * DIR/trace.csv when its contents change. Diff images go to diff_dir, only
+ * DIR/trace.csv when its contents change, and DIR/scene.json (the scene's
+ * text) when goldens were written and its contents change. Diff images go to diff_dir, only
  * for frames that failed on pixels. Nothing else is written; in particular
  * a passing golden keeps its bytes and its mtime.
  *
@@ -58,6 +63,9 @@ typedef struct rf_check_frame {
     char name[32];                    /* "frame-00032" (no folder, no .png) */
     rf_check_status_t status;         /* before any update */
     int updated;                      /* 1: update (re)wrote its golden */
+    int undrawable;                   /* ERROR: 1 when the scene asks this
+                                         frame for something that cannot be
+                                         drawn (render.h), a bad scene */
     int write_failed;                 /* 1: its diff image or golden could
                                          not be written (trace says why) */
     char write_error[600];            /* the first such failure, one line
@@ -87,8 +95,9 @@ typedef struct rf_check_options {
     int keep_images;                  /* 1: keep failed frames' PNGs in memory
                                          (an HTML report embeds them) */
     /* Called in frame order as soon as a frame and all before it are
-     * done (from the calling thread); may be NULL. */
-    void (*on_frame)(void *ctx, const rf_check_frame_t *f);
+     * done (from the calling thread), with how many frames are done
+     * (this one included) of how many; may be NULL. */
+    void (*on_frame)(void *ctx, const rf_check_frame_t *f, size_t done, size_t total);
     void *ctx;
 } rf_check_options_t;
 
@@ -106,15 +115,19 @@ typedef struct rf_check_run {
     size_t failed;                    /* not PASS and not updated */
     size_t updated;                   /* goldens written */
     int trace_written;                /* 1: update wrote DIR/trace.csv */
-    int io_errors;                    /* frames left UNREADABLE or ERROR, or
-                                         with write_failed, and trace.csv
-                                         write failures: exit status 3 */
+    int scene_written;                /* 1: update wrote DIR/scene.json */
+    int io_errors;                    /* frames left UNREADABLE or ERROR
+                                         (not undrawable), or with
+                                         write_failed, and trace.csv write
+                                         failures: exit status 3 */
+    int scene_errors;                 /* undrawable frames: exit status 2 */
     double seconds;                   /* wall time of the run */
     char timestamp[32];               /* start, ISO 8601 UTC */
     char warning[640];                /* "" or one line worth a warning
                                          (trace.csv unreadable, ...) */
     char trace_error[640];            /* "" or why update could not write
-                                         trace.csv (an I/O error) */
+                                         trace.csv or scene.json (an I/O
+                                         error; trace.csv's first) */
 } rf_check_run_t;
 
 /* Runs a check of scene (loaded from scene_path). Returns 0 when the run

@@ -73,34 +73,61 @@ static int check_check(void *state, const rf_cmd_args_t *args)
 
 typedef struct check_print {
     int quiet;
+    int progress;           /* 1: a progress line on stderr (a terminal) */
+    int shown;              /* the length of the progress line showing */
+    size_t failed;
 } check_print_t;
 
-/* One line per frame, then the trace's lines indented under it. */
-static void check_print_frame(void *ctx, const rf_check_frame_t *f)
+/* Erases the progress line, if one shows, so that a frame line or the
+ * summary starts at the beginning of an empty line. */
+static void check_progress_erase(check_print_t *p)
 {
-    const check_print_t *p = ctx;
+    if (p->shown > 0) {
+        fprintf(stderr, "\r%*s\r", p->shown, "");
+        fflush(stderr);
+        p->shown = 0;
+    }
+}
+
+/* One line per frame, then the trace's lines indented under it; on a
+ * terminal, "check 12/90  1 failed" below them until the run ends. */
+static void check_print_frame(void *ctx, const rf_check_frame_t *f, size_t done, size_t total)
+{
+    check_print_t *p = ctx;
     const char *verdict;
 
-    if (p->quiet && f->status == RF_CHECK_PASS && !f->write_failed)
-        return;
-    if (f->status == RF_CHECK_PASS)
-        verdict = "ok";
-    else if (f->updated)
-        verdict = "updated";
-    else
-        verdict = "FAIL";
-    printf("%s t=%.6g: %s", f->name, f->t, verdict);
-    if (f->message[0] != '\0')
-        printf(f->status == RF_CHECK_PASS || f->updated ? " (%s)" : ": %s", f->message);
-    putchar('\n');
-    for (const char *l = f->trace; l != NULL && *l != '\0';) {
-        size_t n = strcspn(l, "\n");
-        printf("  %.*s\n", (int)n, l);
-        l += n + (l[n] == '\n');
+    if (f->status != RF_CHECK_PASS && !f->updated)
+        p->failed++;
+    if (!p->quiet || f->status != RF_CHECK_PASS || f->write_failed) {
+        check_progress_erase(p);
+        if (f->status == RF_CHECK_PASS)
+            verdict = "ok";
+        else if (f->updated)
+            verdict = "updated";
+        else
+            verdict = "FAIL";
+        printf("%s t=%.6g: %s", f->name, f->t, verdict);
+        if (f->message[0] != '\0')
+            printf(f->status == RF_CHECK_PASS || f->updated ? " (%s)" : ": %s", f->message);
+        putchar('\n');
+        for (const char *l = f->trace; l != NULL && *l != '\0';) {
+            size_t n = strcspn(l, "\n");
+            printf("  %.*s\n", (int)n, l);
+            l += n + (l[n] == '\n');
+        }
+        if (f->diff_path[0] != '\0')
+            printf("  diff image: %s\n", f->diff_path);
+        fflush(stdout);
     }
-    if (f->diff_path[0] != '\0')
-        printf("  diff image: %s\n", f->diff_path);
-    fflush(stdout);
+    if (p->progress && done < total) {
+        int n = fprintf(stderr, "\rcheck %zu/%zu", done, total);
+        if (p->failed > 0)
+            n += fprintf(stderr, "  %zu failed", p->failed);
+        fflush(stderr);
+        p->shown = n > 1 ? n - 1 : 0;
+    }
+    if (done == total)
+        check_progress_erase(p);
 }
 
 /* A golden, diff image or trace.csv that could not be written is an I/O
@@ -151,12 +178,15 @@ static int check_exec(void *state, const rf_cmd_args_t *args)
     for (int i = 0; i < o->nreports; i++)
         if (rf_report_kind_of(o->reports[i]) == RF_REPORT_HTML)
             co.keep_images = 1;
+    memset(&pr, 0, sizeof pr);
     pr.quiet = args->opt[OPT_QUIET] != NULL;
+    pr.progress = !pr.quiet && isatty(STDERR_FILENO);
     co.on_frame = check_print_frame;
     co.ctx = &pr;
 
     if (rf_check_execute(args->scene, args->operands[0], &co, &run, &exit_status, err,
                          sizeof err) != 0) {
+        check_progress_erase(&pr);
         fprintf(stderr, "runeframe: check: %s\n", err);
         status = exit_status;
         goto out;
@@ -168,12 +198,22 @@ static int check_exec(void *state, const rf_cmd_args_t *args)
             n--;
         printf("wrote %.*s/trace.csv\n", (int)n, golden);
     }
+    if (run.scene_written) {
+        size_t n = strlen(golden);
+        while (n > 1 && golden[n - 1] == '/')
+            n--;
+        printf("wrote %.*s/scene.json\n", (int)n, golden);
+    }
     printf("%zu passed, %zu failed", run.passed, run.failed);
     if (update)
         printf(", %zu updated", run.updated);
     putchar('\n');
     fflush(stdout);
-    status = run.io_errors > 0 ? RF_EXIT_IO : run.failed > 0 ? RF_EXIT_DIFF : RF_EXIT_OK;
+    /* a bad scene first: it is what to fix, whatever else failed */
+    status = run.scene_errors > 0 ? RF_EXIT_USAGE
+             : run.io_errors > 0  ? RF_EXIT_IO
+             : run.failed > 0     ? RF_EXIT_DIFF
+                                  : RF_EXIT_OK;
     for (int i = 0; i < o->nreports; i++) {
         if (rf_report_write(&run, o->reports[i], err, sizeof err) != 0) {
             fprintf(stderr, "runeframe: check: %s\n", err);
@@ -207,13 +247,15 @@ const rf_cmd_t rf_cmd_check = {
         "                     actual and diff images side by side, self-contained);\n"
         "                     may be given more than once\n"
         "  --jobs N           N worker threads (default: online CPUs)\n"
-        "  --quiet            print only failing frames and the summary\n"
+        "  --quiet            print only failing frames and the summary (and no\n"
+        "                     progress line: one shows on stderr when it is a\n"
+        "                     terminal)\n"
         RF_CMD_DIFF_HELP,
     .usage = "SCENE --golden DIR [--threshold X] [--max-diff-pixels N]\n"
              "                      [--max-diff-ratio R] [--aa] [--diff-dir DIR] [--update]\n"
              "                      [--report FILE] [--jobs N] [--quiet]",
     .name = "check", .opts = "golden: diff-dir: update report: jobs: quiet",
     .more = rf_cmd_diff_options, /* cmd-diffopt.h */
-    RF_CMD_ONE_SCENE, .state_size = sizeof(check_cli_t), .defaults = &check_defaults,
+    RF_CMD_ONE_SCENE, .warns = 1, .reduced_motion = 1, .state_size = sizeof(check_cli_t), .defaults = &check_defaults,
     .option = check_option, .check = check_check, .exec = check_exec,
 };

@@ -15,7 +15,7 @@
 #include "series.h"
 
 /* The option ids, in the order of .opts below. */
-enum { OPT_VALUES, OPT_OUTPUT, OPT_FROM, OPT_TO, OPT_WIDTH, OPT_HEIGHT };
+enum { OPT_VALUES, OPT_OUTPUT, OPT_FROM, OPT_TO, OPT_WIDTH, OPT_HEIGHT, OPT_NORMALIZE };
 
 /* --values (NULL: every named value) and -o are read from the arguments. */
 typedef struct plot_opts {
@@ -53,7 +53,7 @@ static int plot_option(void *state, int id, const char *arg)
         return plot_parse_size(arg, "width", &o->width);
     case OPT_HEIGHT:
         return plot_parse_size(arg, "height", &o->height);
-    default: /* --values: args */
+    default: /* --values, --normalize: args */
         return 0;
     }
 }
@@ -134,6 +134,7 @@ static int plot_exec(void *state, const rf_cmd_args_t *args)
     spec.series = s;
     spec.width = (int)o->width;
     spec.height = (int)o->height;
+    spec.normalize = args->opt[OPT_NORMALIZE] != NULL;
     status = RF_EXIT_OK;
     if (rf_plot_write(&spec, args->opt[OPT_OUTPUT], err, sizeof err) != 0) {
         fprintf(stderr, "runeframe: plot: %s\n", err);
@@ -152,10 +153,11 @@ const rf_cmd_t rf_cmd_plot = {
     .summary = "draw values against time into a PNG",
     .help =
         "Draws one line per value against time (axes with tick labels, a legend,\n"
-        "and a dashed line with a dot and a label where a value settles), on\n"
-        "white, into a PNG written atomically. The y axis spans the sampled\n"
-        "minimum and maximum of the plotted lines, padded by 5%; each line is\n"
-        "sampled at least twice per pixel column.\n"
+        "and a dashed line with a dot where a value settles, its time in the\n"
+        "legend), on white, into a PNG written atomically. The y axis spans the\n"
+        "sampled minimum and maximum of the plotted lines, padded by 5%; each\n"
+        "line is sampled at least twice per pixel column. Twelve lines get\n"
+        "distinct colors; later ones repeat them dashed, then dotted.\n"
         "\n"
         "Options:\n"
         "  --values a,b     the values to draw (default every named value; a path\n"
@@ -165,10 +167,13 @@ const rf_cmd_t rf_cmd_plot = {
         "  --to T           the last time on the axis (default the scene's duration)\n"
         "  --width W        the image width, 16..16384 (default 1200)\n"
         "  --height H       the image height, 16..16384 (default 600); at most\n"
-        "                   67108864 pixels in all\n",
+        "                   67108864 pixels in all\n"
+        "  --normalize      scale each line to its own sampled range, 0 = its\n"
+        "                   minimum and 1 = its maximum (a constant at 0.5); the\n"
+        "                   legend gives each range\n",
     .usage = "SCENE [--values a,b] -o PLOT.png [--from T] [--to T]\n"
-             "                      [--width W] [--height H]",
-    .name = "plot", .opts = "values: o|output: from: to: width: height:",
-    RF_CMD_ONE_SCENE, .state_size = sizeof(plot_opts_t), .defaults = &plot_defaults,
+             "                      [--width W] [--height H] [--normalize]",
+    .name = "plot", .opts = "values: o|output: from: to: width: height: normalize",
+    RF_CMD_ONE_SCENE, .reduced_motion = 1, .state_size = sizeof(plot_opts_t), .defaults = &plot_defaults,
     .option = plot_option, .check = plot_check, .exec = plot_exec,
 };

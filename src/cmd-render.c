@@ -6,11 +6,14 @@
 #define _GNU_SOURCE 1
 #endif
 
+#include <dirent.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "atomic.h"
@@ -24,7 +27,7 @@
 /* The option ids, in the order of .opts below. */
 enum {
     OPT_OUTPUT, OPT_FRAMES, OPT_JOBS, OPT_SHARD, OPT_FORMAT, OPT_QUIET, OPT_PNG_LEVEL,
-    OPT_PNG_FILTER, OPT_NO_REUSE,
+    OPT_PNG_FILTER, OPT_NO_REUSE, OPT_CLEAN, OPT_SCALE, OPT_FPS,
 };
 
 typedef struct render_opts {
@@ -37,6 +40,9 @@ typedef struct render_opts {
     int has_format;
     rf_png_options_t png;
     int has_png;                /* --png-level or --png-filter given */
+    int quiet;                  /* --quiet: no progress line, no note */
+    double scale;               /* --scale S; 1 without */
+    double fps;                 /* --fps F; 0 without */
 } render_opts_t;
 
 /* The signal that interrupted the render (SIGINT, SIGTERM, SIGHUP), or 0. */
@@ -91,7 +97,7 @@ static int render_parse_shard(const char *s, long *k, long *n)
 
 /* -o, --quiet and --no-reuse are read from the arguments. */
 static const render_opts_t render_defaults = {
-    .a = -1, .b = -1, .shard_k = 1, .shard_n = 1, .png = RF_PNG_OPTIONS_RENDER,
+    .a = -1, .b = -1, .shard_k = 1, .shard_n = 1, .png = RF_PNG_OPTIONS_RENDER, .scale = 1,
 };
 
 static int render_option(void *state, int id, const char *arg)
@@ -133,6 +139,10 @@ static int render_option(void *state, int id, const char *arg)
     case OPT_PNG_FILTER:
         o->has_png = 1;
         return rf_cmd_parse_png_filter(&rf_cmd_render, arg, &o->png);
+    case OPT_SCALE:
+        return rf_cmd_parse_scale(&rf_cmd_render, arg, &o->scale);
+    case OPT_FPS:
+        return rf_cmd_parse_fps(&rf_cmd_render, arg, &o->fps);
     default: /* -o, --quiet, --no-reuse: args */
         return 0;
     }
@@ -142,7 +152,7 @@ static int render_option(void *state, int id, const char *arg)
 static int render_run_error(const rf_frames_result_t *res)
 {
     fprintf(stderr, "runeframe: render: %s\n", res->message);
-    return RF_EXIT_IO;
+    return res->undrawable ? RF_EXIT_USAGE : RF_EXIT_IO;
 }
 
 /* After an interrupted run: the signal's default action (the parent sees
@@ -167,7 +177,8 @@ static int render_video(const render_opts_t *o, const rf_scene_t *scene, rf_fram
     rf_video_spec_t spec;
     rf_frames_result_t res;
     char err[RF_FRAMES_ERR_LEN + 1024];
-    int mp4 = strcasecmp(ext, ".mp4") == 0;
+    int mp4 = strcasecmp(ext, ".mp4") == 0, mov = strcasecmp(ext, ".mov") == 0;
+    int gif = strcasecmp(ext, ".gif") == 0;
     int status = RF_EXIT_IO, rc, close_failed;
 
     if (o->has_format)
@@ -194,6 +205,20 @@ static int render_video(const render_opts_t *o, const rf_scene_t *scene, rf_fram
     spec.fps = scene->fps;
     spec.rgb = job->format == RF_FRAMES_RGB;
     spec.mp4 = mp4;
+    spec.mov = mov;
+    spec.webm = strcasecmp(ext, ".webm") == 0;
+    spec.gif = gif;
+    /* the whole scene plays for its duration; a part of it, for its frames */
+    spec.duration = job->range.count == scene->nframes ? scene->duration
+                                                       : (double)job->range.count / scene->fps;
+    if (gif) {
+        rf_video_gif_timing_t g;
+        rf_video_gif_timing(scene->fps, spec.duration, &g);
+        if (g.dropped && !o->quiet)
+            fprintf(stderr, "runeframe: note: render: %s: %.4g fps shown at %.4g fps (GIF "
+                            "delays are whole 1/100 s, and browsers slow those under 2/100 s)\n",
+                    o->out, scene->fps, 100.0 / g.cs);
+    }
     if (rf_video_start(&v, &spec, err, sizeof err) != 0) {
         fprintf(stderr, "runeframe: render: %s\n", err);
         goto out;
@@ -210,7 +235,7 @@ static int render_video(const render_opts_t *o, const rf_scene_t *scene, rf_fram
         /* our failure (or an interrupt): ffmpeg's half-done video goes */
         rf_video_discard(&v);
         if (render_signal == 0)
-            render_run_error(&res);
+            status = render_run_error(&res);
         goto out;
     }
     if (rf_video_finish(&v, rc != 0 || close_failed, err, sizeof err) != 0) {
@@ -289,14 +314,77 @@ static int render_stream(const render_opts_t *o, const rf_scene_t *scene, rf_fra
 
 /* ---------------------------------------------------------------- PNG */
 
-static int render_png(const render_opts_t *o, rf_frames_job_t *job)
+/* The number N of a file named frame-N.png (N of 5 or more digits, as
+ * render names frames), or -1. */
+static long render_frame_number(const char *name)
+{
+    size_t n = strlen(name), d = 0;
+    long v = 0;
+    if (n < 15 || strncmp(name, "frame-", 6) != 0 || strcmp(name + n - 4, ".png") != 0)
+        return -1;
+    for (size_t i = 6; i < n - 4; i++, d++) {
+        if (name[i] < '0' || name[i] > '9' || v > 99999999)
+            return -1;
+        v = v * 10 + (name[i] - '0');
+    }
+    return d >= 5 ? v : -1;
+}
+
+/* Frame files of dir: deletes every one (clean), or counts those that are
+ * not frames of a scene of nframes frames into *stale with the first in
+ * first. 0, or -1 with errno set by a failed deletion. */
+static int render_frame_files(const char *dir, int clean, long nframes, long *stale,
+                              char first[64])
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    char path[4200];
+    long best = -1;
+    *stale = 0;
+    if (d == NULL)
+        return 0;              /* not made yet: nothing stale */
+    while ((e = readdir(d)) != NULL) {
+        long k = render_frame_number(e->d_name);
+        if (k < 0)
+            continue;
+        if (clean) {
+            snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+            if (unlink(path) != 0 && errno != ENOENT) {
+                int saved = errno;
+                closedir(d);
+                errno = saved;
+                return -1;
+            }
+        } else if (k >= nframes) {
+            (*stale)++;
+            if (best < 0 || k < best) {
+                best = k;
+                snprintf(first, 64, "%s", e->d_name);
+            }
+        }
+    }
+    closedir(d);
+    return 0;
+}
+
+static int render_png(const render_opts_t *o, rf_frames_job_t *job, int clean)
 {
     rf_frames_result_t res;
-    char err[RF_FRAMES_ERR_LEN];
+    char err[RF_FRAMES_ERR_LEN], first[64] = "";
+    long stale;
 
     if (strcmp(o->out, "-") == 0)
         return rf_cmd_usage_error(&rf_cmd_render, "-o - streams frames: use --format y4m or "
                                                   "--format rgba (PNG frames go to a folder)");
+    if (clean && o->shard_n > 1)
+        return rf_cmd_usage_error(&rf_cmd_render, "--clean with --shard would delete the other "
+                                                  "shards' frames: clean the folder before the "
+                                                  "shards start");
+    if (clean && render_frame_files(o->out, 1, 0, &stale, first) != 0) {
+        fprintf(stderr, "runeframe: render: %s: cannot delete its frames: %s\n", o->out,
+                strerror(errno));
+        return RF_EXIT_IO;
+    }
     if (rf_atomic_dir_create(o->out, err, sizeof err) != 0) {
         fprintf(stderr, "runeframe: render: %s\n", err);
         return RF_EXIT_IO;
@@ -307,7 +395,37 @@ static int render_png(const render_opts_t *o, rf_frames_job_t *job)
             return RF_EXIT_IO;
         return render_run_error(&res);
     }
+    /* frames of another scene left in the folder would be joined with
+     * these by `ffmpeg -i frame-%05d.png` */
+    if (render_frame_files(o->out, 0, job->scene->nframes, &stale, first) == 0 && stale > 0)
+        fprintf(stderr, "runeframe: warning: render: %s holds %ld frame file%s that %s not "
+                        "frames of this scene (%s%s); --clean deletes them first\n",
+                o->out, stale, stale == 1 ? "" : "s", stale == 1 ? "is" : "are", first,
+                stale > 1 ? " and more" : "");
     return RF_EXIT_OK;
+}
+
+/* -o is a folder, "-", or a video: a name with any other extension is a
+ * mistake (cli.md "Outputs"), said before anything is made. An existing
+ * folder may have a dot in its name; with --format y4m or rgba, -o FILE is
+ * the stream's file and any name goes. */
+static int render_check_name(const char *out)
+{
+    struct stat st;
+    const char *base = strrchr(out, '/'), *dot;
+    base = base != NULL ? base + 1 : out;
+    dot = strrchr(base, '.');
+    if (strcmp(out, "-") == 0 || rf_video_ext(out) != NULL || rf_video_has_ext(out, ".y4m") ||
+        dot == NULL || dot == base || dot[1] == '\0' ||
+        (stat(out, &st) == 0 && S_ISDIR(st.st_mode)))
+        return 0;
+    if (strcasecmp(dot, ".png") == 0)
+        return rf_cmd_usage_error(&rf_cmd_render, "-o %s: render writes a folder of frames, - "
+                                  "(a stream) or a video (.mp4, .webm, .mov, .gif); for one "
+                                  "frame use 'runeframe seek SCENE --frame N -o %s'", out, out);
+    return rf_cmd_usage_error(&rf_cmd_render, "-o %s: '%s' is not an output render writes: a "
+                              "folder of frames, - (a stream), or a video .mp4, .webm, .mov "
+                              "(ProRes 4444 with alpha) or .gif", out, dot);
 }
 
 /* The output and its format, from -o and --format together. */
@@ -316,6 +434,7 @@ static int render_check(void *state, const rf_cmd_args_t *args)
     render_opts_t *o = state;
 
     o->out = args->opt[OPT_OUTPUT];
+    o->quiet = args->opt[OPT_QUIET] != NULL;
     if (o->out != NULL && !o->has_format && rf_video_has_ext(o->out, ".y4m")) {
         /* -o NAME.y4m says which stream it is */
         o->format = RF_FRAMES_Y4M;
@@ -329,18 +448,36 @@ static int render_check(void *state, const rf_cmd_args_t *args)
                                   o->format == RF_FRAMES_Y4M ? "y4m" : "rgba");
     if (o->out[0] == '\0')
         return rf_cmd_usage_error(&rf_cmd_render, "-o needs a name, got ''");
-    return 0;
+    if (o->has_format && o->format != RF_FRAMES_PNG)
+        return 0;               /* a stream into a file of any name */
+    return render_check_name(o->out);
+}
+
+static double render_now(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
 static int render_exec(void *state, const rf_cmd_args_t *args)
 {
     const render_opts_t *o = state;
-    const rf_scene_t *scene = args->scene;
+    rf_scene_t draft;           /* --scale and --fps: borrows args->scene */
+    const rf_scene_t *scene = &draft;
     const char *ext = rf_video_ext(o->out);
     rf_frames_job_t job = { 0 };
     long a, b;
     int status;
     struct sigaction sa;
+    char err[256];
+    double t0 = render_now();
+    /* on a terminal: a progress line, then one summary line (cli.md) */
+    int summary = !o->quiet && isatty(STDERR_FILENO);
+
+    if (rf_scene_draft(args->scene, o->scale, o->fps, &draft, err, sizeof err) != 0)
+        return rf_cmd_usage_error(&rf_cmd_render, "%s", err);
 
     a = o->a < 0 ? 0 : o->a;
     b = o->b < 0 ? scene->nframes : o->b;
@@ -363,7 +500,7 @@ static int render_exec(void *state, const rf_cmd_args_t *args)
     job.png = o->png;
     job.jobs = rf_cmd_jobs(o->jobs);
     job.reuse = args->opt[OPT_NO_REUSE] == NULL;
-    job.progress = args->opt[OPT_QUIET] == NULL && isatty(STDERR_FILENO);
+    job.progress = summary ? 2 : 0;
     job.interrupt = &render_signal;
 
     /* Ctrl-C and kill stop the workers between frames, so the run cleans
@@ -376,13 +513,19 @@ static int render_exec(void *state, const rf_cmd_args_t *args)
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGHUP, &sa, NULL);
 
+    if (args->opt[OPT_CLEAN] != NULL && (ext != NULL || o->format != RF_FRAMES_PNG))
+        return rf_cmd_usage_error(&rf_cmd_render, "--clean applies to a folder of PNG frames");
     if (ext != NULL)
         status = render_video(o, scene, &job, ext);
     else if (o->format == RF_FRAMES_PNG)
-        status = render_png(o, &job);
+        status = render_png(o, &job, args->opt[OPT_CLEAN] != NULL);
     else
         status = render_stream(o, scene, &job);
     render_reraise();
+    if (status == RF_EXIT_OK && summary)
+        fprintf(stderr, "runeframe: render: %ld frame%s (%dx%d) to %s in %.1f s\n",
+                job.range.count, job.range.count == 1 ? "" : "s", scene->width, scene->height,
+                strcmp(o->out, "-") == 0 ? "standard output" : o->out, render_now() - t0);
     return status;
 }
 
@@ -400,7 +543,7 @@ const rf_cmd_t rf_cmd_render = {
         "  -o -               with --format y4m or rgba: the stream on standard output\n"
         "  -o FILE            with --format y4m or rgba: the stream into FILE\n"
         "                     (-o NAME.y4m alone implies --format y4m)\n"
-        "  -o NAME.mp4|.webm|.gif\n"
+        "  -o NAME.mp4|.webm|.mov|.gif\n"
         "                     a video encoded by ffmpeg (which must be installed)\n"
         "  --frames A:B       frames A .. B-1 (either side may be empty)\n"
         "  --jobs N           N worker threads (default: online CPUs); the output\n"
@@ -412,11 +555,18 @@ const rf_cmd_t rf_cmd_render = {
         "  --quiet            no progress line (it is shown when stderr is a terminal)\n"
         "  --png-level L      PNG compression level 0..9 (default 2: fast; 7: small)\n"
         "  --png-filter F     PNG row filter: all (default), none, sub, up, avg, paeth\n"
-        "  --no-reuse         draw and encode every frame, even copies (benchmarks)\n",
+        "  --no-reuse         draw and encode every frame, even copies (benchmarks)\n"
+        "  --clean            delete the folder's frame-NNNNN.png files first (render\n"
+        "                     warns about those that are not frames of this scene)\n"
+        "  --scale S          a draft: the canvas round(width * S) x round(height * S)\n"
+        "                     and everything on it scaled by S (0 < S <= 1)\n"
+        "  --fps F            frame N at time N / F instead of N / the scene's fps\n"
+        "                     (0 < F <= 1000; --frames counts these frames)\n",
     .usage = "SCENE [-o DIR] [--frames A:B] [--jobs N] [--shard K/N]\n"
-             "                        [--format png|y4m|rgba] [--quiet] [--png-level L]",
+             "                        [--format png|y4m|rgba] [--scale S] [--fps F] [--quiet]\n"
+             "                        [--png-level L]",
     .name = "render",
-    .opts = "o|output: frames: jobs: shard: format: quiet png-level: png-filter: no-reuse",
-    RF_CMD_ONE_SCENE, .state_size = sizeof(render_opts_t), .defaults = &render_defaults,
+    .opts = "o|output: frames: jobs: shard: format: quiet png-level: png-filter: no-reuse clean scale: fps:",
+    RF_CMD_ONE_SCENE, .warns = 1, .reduced_motion = 1, .state_size = sizeof(render_opts_t), .defaults = &render_defaults,
     .option = render_option, .check = render_check, .exec = render_exec,
 };

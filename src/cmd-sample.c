@@ -109,14 +109,14 @@ static sample_col_t *sample_columns(const rf_values_t *vs, const char *list, siz
     return rc == RF_SERIES_OK ? cols : NULL;
 }
 
-/* The column's name: the value's, then ".x" / ".y" / ".angle" for one
- * output of a path sample. */
+/* The column's name: the value's, then ".x" / ".angle" / ".z" / ".r" for
+ * one output of a path sample, a vector or a color. */
 static void sample_print_name(FILE *out, const sample_col_t *c)
 {
     fputs(c->value->name, out);
     if (c->output >= 0) {
         fputc('.', out);
-        fputs(rf_value_components[c->output], out);
+        fputs(rf_value_output_name(c->value, (uint32_t)c->output), out);
     }
 }
 
@@ -323,6 +323,6 @@ const rf_cmd_t rf_cmd_sample = {
     .usage = "SCENE [--values a,b,c] [--fps F | --times t1,t2,...]\n"
              "                        [--from T] [--to T] [--format csv|json]",
     .name = "sample", .opts = "values: fps: times: from: to: format:",
-    RF_CMD_ONE_SCENE, .state_size = sizeof(sample_opts_t),
+    RF_CMD_ONE_SCENE, .reduced_motion = 1, .state_size = sizeof(sample_opts_t),
     .option = sample_option, .check = sample_check, .exec = sample_exec,
 };

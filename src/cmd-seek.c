@@ -16,20 +16,22 @@
 #include "frames.h"
 #include "numfmt.h"
 #include "pngio.h"
+#include "render.h"
 #include "scene.h"
 
 /* The option ids, in the order of .opts below. */
-enum { OPT_TIME, OPT_FRAME, OPT_OUTPUT, OPT_PNG_LEVEL, OPT_PNG_FILTER };
+enum { OPT_TIME, OPT_FRAME, OPT_OUTPUT, OPT_PNG_LEVEL, OPT_PNG_FILTER, OPT_SCALE };
 
 typedef struct seek_opts {
     const char *frame_arg;
     double time;
     long frame;
     int has_time, has_frame;
+    double scale;               /* --scale S; 1 without */
     rf_png_options_t png;
 } seek_opts_t;
 
-static const seek_opts_t seek_defaults = { .png = RF_PNG_OPTIONS_RENDER };
+static const seek_opts_t seek_defaults = { .scale = 1, .png = RF_PNG_OPTIONS_RENDER };
 
 static int seek_option(void *state, int id, const char *arg)
 {
@@ -54,6 +56,8 @@ static int seek_option(void *state, int id, const char *arg)
         return rf_cmd_parse_png_level(&rf_cmd_seek, arg, &o->png);
     case OPT_PNG_FILTER:
         return rf_cmd_parse_png_filter(&rf_cmd_seek, arg, &o->png);
+    case OPT_SCALE:
+        return rf_cmd_parse_scale(&rf_cmd_seek, arg, &o->scale);
     default: /* -o: args */
         return 0;
     }
@@ -81,15 +85,17 @@ static int seek_check(void *state, const rf_cmd_args_t *args)
 static int seek_exec(void *state, const rf_cmd_args_t *args)
 {
     const seek_opts_t *o = state;
-    const rf_scene_t *scene = args->scene;
     const char *out = args->opt[OPT_OUTPUT];
+    rf_scene_t draft;           /* --scale: borrows args->scene */
+    const rf_scene_t *scene = &draft;
     rf_frames_producer_t *p = NULL;
     char err[RF_FRAMES_ERR_LEN];
     const uint8_t *data;
     size_t len;
     double t;
-    int status;
+    int status, produced = 0;
 
+    (void)rf_scene_draft(args->scene, o->scale, 0, &draft, err, sizeof err);
     if (o->has_frame && o->frame >= scene->nframes) {
         return rf_cmd_usage_error(&rf_cmd_seek, "--frame '%s': N must be < %ld (the scene has "
                                                 "%ld frames)",
@@ -99,9 +105,10 @@ static int seek_exec(void *state, const rf_cmd_args_t *args)
     t = o->has_frame ? rf_scene_frame_time(scene, o->frame) : o->time;
 
     p = rf_frames_producer_create(scene, RF_FRAMES_PNG, &o->png, 0, err, sizeof err);
-    if (p == NULL || rf_frames_produce(p, t, &data, &len, NULL, err, sizeof err) != 0) {
+    if (p == NULL || (produced = rf_frames_produce(p, t, &data, &len, NULL, err,
+                                                   sizeof err)) != 0) {
         fprintf(stderr, "runeframe: seek: %s\n", err);
-        status = RF_EXIT_IO;
+        status = produced == RF_RENDER_UNDRAWABLE ? RF_EXIT_USAGE : RF_EXIT_IO;
         goto out;
     }
     if (strcmp(out, "-") == 0) {
@@ -135,9 +142,11 @@ const rf_cmd_t rf_cmd_seek = {
         "  --frame N          frame N (0 .. frames-1), at time N / fps\n"
         "  -o FILE.png        the output, written atomically; '-' for standard output\n"
         "  --png-level L      PNG compression level 0..9 (default 2, as render)\n"
-        "  --png-filter F     PNG row filter: all (default), none, sub, up, avg, paeth\n",
-    .usage = "SCENE (--time T | --frame N) -o FILE.png [--png-level L]",
-    .name = "seek", .opts = "time: frame: o|output: png-level: png-filter:",
-    RF_CMD_ONE_SCENE, .state_size = sizeof(seek_opts_t), .defaults = &seek_defaults,
+        "  --png-filter F     PNG row filter: all (default), none, sub, up, avg, paeth\n"
+        "  --scale S          a draft: the canvas round(width * S) x round(height * S)\n"
+        "                     and everything on it scaled by S (0 < S <= 1)\n",
+    .usage = "SCENE (--time T | --frame N) -o FILE.png [--scale S] [--png-level L]",
+    .name = "seek", .opts = "time: frame: o|output: png-level: png-filter: scale:",
+    RF_CMD_ONE_SCENE, .warns = 1, .reduced_motion = 1, .state_size = sizeof(seek_opts_t), .defaults = &seek_defaults,
     .option = seek_option, .check = seek_check, .exec = seek_exec,
 };

@@ -8,10 +8,14 @@ const rf_cmd_t rf_cmd_validate = {
         "Loads SCENE and checks every key, type and range of the scene format\n"
         "(man runeframe-scene). Prints nothing and exits 0 when the scene is\n"
         "valid; otherwise prints every error (up to 20), one per line, and\n"
-        "exits 2 (3 when the file cannot be read).\n"
+        "exits 2 (3 when the file cannot be read). A valid scene may still get\n"
+        "warnings, on stderr as every command prints them (a value never used,\n"
+        "one that settles after the timeline ends, an opacity outside 0..1).\n"
         "\n"
-        "Options:\n",
+        "Options:\n"
+        "  --strict      warnings are errors: printed as errors, exit status 2\n"
+        "  --quiet       no warnings\n",
     .usage = "SCENE",
-    .name = "validate",
+    .name = "validate", .opts = "strict quiet", .warns = 1,
     RF_CMD_ONE_SCENE,
 };

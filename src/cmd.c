@@ -9,10 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "cmd.h"
 #include "diag.h"
 #include "frames.h"
+#include "lint.h"
+#include "numfmt.h"
 #include "pngio.h"
 #include "scene.h"
 #include "series.h"
@@ -28,6 +31,9 @@ const rf_cmd_t *const rf_cmds[] = {
     &rf_cmd_sample,
     &rf_cmd_plot,
     &rf_cmd_validate,
+    &rf_cmd_preview,
+    &rf_cmd_schema,
+    &rf_cmd_completion,
     NULL,
 };
 
@@ -55,8 +61,16 @@ void rf_cmd_print_help(const rf_cmd_t *cmd, FILE *out)
     if (cmd->help == NULL)
         return;
     /* --help is every command's option: its line ends the option list */
-    fprintf(out, "\n%s  --help%*sprint this help and exit\n", cmd->help,
-            cmd_help_column(cmd->help) - 8, "");
+    int col = cmd_help_column(cmd->help);
+    fprintf(out, "\n%s", cmd->help);
+    /* every command that loads a scene takes --assets (scene-v1.md "Assets") */
+    if (cmd->loads_scene)
+        fprintf(out, "  --assets DIR%*salso read fonts and images from DIR\n",
+                col - 14 >= 2 ? col - 14 : 2, "");
+    if (cmd->reduced_motion)
+        fprintf(out, "  --reduced-motion%*sthe scene as its reduced_motion policy resolves it\n",
+                col - 18 >= 2 ? col - 18 : 2, "");
+    fprintf(out, "  --help%*sprint this help and exit\n", col - 8, "");
 }
 
 /* The getopt_long table of a command, built from its option specs: its
@@ -65,6 +79,8 @@ void rf_cmd_print_help(const rf_cmd_t *cmd, FILE *out)
 #define CMD_MAX_OPTS 48
 #define CMD_LONG 256
 #define CMD_HELP (-1)
+#define CMD_ASSETS (-2)
+#define CMD_REDUCED (-3)
 _Static_assert(CMD_MAX_OPTS <= RF_CMD_MORE, "option ids must stay below RF_CMD_MAX_IDS");
 
 typedef struct cmd_table {
@@ -80,42 +96,56 @@ typedef struct cmd_table {
 static void cmd_table_add(cmd_table_t *t, const char *spec, int base)
 {
     int id = base;
+    rf_cmd_spec_word_t w;
 
-    for (const char *p = spec; p != NULL && *p != '\0';) {
-        size_t len = strcspn(p, " ");
+    for (const char *p = spec; rf_cmd_spec_next(&p, &w);) {
         char *word = t->names + t->used;
         struct option *lo = &t->lopts[t->n];
-        int short_name = 0, arg;
 
-        if (len == 0) {
-            p++;
-            continue;
-        }
-        if (t->n >= CMD_MAX_OPTS || t->used + len + 1 > sizeof t->names)
+        if (t->n >= CMD_MAX_OPTS || t->used + w.len + 1 > sizeof t->names)
             abort();    /* a spec larger than the table: raise CMD_MAX_OPTS */
-        if (len > 2 && p[1] == '|') {
-            short_name = (unsigned char)p[0];
-            p += 2;
-            len -= 2;
-        }
-        arg = p[len - 1] == ':';
-        memcpy(word, p, len - (size_t)arg);
-        word[len - (size_t)arg] = '\0';
-        t->used += len - (size_t)arg + 1;
+        memcpy(word, w.name, w.len);
+        word[w.len] = '\0';
+        t->used += w.len + 1;
         lo->name = word;
-        lo->has_arg = arg ? required_argument : no_argument;
+        lo->has_arg = w.arg ? required_argument : no_argument;
         lo->flag = NULL;
-        lo->val = short_name != 0 ? short_name : CMD_LONG + (int)t->n;
+        lo->val = w.short_name != 0 ? w.short_name : CMD_LONG + (int)t->n;
         t->ids[t->n] = id++;
-        t->has_arg[t->n] = arg;
-        if (short_name != 0) {
-            t->optstring[t->k++] = (char)short_name;
-            if (arg)
+        t->has_arg[t->n] = w.arg;
+        if (w.short_name != 0) {
+            t->optstring[t->k++] = (char)w.short_name;
+            if (w.arg)
                 t->optstring[t->k++] = ':';
         }
         t->n++;
-        p += len;
     }
+}
+
+int rf_cmd_spec_next(const char **p, rf_cmd_spec_word_t *w)
+{
+    const char *s = *p;
+
+    if (s == NULL)
+        return 0;
+    while (*s == ' ')
+        s++;
+    if (*s == '\0') {
+        *p = s;
+        return 0;
+    }
+    size_t len = strcspn(s, " ");
+    *p = s + len;
+    w->short_name = 0;
+    if (len > 2 && s[1] == '|') {
+        w->short_name = (unsigned char)s[0];
+        s += 2;
+        len -= 2;
+    }
+    w->arg = s[len - 1] == ':';
+    w->name = s;
+    w->len = len - (size_t)w->arg;
+    return 1;
 }
 
 static void cmd_table_build(const rf_cmd_t *cmd, cmd_table_t *t)
@@ -127,6 +157,10 @@ static void cmd_table_build(const rf_cmd_t *cmd, cmd_table_t *t)
     t->optstring[t->k++] = ':';
     cmd_table_add(t, cmd->opts, 0);
     cmd_table_add(t, cmd->more, RF_CMD_MORE);
+    if (cmd->loads_scene)
+        cmd_table_add(t, "assets:", CMD_ASSETS);
+    if (cmd->reduced_motion)
+        cmd_table_add(t, "reduced-motion", CMD_REDUCED);
     cmd_table_add(t, "help", CMD_HELP);
     memset(&t->lopts[t->n], 0, sizeof t->lopts[t->n]);
     t->optstring[t->k] = '\0';
@@ -193,6 +227,8 @@ static int cmd_missing_operands(const rf_cmd_t *cmd, int given)
 
 /* Parses argv as cmd declares it into state and args (its option
  * arguments, operands and scene), then runs the command. */
+static int cmd_warn(const rf_cmd_t *cmd, const rf_cmd_args_t *args);
+
 static int cmd_run(const rf_cmd_t *cmd, int argc, char **argv, void *state,
                    rf_cmd_args_t *args)
 {
@@ -212,6 +248,14 @@ static int cmd_run(const rf_cmd_t *cmd, int argc, char **argv, void *state,
             rf_cmd_print_help(cmd, stdout);
             return RF_EXIT_OK;
         }
+        if (t.ids[i] == CMD_ASSETS) {
+            args->assets = optarg;
+            continue;
+        }
+        if (t.ids[i] == CMD_REDUCED) {
+            args->reduced_motion = 1;
+            continue;
+        }
         args->opt[t.ids[i]] = t.has_arg[i] ? optarg : "";
         status = cmd->option != NULL ? cmd->option(state, t.ids[i], t.has_arg[i] ? optarg : NULL)
                                      : 0;
@@ -227,12 +271,60 @@ static int cmd_run(const rf_cmd_t *cmd, int argc, char **argv, void *state,
                                   args->operands[cmd->max_operands]);
     if (cmd->check != NULL && (status = cmd->check(state, args)) != 0)
         return status;
+    if (cmd->loads_scene && args->assets != NULL) {
+        struct stat st;
+        if (stat(args->assets, &st) != 0)
+            return rf_cmd_usage_error(cmd, "--assets '%s': %s", args->assets, strerror(errno));
+        if (!S_ISDIR(st.st_mode))
+            return rf_cmd_usage_error(cmd, "--assets '%s': not a folder", args->assets);
+    }
     if (cmd->loads_scene) {
-        args->scene = rf_cmd_load_scene(args->operands[0], &status);
-        if (args->scene == NULL || cmd->exec == NULL)
+        args->scene = rf_cmd_load_scene(args->operands[0], args->assets, args->reduced_motion,
+                                        &status);
+        if (args->scene == NULL)
+            return status;
+        if ((cmd->warns && (status = cmd_warn(cmd, args)) != 0) || cmd->exec == NULL)
             return status;
     }
     return cmd->exec(state, args);
+}
+
+/* 1 when the command declares the option called name and it was given. */
+static int cmd_given(const rf_cmd_t *cmd, const rf_cmd_args_t *args, const char *name)
+{
+    int id = 0;
+    size_t n = strlen(name);
+    rf_cmd_spec_word_t w;
+
+    for (const char *p = cmd->opts; rf_cmd_spec_next(&p, &w); id++)
+        if (w.len == n && strncmp(w.name, name, n) == 0)
+            return args->opt[id] != NULL;
+    return 0;
+}
+
+typedef struct cmd_warning {
+    const char *file;
+    int strict;
+} cmd_warning_t;
+
+static void cmd_print_warning(void *ctx, const char *pointer, const char *message)
+{
+    const cmd_warning_t *w = ctx;
+
+    fprintf(stderr, "runeframe: %s%s: %s: %s\n", w->strict ? "" : "warning: ", w->file, pointer,
+            message);
+}
+
+/* The scene's warnings (lint.h) on stderr, unless the command's --quiet
+ * was given; with --strict (validate) they are errors: exit status 2. */
+static int cmd_warn(const rf_cmd_t *cmd, const rf_cmd_args_t *args)
+{
+    cmd_warning_t w = { args->operands[0], cmd_given(cmd, args, "strict") };
+
+    if (!w.strict && cmd_given(cmd, args, "quiet"))
+        return 0;
+    size_t n = rf_lint_scene(args->scene, cmd_print_warning, &w);
+    return w.strict && n > 0 ? RF_EXIT_USAGE : 0;
 }
 
 int rf_cmd_main(const rf_cmd_t *cmd, int argc, char **argv)
@@ -272,8 +364,10 @@ int rf_cmd_usage_error(const rf_cmd_t *cmd, const char *fmt, ...)
     return RF_EXIT_USAGE;
 }
 
-struct rf_scene *rf_cmd_load_scene(const char *path, int *status)
+struct rf_scene *rf_cmd_load_scene(const char *path, const char *assets, int reduced_motion,
+                                   int *status)
 {
+    rf_scene_opts_t opts = { assets, reduced_motion };
     /* rf_diag_t holds 20 KiB of messages: keep it off the stack of
      * sanitizer builds and small-stack threads. */
     rf_diag_t *diag = malloc(sizeof *diag);
@@ -285,7 +379,7 @@ struct rf_scene *rf_cmd_load_scene(const char *path, int *status)
         return NULL;
     }
     rf_diag_init(diag, path);
-    scene = rf_scene_load(path, diag);
+    scene = rf_scene_load_with(path, &opts, diag);
     if (scene == NULL) {
         if (diag->count == 0 && diag->dropped == 0)
             rf_diag_file(diag, "cannot load the scene");
@@ -344,5 +438,19 @@ int rf_cmd_parse_png_filter(const rf_cmd_t *cmd, const char *arg, rf_png_options
     if (rf_png_filter_parse(arg, &png->filter) != 0)
         return rf_cmd_usage_error(cmd, "--png-filter must be none, sub, up, avg, paeth or all, "
                                        "got '%s'", arg);
+    return 0;
+}
+
+int rf_cmd_parse_scale(const rf_cmd_t *cmd, const char *arg, double *scale)
+{
+    if (rf_num_parse(arg, scale) != 0 || !(*scale > 0 && *scale <= 1))
+        return rf_cmd_usage_error(cmd, "--scale must be a number > 0 and <= 1, got '%s'", arg);
+    return 0;
+}
+
+int rf_cmd_parse_fps(const rf_cmd_t *cmd, const char *arg, double *fps)
+{
+    if (rf_num_parse(arg, fps) != 0 || !(*fps > 0 && *fps <= 1000))
+        return rf_cmd_usage_error(cmd, "--fps must be a number > 0 and <= 1000, got '%s'", arg);
     return 0;
 }

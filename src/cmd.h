@@ -73,6 +73,21 @@ struct rf_scene;
  * RF_CMD_MORE. */
 #define RF_CMD_MORE 64
 
+/* One word of an option spec: its short name (0: none), its long name
+ * (len bytes at name, not NUL-terminated) and whether it takes an argument. */
+typedef struct rf_cmd_spec_word {
+    int short_name;
+    const char *name;
+    size_t len;
+    int arg;
+} rf_cmd_spec_word_t;
+
+/* Reads the word of the spec at *p (NULL or "" are empty) into w and
+ * moves *p past it: 1, or 0 when there is none left. The one reader of
+ * specs: the option table, the framework's own checks and the completion
+ * script all read them through it. */
+int rf_cmd_spec_next(const char **p, rf_cmd_spec_word_t *w);
+
 /* Most operands a command may name in its "missing ..." message. */
 #define RF_CMD_MAX_OPERANDS 2
 /* The operands of most commands: exactly one SCENE, loaded before exec(). */
@@ -89,6 +104,8 @@ typedef struct rf_cmd_args {
     char **operands;
     int noperands;
     struct rf_scene *scene;     /* with .loads_scene: operands[0], loaded */
+    const char *assets;         /* with .loads_scene: --assets DIR, or NULL */
+    int reduced_motion;         /* with .reduced_motion: --reduced-motion was given */
 } rf_cmd_args_t;
 
 typedef struct rf_cmd {
@@ -102,6 +119,13 @@ typedef struct rf_cmd {
     const char *operands[RF_CMD_MAX_OPERANDS];
     int min_operands, max_operands;
     int loads_scene;        /* 1: operands[0] is a scene, loaded (and destroyed) here */
+    int warns;              /* 1: the loaded scene's warnings (lint.h) are printed
+                             * on stderr, unless its --quiet is given (the
+                             * commands that draw it, and validate; not those
+                             * that look at values, where a value no layer
+                             * uses is what one looks at) */
+    int reduced_motion;     /* 1: takes --reduced-motion, the scene loaded with its
+                             * reduced_motion policy applied (cli.md) */
     size_t state_size;      /* the settings struct option() fills, or 0 */
     const void *defaults;   /* its initial value (state_size bytes), or NULL: zeros */
     /* Each option as it comes (NULL: every option is plain): 0 to go on. */
@@ -119,8 +143,11 @@ extern const rf_cmd_t rf_cmd_info;
 extern const rf_cmd_t rf_cmd_sample;
 extern const rf_cmd_t rf_cmd_plot;
 extern const rf_cmd_t rf_cmd_validate;
+extern const rf_cmd_t rf_cmd_preview;
 extern const rf_cmd_t rf_cmd_check;
 extern const rf_cmd_t rf_cmd_diff;
+extern const rf_cmd_t rf_cmd_completion;
+extern const rf_cmd_t rf_cmd_schema;
 
 /* NULL-terminated table of every subcommand, in `--help` order. */
 extern const rf_cmd_t *const rf_cmds[];
@@ -142,7 +169,8 @@ void rf_cmd_report(const void *cmd, const char *fmt, va_list ap);
 
 /* Loads a scene for a command, printing its errors; NULL with *status set
  * to 2 (invalid) or 3 (unreadable) on failure. */
-struct rf_scene *rf_cmd_load_scene(const char *path, int *status);
+struct rf_scene *rf_cmd_load_scene(const char *path, const char *assets, int reduced_motion,
+                                   int *status);
 
 /* Parses a non-negative long from a whole argument; returns 0 on success.
  * (A double: rf_num_parse of numfmt.h.) */
@@ -157,5 +185,9 @@ int rf_cmd_parse_jobs(const rf_cmd_t *cmd, const char *arg, long *jobs);
 int rf_cmd_jobs(long jobs);
 int rf_cmd_parse_png_level(const rf_cmd_t *cmd, const char *arg, struct rf_png_options *png);
 int rf_cmd_parse_png_filter(const rf_cmd_t *cmd, const char *arg, struct rf_png_options *png);
+/* Drafts (cli.md): --scale S, 0 < S <= 1, and --fps F, 0 < F <= 1000 (as
+ * a scene's fps). */
+int rf_cmd_parse_scale(const rf_cmd_t *cmd, const char *arg, double *scale);
+int rf_cmd_parse_fps(const rf_cmd_t *cmd, const char *arg, double *fps);
 
 #endif

@@ -48,6 +48,16 @@ static const char *const step_positions[] = {
     "jump-start", "jump-end", "jump-none", "jump-both", "start", "end",
 };
 
+const char *const *rf_easing_words(int functions, int cubic_only, size_t *n)
+{
+    if (functions) {
+        *n = cubic_only ? 1 : sizeof function_names / sizeof function_names[0];
+        return cubic_only ? &function_names[1] : function_names;
+    }
+    *n = cubic_only ? N_CUBIC_KEYWORDS : N_KEYWORDS;
+    return easing_keywords;
+}
+
 /* Appends printf output at *pos in buf (capacity len), truncating safely. */
 static void buf_add(char *buf, size_t len, size_t *pos, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
@@ -120,6 +130,9 @@ const char *rf_easing_name(const rf_easing_t *e, char *buf, size_t len)
                     e->stops[i].x * 100.0);
         buf_add(buf, len, &pos, ")");
         mark_truncated(buf, len, pos);
+        return buf;
+    case RF_EASE_SAMPLED:
+        buf_add(buf, len, &pos, "sampled(%lu)", (unsigned long)e->n);
         return buf;
     case RF_EASE_PENNER:
         if (e->sub < RF_PENNER_FAMILIES * 3)
@@ -574,14 +587,21 @@ int rf_easing_parse(rf_easing_t *e, const char *text, int cubic_only,
         return perr(&p, "unknown easing '%s'", p.text);
 
     int k = keyword_index(word);
+    char dashed[96];
+    int camel = camel_to_dashed(word, dashed, sizeof dashed);
+    if (k < 0 && camel)
+        k = keyword_index(dashed);
     if (k < 0) {
-        char dashed[96];
-        if (camel_to_dashed(word, dashed, sizeof dashed))
-            k = keyword_index(dashed);
-    }
-    if (k < 0) {
-        const char *dym = cubic_only ? rf_did_you_mean(word, easing_keywords, N_CUBIC_KEYWORDS)
-                                     : rf_did_you_mean(word, easing_keywords, N_KEYWORDS);
+        if (!cubic_only && (strstr(word, "spring") != NULL || strstr(word, "Spring") != NULL))
+            return perr(&p, "unknown easing '%s': an easing is not a spring (write a "
+                        "{\"spring\": ...} value for one); the easings that overshoot like one "
+                        "are ease-out-back, ease-out-elastic and ease-out-bounce (and their "
+                        "ease-in and ease-in-out forms)", word);
+        size_t nk = cubic_only ? N_CUBIC_KEYWORDS : N_KEYWORDS;
+        /* easeOutBounc: as ease-out-bounc */
+        const char *dym = camel ? rf_did_you_mean(dashed, easing_keywords, nk) : NULL;
+        if (dym == NULL)
+            dym = rf_did_you_mean(word, easing_keywords, nk);
         if (dym)
             return perr(&p, "unknown easing '%s' (did you mean '%s'?)", word, dym);
         if (cubic_only)

@@ -671,6 +671,35 @@ void rf_easing_init_cubic(rf_easing_t *e, double p1x, double p1y, double p2x,
     e->p[3] = clamp ? clamp01(p2y) : p2y;
 }
 
+void rf_easing_init_sampled(rf_easing_t *e, const double *samples, uint32_t n)
+{
+    memset(e, 0, sizeof *e);
+    e->kind = RF_EASE_SAMPLED;
+    e->n = n;
+    e->samples = samples;
+}
+
+/* The segment of a sampled easing that p falls in (p clamped to [0,1]):
+ * index i <= n-2 and the fraction u in [0,1] within it. */
+static uint32_t sampled_seg(const rf_easing_t *e, double p, double *u)
+{
+    double x = (p > 0.0 ? (p < 1.0 ? p : 1.0) : 0.0) * (double)(e->n - 1);
+    double f = floor(x);
+    uint32_t i = (uint32_t)f;
+    if (i > e->n - 2)
+        i = e->n - 2;
+    *u = x - (double)i;
+    return i;
+}
+
+static double sampled_eval(const rf_easing_t *e, double p)
+{
+    double u;
+    uint32_t i = sampled_seg(e, p, &u);
+    double a = e->samples[i], b = e->samples[i + 1];
+    return u == 0.0 ? a : u == 1.0 ? b : a + (b - a) * u;
+}
+
 double rf_easing_eval(const rf_easing_t *e, double p)
 {
     /* + 0.0 turns a -0 (0 * negative, floor of -0) into 0 for the printers */
@@ -683,6 +712,8 @@ double rf_easing_eval(const rf_easing_t *e, double p)
         return stops_eval(e, p) + 0.0;
     case RF_EASE_PENNER:
         return penner_eval(e->sub, p) + 0.0;
+    case RF_EASE_SAMPLED:
+        return sampled_eval(e, p) + 0.0;
     default:
         return p + 0.0;
     }
@@ -704,6 +735,13 @@ double rf_easing_slope(const rf_easing_t *e, double p)
             return p != p ? p : 0.0;
         penner(e->sub, p, &d);
         return d;
+    case RF_EASE_SAMPLED: {
+        if (!(p >= 0.0 && p <= 1.0))
+            return p != p ? p : 0.0;
+        double u;
+        uint32_t i = sampled_seg(e, p, &u);
+        return (e->samples[i + 1] - e->samples[i]) * (double)(e->n - 1);
+    }
     default:
         return 1.0;
     }
@@ -725,6 +763,14 @@ void rf_easing_range(const rf_easing_t *e, double *lo, double *hi)
         return;
     case RF_EASE_PENNER:
         penner_range(e->sub, lo, hi);
+        return;
+    case RF_EASE_SAMPLED:
+        /* linear between the samples: their extremes, exactly */
+        *lo = *hi = e->samples[0];
+        for (uint32_t i = 1; i < e->n; i++) {
+            *lo = fmin(*lo, e->samples[i]);
+            *hi = fmax(*hi, e->samples[i]);
+        }
         return;
     default:
         *lo = 0.0;

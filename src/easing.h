@@ -20,6 +20,7 @@ typedef enum rf_ease_kind {
     RF_EASE_STEPS,        /* CSS steps(n, jump) */
     RF_EASE_STOPS,        /* CSS linear(...) with explicit stops */
     RF_EASE_PENNER,       /* easings.net function, see rf_penner_t */
+    RF_EASE_SAMPLED,      /* n samples at p = i/(n-1), linear between (seed 004) */
 } rf_ease_kind_t;
 
 typedef enum rf_jump {
@@ -48,9 +49,13 @@ typedef struct rf_stop {
 typedef struct rf_easing {
     uint8_t kind;           /* rf_ease_kind_t */
     uint8_t sub;            /* RF_EASE_STEPS: rf_jump_t; RF_EASE_PENNER: function index */
-    uint32_t n;             /* RF_EASE_STEPS: step count; RF_EASE_STOPS: stop count */
+    uint32_t n;             /* RF_EASE_STEPS: step count; RF_EASE_STOPS: stop count;
+                             * RF_EASE_SAMPLED: sample count (>= 2) */
     double p[4];            /* RF_EASE_CUBIC: p1x, p1y, p2x, p2y */
-    const rf_stop_t *stops; /* RF_EASE_STOPS: n stops, borrowed */
+    union {
+        const rf_stop_t *stops;  /* RF_EASE_STOPS: n stops, borrowed */
+        const double *samples;   /* RF_EASE_SAMPLED: n values, borrowed */
+    };
 } rf_easing_t;
 
 /* The identity easing. */
@@ -60,6 +65,12 @@ void rf_easing_init_linear(rf_easing_t *e);
  * have checked that x1, x2 are in [0,1] (CSS). */
 void rf_easing_init_cubic(rf_easing_t *e, double p1x, double p1y, double p2x,
                           double p2y, int clamp);
+
+/* A sampled easing (seed 004's sampled functions): samples[i] is the
+ * eased progress at p = i / (n - 1), n >= 2, borrowed (the caller fills
+ * it, before the easing is evaluated or its range taken). Evaluation
+ * clamps p to [0,1] and interpolates linearly between the samples. */
+void rf_easing_init_sampled(rf_easing_t *e, const double *samples, uint32_t n);
 
 /* Storage for the stops of linear(...) easings while parsing. */
 typedef void *(*rf_easing_alloc_fn)(void *ctx, size_t size);
@@ -97,6 +108,12 @@ void rf_easing_range(const rf_easing_t *e, double *lo, double *hi);
  * error in y is <= 1e-6 on every curve with x1, x2 in [0,1]. Outside
  * [0,1] it extrapolates linearly along the end tangents as CSS does. */
 double rf_cubic_solve(double p1x, double p1y, double p2x, double p2y, double x);
+
+/* What rf_easing_parse reads, for the scene schema: its keywords (*n of
+ * them; cubic_only: those a bezier curve takes) and, with functions, the
+ * function names ("steps", "cubic-bezier", "linear"; cubic_only:
+ * "cubic-bezier" alone) instead. */
+const char *const *rf_easing_words(int functions, int cubic_only, size_t *n);
 
 /* The CSS/Penner name of an easing for messages and `info`; buf >= 64. */
 const char *rf_easing_name(const rf_easing_t *e, char *buf, size_t len);

@@ -66,7 +66,7 @@ typedef struct token {
     int op;              /* T_BINOP: opcode */
     double num;          /* T_NUM */
     size_t namelen;      /* T_NAME: bytes before a '.component' */
-    int comp;            /* T_NAME: RF_EXPR_PLAIN .. RF_EXPR_ANGLE */
+    int comp;            /* T_NAME: RF_EXPR_PLAIN .. RF_EXPR_A */
 } token_t;
 
 /* Operator stack entries. */
@@ -214,7 +214,9 @@ static int lex_number(compiler_t *c, token_t *t)
 }
 
 
-const char *const rf_expr_components[RF_EXPR_COMPONENTS] = { "x", "y", "angle" };
+const char *const rf_expr_components[RF_EXPR_COMPONENTS] = {
+    "x", "y", "angle", "z", "w", "r", "g", "b", "a",
+};
 
 static int lex_name(compiler_t *c, token_t *t)
 {
@@ -230,7 +232,7 @@ static int lex_name(compiler_t *c, token_t *t)
             j++;
         const char *cs = c->src + i + 1;
         size_t cn = j - i - 1;
-        for (int k = 0; k < 3; k++)
+        for (int k = 0; k < RF_EXPR_COMPONENTS; k++)
             if (strlen(rf_expr_components[k]) == cn &&
                 memcmp(cs, rf_expr_components[k], cn) == 0)
                 t->comp = k + 1;
@@ -240,12 +242,13 @@ static int lex_name(compiler_t *c, token_t *t)
             if (cn < sizeof word) {
                 memcpy(word, cs, cn);
                 word[cn] = '\0';
-                dym = rf_did_you_mean(word, rf_expr_components, 3);
+                dym = rf_did_you_mean(word, rf_expr_components, RF_EXPR_COMPONENTS);
             }
             show(b, sizeof b, cs, cn);
             if (dym != NULL)
                 return fail(c, i, "unknown component '.%s' (did you mean '.%s'?)", b, dym);
-            return fail(c, i, "unknown component '.%s': a path sample has .x, .y and .angle", b);
+            return fail(c, i, "unknown component '.%s': a path sample has .x, .y and .angle, "
+                        "a vector .x, .y, .z, .w, a color .r, .g, .b, .a", b);
         }
         i = j;
     }

@@ -23,11 +23,12 @@
  *   sum     := product { ('+' | '-') product }
  *   product := unary { ('*' | '/' | '%') unary }
  *   unary   := '-' unary | primary
- *   primary := NUMBER | 't' | NAME | NAME '.' ('x' | 'y' | 'angle')
+ *   primary := NUMBER | 't' | NAME | NAME '.' COMPONENT
  *            | FUNC '(' expr { ',' expr } ')' | '(' expr ')'
  *
  *   NUMBER  := digits [ '.' [digits] ] [ exponent ] | '.' digits [ exponent ]
  *   NAME    := [A-Za-z_][A-Za-z0-9_]*    (not a function name, not t)
+ *   COMPONENT := 'x' | 'y' | 'angle' | 'z' | 'w' | 'r' | 'g' | 'b' | 'a'
  *
  * Whitespace (space, tab, CR, LF) may appear between any two tokens; NAME.x
  * is one token. There is no unary '+', no '^' (use pow: so the -2^2 question
@@ -74,18 +75,26 @@
 /* The longest expression rf_expr_compile() takes, in bytes (scene-v1.md). */
 #define RF_MAX_EXPR_BYTES 4096
 
-/* Components of a name: plain value, or one output of a sample_path value. */
+/* Components of a name: plain value, or one output of a sample_path value
+ * (x, y, angle), a vector value (x, y, z, w) or a color value (r, g, b, a);
+ * the resolver says which a value has. */
 enum {
     RF_EXPR_PLAIN = 0,
     RF_EXPR_X = 1,      /* NAME.x */
     RF_EXPR_Y = 2,      /* NAME.y */
     RF_EXPR_ANGLE = 3,  /* NAME.angle */
+    RF_EXPR_Z = 4,      /* NAME.z */
+    RF_EXPR_W = 5,      /* NAME.w */
+    RF_EXPR_R = 6,      /* NAME.r */
+    RF_EXPR_G = 7,      /* NAME.g */
+    RF_EXPR_B = 8,      /* NAME.b */
+    RF_EXPR_A = 9,      /* NAME.a */
 };
 
-/* The one table of the component names, "x", "y", "angle": component
- * RF_EXPR_X + k is named rf_expr_components[k] (values.h, the loader and
- * the commands use it too). */
-#define RF_EXPR_COMPONENTS 3
+/* The one table of the component names, "x", "y", "angle", "z", "w", "r",
+ * "g", "b", "a": component RF_EXPR_X + k is named rf_expr_components[k]
+ * (values.h maps them to a value's outputs). */
+#define RF_EXPR_COMPONENTS 9
 extern const char *const rf_expr_components[RF_EXPR_COMPONENTS];
 
 typedef struct rf_expr rf_expr_t;   /* compiled, immutable */

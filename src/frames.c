@@ -306,9 +306,10 @@ int rf_frames_produce(rf_frames_producer_t *p, double t, const uint8_t **data, s
     }
     /* From here on the bytes no longer match the key until they are done. */
     p->have = 0;
-    if (rf_renderer_draw(p->renderer, t) != 0) {
+    int drawn = rf_renderer_draw(p->renderer, t);
+    if (drawn != 0) {
         snprintf(err, errlen, "frame at t=%.17g: %s", t, rf_renderer_error(p->renderer));
-        return -1;
+        return drawn == RF_RENDER_UNDRAWABLE ? RF_RENDER_UNDRAWABLE : -1;
     }
     pix = rf_renderer_pixels(p->renderer, &stride);
     switch (p->format) {
@@ -372,6 +373,10 @@ typedef struct worker {
     pthread_t thread;
     int started;
 } worker_t;
+
+/* run_fail's e for a frame the scene asks for that cannot be drawn (not
+ * an errno: they are positive). */
+#define RUN_UNDRAWABLE (-1)
 
 static void run_fail(run_t *r, int e, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
@@ -437,9 +442,11 @@ static void *worker_main(void *arg)
             if (atomic_load(&r->stop))
                 break;
         }
-        if (rf_frames_produce(p, rf_scene_frame_time(job->scene, index), &data, &len, &reused,
-                              err, sizeof err) != 0) {
-            run_fail(r, 0, "frame %ld: %s", index, err);
+        int produced = rf_frames_produce(p, rf_scene_frame_time(job->scene, index), &data,
+                                         &len, &reused, err, sizeof err);
+        if (produced != 0) {
+            run_fail(r, produced == RF_RENDER_UNDRAWABLE ? RUN_UNDRAWABLE : 0, "frame %ld: %s",
+                     index, err);
             break;
         }
         atomic_fetch_add(reused ? &r->reused : &r->rendered, 1);
@@ -490,7 +497,9 @@ static void deadline_ms(struct timespec *ts, long ms)
     ts->tv_nsec %= 1000000000L;
 }
 
-/* "\rframe 120/241  58.3 fps  ETA 2s", padded over a longer previous line. */
+/* "\rframe 120/241  58.3 fps  ETA 2s", padded over a longer previous line;
+ * final 1: then a newline; 2: then the line erased (the cursor back at its
+ * start). */
 static void progress_print(long done, long total, double elapsed, int final)
 {
     char eta[32] = "?";
@@ -505,9 +514,11 @@ static void progress_print(long done, long total, double elapsed, int final)
         else
             snprintf(eta, sizeof eta, "%ldh%02ldm", s / 3600, s / 60 % 60);
     }
-    fprintf(stderr, "\rframe %ld/%ld  %.1f fps  ETA %-8s", done, total, fps, eta);
-    if (final)
+    int n = fprintf(stderr, "\rframe %ld/%ld  %.1f fps  ETA %-8s", done, total, fps, eta);
+    if (final == 1)
         fputc('\n', stderr);
+    else if (final == 2 && n > 1)
+        fprintf(stderr, "\r%*s\r", n - 1, "");
     fflush(stderr);
 }
 
@@ -651,14 +662,15 @@ int rf_frames_run(const rf_frames_job_t *job, rf_frames_result_t *result)
             pthread_join(workers[i].thread, NULL);
     if (job->progress)
         progress_print(job->format == RF_FRAMES_PNG ? atomic_load(&r.done) : r.written, count,
-                       now_seconds() - t0, 1);
+                       now_seconds() - t0, job->progress == 2 ? 2 : 1);
 done:
     result->produced = job->format == RF_FRAMES_PNG ? atomic_load(&r.done) : r.written;
     result->rendered = atomic_load(&r.rendered);
     result->reused = atomic_load(&r.reused);
     result->seconds = now_seconds() - t0;
     if (r.failed) {
-        result->sys_errno = r.sys_errno;
+        result->undrawable = r.sys_errno == RUN_UNDRAWABLE;
+        result->sys_errno = r.sys_errno == RUN_UNDRAWABLE ? 0 : r.sys_errno;
         snprintf(result->message, sizeof result->message, "%s", r.message);
     } else {
         rc = 0;

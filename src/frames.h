@@ -85,7 +85,9 @@ void rf_frames_producer_destroy(rf_frames_producer_t *p);
 /* Produces the frame at time t: *data, *len are the frame's bytes, owned by
  * the producer and valid until its next call. *reused (may be NULL) is 1 when
  * they are the previous frame's bytes. Returns 0, or -1 with a message in
- * err (a cairo or encoder failure; nothing usable in *data). */
+ * err (a cairo or encoder failure; nothing usable in *data), or
+ * RF_RENDER_UNDRAWABLE (render.h) when the scene asks for a frame that
+ * cannot be drawn (a bad scene, exit status 2). */
 int rf_frames_produce(rf_frames_producer_t *p, double t, const uint8_t **data, size_t *len,
                       int *reused, char *err, size_t errlen);
 
@@ -136,7 +138,8 @@ typedef struct rf_frames_job {
     const char *dir;            /* PNG: the folder, which must exist */
     FILE *out;                  /* other formats: the stream, written in order */
     const char *out_name;       /* its name in messages ("standard output") */
-    int progress;               /* nonzero: a progress line on stderr */
+    int progress;               /* nonzero: a progress line on stderr; 2: erased
+                                   at the end (the caller prints a summary) */
     /* Polled by the workers and the writer: once nonzero (a signal handler
      * sets it) the run stops after the frames in flight and fails with the
      * message "interrupted". May be NULL. */
@@ -149,6 +152,9 @@ typedef struct rf_frames_result {
     long reused;                /* frames that were copies of an earlier frame's bytes */
     double seconds;             /* wall time of the run */
     int sys_errno;              /* errno of a failed system call, else 0 */
+    int undrawable;             /* 1: failed on a frame the scene asks for
+                                   that cannot be drawn (render.h
+                                   RF_RENDER_UNDRAWABLE): exit status 2 */
     char message[RF_FRAMES_ERR_LEN]; /* one line when the run failed, else "" */
 } rf_frames_result_t;
 

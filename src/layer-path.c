@@ -1,34 +1,53 @@
 /* layer-path.c - the path layer: SVG path data (a name in `paths` or
- * inline) in canvas coordinates, drawn between the arc-length progresses
- * trim [start, end] (scene-v1.md "Layers"). */
+ * inline), or a morph between two paths of one structure, in canvas
+ * coordinates, drawn between the arc-length progresses trim [start, end]
+ * over all its figures, filled by fill_rule (scene-v1.md "Layers", "Paths,
+ * complete"). A morph mixes its points each frame on the stack (path.h):
+ * nothing is allocated per frame. */
 #include "layer.h"
 #include "shape.h"
 
 static const rf_layer_key_t path_keys[] = {
-    { "path", RF_KEY_PATH, RF_KEY_REQUIRED, RF_KEY_AT(u.path.path), 0, 0, 0, NULL },
+    { "path", RF_KEY_PATH, RF_KEY_REQUIRED, RF_KEY_AT(u.path.src), 0, 0, 0, NULL },
     { "trim", RF_KEY_PAIR, 0, RF_KEY_AT(u.path.trim0), RF_KEY_AT(u.path.trim1), 0, 1,
       "[start, end]" },
+    { "fill_rule", RF_KEY_CHOICE, RF_KEY_DRAWN, RF_KEY_AT(fill_rule), 0, 0, 0,
+      "nonzero|evenodd" },
 };
 
 static size_t path_ops_max(const rf_layer_t *L)
 {
-    return rf_path_trim_max(L->u.path.path);
+    return rf_path_trim_max(L->u.path.src.path);
 }
 
-/* The exact bounds of the whole (untrimmed) path. */
+/* A morph's weight this frame, clamped to [0, 1] (NaN: 0). */
+static double mix_weight(const rf_layer_t *L, const double *s)
+{
+    double w = rf_prop_get(&L->u.path.src.by, s);
+    return w > 0 ? (w < 1 ? w : 1) : 0;
+}
+
+/* The exact bounds of the whole (untrimmed) path, or of this frame's mix. */
 static void path_box(const rf_layer_t *L, const double *s, double b[4])
 {
-    (void)s;
-    rf_path_bounds(L->u.path.path, &b[0], &b[1], &b[2], &b[3]);
+    const rf_path_ref_t *r = &L->u.path.src;
+    if (r->path2 != NULL)
+        rf_path_mix_bounds(r->path, r->path2, mix_weight(L, s), &b[0], &b[1], &b[2], &b[3]);
+    else
+        rf_path_bounds(r->path, &b[0], &b[1], &b[2], &b[3]);
 }
 
-/* rf_path_trim: exact sub-curves; [0, 1] is the figure verbatim. */
+/* rf_path_trim: exact sub-curves; [0, 1] is the path verbatim. */
 static int path_shape(rf_shape_t *sh)
 {
     const rf_layer_t *L = sh->L;
+    const rf_path_ref_t *r = &L->u.path.src;
     const double *s = sh->slots;
-    size_t n = rf_path_trim(L->u.path.path, rf_prop_get(&L->u.path.trim0, s),
-                            rf_prop_get(&L->u.path.trim1, s), sh->ops, sh->ops_cap);
+    double t0 = rf_prop_get(&L->u.path.trim0, s), t1 = rf_prop_get(&L->u.path.trim1, s);
+    size_t n = r->path2 != NULL
+                   ? rf_path_mix_trim(r->path, r->path2, mix_weight(L, s), t0, t1, sh->ops,
+                                      sh->ops_cap)
+                   : rf_path_trim(r->path, t0, t1, sh->ops, sh->ops_cap);
     sh->nops = n < sh->ops_cap ? n : sh->ops_cap;
     return sh->nops > 0;
 }

@@ -4,6 +4,7 @@
  * layer-NAME.c; layer.h says how to add one. */
 #include "layer.h"
 
+#include <stdint.h>
 #include <string.h>
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
@@ -24,8 +25,29 @@ const rf_layer_key_t rf_layer_common_keys[] = {
     { "stroke", RF_KEY_PAINT, RF_KEY_DRAWN, RF_KEY_AT(stroke), 0, 0, 0, NULL },
     { "stroke_width", RF_KEY_NUMBER, RF_KEY_DRAWN | RF_KEY_NONNEG, RF_KEY_AT(stroke_width), 0,
       1, 0, NULL },
+    { "line_cap", RF_KEY_CHOICE, RF_KEY_DRAWN, RF_KEY_AT(line_cap), 0, 0, 0,
+      "butt|round|square" },
+    { "line_join", RF_KEY_CHOICE, RF_KEY_DRAWN, RF_KEY_AT(line_join), 0, 0, 0,
+      "miter|round|bevel" },
+    { "miter_limit", RF_KEY_NUMBER, RF_KEY_DRAWN | RF_KEY_MIN1, RF_KEY_AT(miter_limit), 0,
+      RF_MITER_DEFAULT, RF_MITER_MAX, NULL },
+    { "dash", RF_KEY_DASH, RF_KEY_DRAWN, RF_KEY_AT(dash), RF_KEY_AT(ndash), 0, 0, NULL },
+    { "dash_offset", RF_KEY_NUMBER, RF_KEY_DRAWN, RF_KEY_AT(dash_offset), 0, 0, 0, NULL },
     { "follow", RF_KEY_FOLLOW, RF_KEY_OWN, RF_KEY_AT(follow_slot), 0, 0, 0, NULL },
     { "orient", RF_KEY_BOOL, 0, RF_KEY_AT(orient), 0, 0, 0, NULL },
+    { "blur", RF_KEY_NUMBER, RF_KEY_NONNEG, RF_KEY_AT(blur), 0, 0, 0, NULL },
+    { "shadow", RF_KEY_SHADOW, 0, RF_KEY_AT(shadows), RF_KEY_AT(nshadows), 0, 0, NULL },
+    { "blend", RF_KEY_BLEND, 0, RF_KEY_AT(blend), 0, 0, 0, NULL },
+    { "pixel_snap", RF_KEY_BOOL, 0, RF_KEY_AT(pixel_snap), 0, 0, 0, NULL },
+};
+
+const char *const rf_blend_names[RF_BLEND_N] = {
+    "normal", "multiply", "screen", "overlay", "darken", "lighten", "color-dodge",
+    "color-burn", "hard-light", "soft-light", "difference", "exclusion", "hue",
+    "saturation", "color", "luminosity",
+};
+const char *const rf_mask_mode_names[RF_MASK_N] = {
+    "alpha", "luminance", "alpha-inverted", "luminance-inverted",
 };
 const uint32_t rf_layer_ncommon_keys = NELEM(rf_layer_common_keys);
 
@@ -37,6 +59,9 @@ const rf_layer_class_t *const rf_layer_classes[RF_LAYER_NTYPES] = {
     [RF_LAYER_LINE] = &rf_layer_class_line,
     [RF_LAYER_PATH] = &rf_layer_class_path,
     [RF_LAYER_GROUP] = &rf_layer_class_group,
+    [RF_LAYER_TEXT] = &rf_layer_class_text,
+    [RF_LAYER_IMAGE] = &rf_layer_class_image,
+    [RF_LAYER_INSTANCES] = &rf_layer_class_instances,
 };
 
 int rf_layer_type_find(const char *name)
@@ -81,6 +106,15 @@ static void key_default(rf_layer_t *o, const rf_layer_key_t *k)
     case RF_KEY_FOLLOW:
         *(uint32_t *)field(o, k->at) = RF_PROP_CONST;
         break;
+    case RF_KEY_PATH:
+        ((rf_path_ref_t *)field(o, k->at))->by = konst(0);
+        break;
+    case RF_KEY_COUNT:
+        *(uint32_t *)field(o, k->at) = (uint32_t)k->def;
+        break;
+    case RF_KEY_SECONDS:
+        *(double *)field(o, k->at) = k->def;
+        break;
     default:
         break;                 /* strings, bools, paths, children: zero */
     }
@@ -95,7 +129,13 @@ void rf_layer_defaults(rf_layer_t *o, int type)
         key_default(o, &rf_layer_common_keys[i]);
     for (uint32_t i = 0; i < c->nkeys; i++)
         key_default(o, &c->keys[i]);
+    if (c->flags & RF_CLASS_INK) {
+        o->fill.kind = RF_PAINT_SOLID;
+        o->fill.color.a = 1;   /* black */
+    }
 }
+
+static int each_slot_tree(rf_layer_t *L, rf_layer_slot_fn fn, void *ctx);
 
 static int key_each_slot(rf_layer_t *L, const rf_layer_key_t *k, rf_layer_slot_fn fn,
                          void *ctx)
@@ -119,6 +159,59 @@ static int key_each_slot(rf_layer_t *L, const rf_layer_key_t *k, rf_layer_slot_f
     }
     case RF_KEY_FOLLOW:
         return fn(k, (uint32_t *)field(L, k->at), ctx);
+    case RF_KEY_PATH:
+        return fn(k, &((rf_path_ref_t *)field(L, k->at))->by.slot, ctx);
+    case RF_KEY_DASH: {
+        /* the entries were allocated writable by the loader */
+        rf_prop_t *d = *(rf_prop_t **)field(L, k->at);
+        uint32_t n = *(uint32_t *)field(L, k->at2);
+        for (uint32_t i = 0; i < n && r == 0; i++)
+            r = fn(k, &d[i].slot, ctx);
+        return r;
+    }
+    case RF_KEY_SHADOW: {
+        rf_shadow_t *sh = *(rf_shadow_t **)field(L, k->at);
+        uint32_t n = *(uint32_t *)field(L, k->at2);
+        for (uint32_t i = 0; i < n && r == 0; i++) {
+            uint32_t *const s[] = { &sh[i].x.slot, &sh[i].y.slot, &sh[i].blur.slot };
+            for (size_t j = 0; j < NELEM(s) && r == 0; j++)
+                r = fn(k, s[j], ctx);
+        }
+        return r;
+    }
+    case RF_KEY_TEXT: {
+        /* the pieces were allocated writable by the loader */
+        rf_text_content_t *c = field(L, k->at);
+        rf_text_piece_t *p = (rf_text_piece_t *)(uintptr_t)c->pieces;
+        for (uint32_t i = 0; i < c->npieces && r == 0; i++)
+            if (p[i].slot != RF_PROP_CONST)
+                r = fn(k, &p[i].slot, ctx);
+        return r;
+    }
+    case RF_KEY_VARIATIONS: {
+        rf_text_vars_t *v = field(L, k->at);
+        for (uint32_t i = 0; i < v->n && r == 0; i++)
+            r = fn(k, &v->items[i].v.slot, ctx);
+        return r;
+    }
+    case RF_KEY_PER_GLYPH: {
+        rf_per_glyph_t *g = *(rf_per_glyph_t **)field(L, k->at);
+        if (g == NULL)
+            return 0;
+        uint32_t *const s[] = { &g->x.slot, &g->y.slot, &g->rotate.slot, &g->scale.slot,
+                                &g->opacity.slot };
+        for (size_t i = 0; i < NELEM(s) && r == 0; i++)
+            r = fn(k, s[i], ctx);
+        return r;
+    }
+    case RF_KEY_SHAPE: {
+        rf_layer_t *sub = *(rf_layer_t **)field(L, k->at);
+        return sub != NULL ? rf_layer_each_slot(sub, fn, ctx) : 0;
+    }
+    case RF_KEY_MASK: {
+        rf_layer_t *sub = *(rf_layer_t **)field(L, k->at);
+        return sub != NULL ? each_slot_tree(sub, fn, ctx) : 0;
+    }
     default:
         return 0;
     }
@@ -132,6 +225,18 @@ int rf_layer_each_slot(rf_layer_t *L, rf_layer_slot_fn fn, void *ctx)
         r = key_each_slot(L, &rf_layer_common_keys[i], fn, ctx);
     for (uint32_t i = 0; i < c->nkeys && r == 0; i++)
         r = key_each_slot(L, &c->keys[i], fn, ctx);
+    return r;
+}
+
+/* L's slots and those of its whole subtree (a mask layer: no other walk
+ * reaches its children; the children were allocated writable). */
+static int each_slot_tree(rf_layer_t *L, rf_layer_slot_fn fn, void *ctx)
+{
+    uint32_t n;
+    int r = rf_layer_each_slot(L, fn, ctx);
+    rf_layer_t *ch = (rf_layer_t *)(uintptr_t)rf_layer_children(L, &n);
+    for (uint32_t i = 0; i < n && r == 0; i++)
+        r = each_slot_tree(&ch[i], fn, ctx);
     return r;
 }
 

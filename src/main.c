@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "render.h"
 #include "diag.h"
 #include "suggest.h"
 
@@ -65,6 +66,7 @@ int main(int argc, char **argv)
     const rf_cmd_t *cmd;
     int status;
 
+    rf_render_tune_allocator();
     if (argc < 2) {
         main_print_usage(stderr);
         return RF_EXIT_USAGE;

@@ -21,6 +21,8 @@ struct rf_path {
     const rf_path_seg_t *segs;
     const double *pts;        /* 2 * npoints */
     const rf_path_knot_t *knots;
+    const uint32_t *cols;     /* per segment: its command's byte column */
+    uint32_t nfigures;
 };
 
 /* Coordinates above this magnitude are refused: it keeps every squared
@@ -41,15 +43,20 @@ typedef struct builder {
     rf_path_seg_t *segs;
     double *pts;
     rf_path_knot_t *knots;
+    uint32_t *cols;
+    uint32_t nfigures;
     double x0, y0, x1, y1;
 } builder_t;
 
-/* path.c: the degree of a segment kind (1 line, 2 quad, 3 cubic, 0 close);
+/* path.c: the degree of a segment kind (1 line, move and close, 2 quad,
+ * 3 cubic);
  * the measured length so far; measuring one segment into its knots; its
  * end point and interior extrema into the bounds. */
 int path_kind_degree(int kind);
 double path_cum_length(const builder_t *b);
 void path_measure(builder_t *b, uint32_t seg, int deg, const double *P);
+/* A MOVE: one knot, no length. */
+void path_measure_zero(builder_t *b, uint32_t seg);
 void path_bounds_segment(builder_t *b, int deg, const double *P);
 
 #endif

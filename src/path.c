@@ -306,6 +306,11 @@ static void subdivide(builder_t *b, uint32_t seg, const dpoly_t *q, double a, do
     subdivide(b, seg, q, m, c, lb, depth + 1, scale);
 }
 
+void path_measure_zero(builder_t *b, uint32_t seg)
+{
+    add_knot(b, seg, 0.0);
+}
+
 void path_measure(builder_t *b, uint32_t seg, int deg, const double *P)
 {
     double scale = 0.0;
@@ -322,12 +327,12 @@ void path_measure(builder_t *b, uint32_t seg, int deg, const double *P)
     subdivide(b, seg, &q, 0.0, 1.0, gl8_length(&q, 0.0, 1.0), 0, scale);
 }
 
-static void bounds_add(builder_t *b, double x, double y)
+static void bounds_add(double *box, double x, double y)
 {
-    if (x < b->x0) b->x0 = x;
-    if (x > b->x1) b->x1 = x;
-    if (y < b->y0) b->y0 = y;
-    if (y > b->y1) b->y1 = y;
+    if (x < box[0]) box[0] = x;
+    if (x > box[2]) box[2] = x;
+    if (y < box[1]) box[1] = y;
+    if (y > box[3]) box[3] = y;
 }
 
 /* Roots in (0,1) of a t^2 + b t + c (numerically stable form). */
@@ -341,11 +346,13 @@ static int quad_roots(double a, double bb, double c, double r[2])
     return k;
 }
 
-/* Adds the segment's end point and every interior extremum: the roots of
- * the derivative per axis, evaluated on the curve. */
-void path_bounds_segment(builder_t *b, int deg, const double *P)
+/* Adds the segment's end points and every interior extremum to box
+ * [x0, y0, x1, y1]: the roots of the derivative per axis, evaluated on the
+ * curve. */
+static void seg_bounds(double *box, int deg, const double *P)
 {
-    bounds_add(b, P[2 * deg], P[2 * deg + 1]);
+    bounds_add(box, P[0], P[1]);
+    bounds_add(box, P[2 * deg], P[2 * deg + 1]);
     for (int axis = 0; axis < 2 && deg > 1; axis++) {
         double r[2];
         int n;
@@ -366,9 +373,19 @@ void path_bounds_segment(builder_t *b, int deg, const double *P)
         for (int i = 0; i < n; i++) {
             double x, y;
             bez_point(deg, P, r[i], &x, &y);
-            bounds_add(b, x, y);
+            bounds_add(box, x, y);
         }
     }
+}
+
+void path_bounds_segment(builder_t *b, int deg, const double *P)
+{
+    double box[4] = {b->x0, b->y0, b->x1, b->y1};
+    seg_bounds(box, deg, P);
+    b->x0 = box[0];
+    b->y0 = box[1];
+    b->x1 = box[2];
+    b->y1 = box[3];
 }
 
 /* ---- queries ---- */
@@ -586,25 +603,157 @@ static void put_curve(op_sink_t *s, int deg, const double *Q)
     }
 }
 
+/* A path as the trim and bounds code sees it: a alone, or a mixed with b
+ * (same structure) by w, its points mixed on the fly; a line, quad or
+ * cubic mixes with a curve of another of those degrees as the same curve
+ * raised to the higher degree (exact degree elevation). */
+typedef struct view {
+    const rf_path_t *a, *b;   /* b NULL: a alone */
+    double w;
+} view_t;
+
+/* The degree-deg curve Q (deg + 1 points) raised to degree to (>= deg)
+ * into E: the same curve, its end points untouched. */
+static void elevate(int deg, const double *Q, int to, double *E)
+{
+    memcpy(E, Q, sizeof(double) * 2 * (size_t)(deg + 1));
+    for (int d = deg; d < to; d++) {
+        /* degree d -> d + 1: E'_k = k/(d+1) E_{k-1} + (1 - k/(d+1)) E_k */
+        double F[8];
+        F[0] = E[0];
+        F[1] = E[1];
+        for (int k = 1; k <= d; k++)
+            for (int c = 0; c < 2; c++)
+                F[2 * k + c] = (double)k / (d + 1) * E[2 * (k - 1) + c] +
+                               (1.0 - (double)k / (d + 1)) * E[2 * k + c];
+        F[2 * (d + 1)] = E[2 * d];
+        F[2 * (d + 1) + 1] = E[2 * d + 1];
+        memcpy(E, F, sizeof(double) * 2 * (size_t)(d + 2));
+    }
+}
+
+/* Segment i's kind, and its points (degree + 1 pairs) into P. */
+static int view_seg(const view_t *v, uint32_t i, double *P)
+{
+    const rf_path_seg_t *sd = &v->a->segs[i];
+    int kind = sd->kind, deg = path_kind_degree(kind), n = 2 * (deg + 1);
+    const double *A = v->a->pts + 2 * (size_t)sd->first_point;
+    if (v->b == NULL) {
+        memcpy(P, A, sizeof(double) * (size_t)n);
+    } else {
+        const rf_path_seg_t *sb = &v->b->segs[i];
+        const double *B = v->b->pts + 2 * (size_t)sb->first_point;
+        double w = v->w, EA[8], EB[8];
+        if (sb->kind != kind) { /* a line, quad or cubic against another */
+            int degb = path_kind_degree(sb->kind), to = deg > degb ? deg : degb;
+            elevate(deg, A, to, EA);
+            elevate(degb, B, to, EB);
+            A = EA;
+            B = EB;
+            kind = deg > degb ? kind : (int)sb->kind;
+            n = 2 * (to + 1);
+        }
+        for (int k = 0; k < n; k++)
+            P[k] = A[k] + w * (B[k] - A[k]); /* a point both share stays put */
+    }
+    return kind;
+}
+
+static void view_start(const view_t *v, double *P)
+{
+    P[0] = v->a->pts[0];
+    P[1] = v->a->pts[1];
+    if (v->b != NULL) {
+        P[0] += v->w * (v->b->pts[0] - P[0]);
+        P[1] += v->w * (v->b->pts[1] - P[1]);
+    }
+}
+
+/* Whether segment i (points P) draws nothing: a measured length of 0 (a
+ * path alone, as locate() sees it), or all points equal (a mix). */
+static int view_zero(const view_t *v, uint32_t i, int deg, const double *P)
+{
+    if (v->b == NULL)
+        return !(rf_path_segment_length(v->a, i) > 0.0);
+    for (int k = 1; k <= deg; k++)
+        if (P[2 * k] != P[0] || P[2 * k + 1] != P[1])
+            return 0;
+    return 1;
+}
+
+/* The whole path, verbatim: every segment, MOVE as move_to, Z as close. */
+static size_t trim_whole(const view_t *v, op_sink_t *s)
+{
+    const rf_path_t *p = v->a;
+    double P[8];
+    if (p->nsegs == 0)
+        return 0;
+    view_start(v, P);
+    put_op(s, RF_PATH_OP_MOVE, P, 2);
+    for (uint32_t i = 0; i < p->nsegs; i++) {
+        int kind = view_seg(v, i, P);
+        if (kind == RF_PATH_CLOSE)
+            put_op(s, RF_PATH_OP_CLOSE, NULL, 0);
+        else if (kind == RF_PATH_MOVE)
+            put_op(s, RF_PATH_OP_MOVE, P + 2, 2);
+        else
+            put_curve(s, path_kind_degree(kind), P);
+    }
+    return s->n;
+}
+
+/* The ops from segment a at ta to segment b at tb (a <= b; both of
+ * positive length). A Z closes only a figure the range holds whole. */
+static size_t trim_range(const view_t *v, uint32_t a, double ta, uint32_t b, double tb,
+                         op_sink_t *s)
+{
+    double P[8], Q[8];
+    int kind = view_seg(v, a, P), deg = path_kind_degree(kind);
+    /* whole: the range holds the current figure from its start */
+    int whole = ta <= 0.0;
+    for (uint32_t i = a; whole && i-- > 0;) {
+        double R[8];
+        int k = view_seg(v, i, R);
+        if (k == RF_PATH_MOVE)
+            break;
+        whole = view_zero(v, i, path_kind_degree(k), R);
+    }
+    bez_sub(deg, P, ta, a == b ? tb : 1.0, Q);
+    put_op(s, RF_PATH_OP_MOVE, Q, 2);
+    put_curve(s, deg, Q);
+    for (uint32_t i = a + 1; i < b; i++) {
+        kind = view_seg(v, i, P);
+        deg = path_kind_degree(kind);
+        if (kind == RF_PATH_MOVE) {
+            put_op(s, RF_PATH_OP_MOVE, P + 2, 2);
+            whole = 1;
+        } else if (kind == RF_PATH_CLOSE && whole) {
+            put_op(s, RF_PATH_OP_CLOSE, NULL, 0);
+        } else if (!view_zero(v, i, deg, P)) {
+            put_curve(s, deg, P);
+        }
+    }
+    if (b > a) {
+        kind = view_seg(v, b, P);
+        deg = path_kind_degree(kind);
+        if (kind == RF_PATH_CLOSE && whole && tb >= 1.0) {
+            put_op(s, RF_PATH_OP_CLOSE, NULL, 0);
+        } else {
+            bez_sub(deg, P, 0.0, tb, Q);
+            put_curve(s, deg, Q);
+        }
+    }
+    return s->n;
+}
+
 size_t rf_path_trim(const rf_path_t *p, double p0, double p1, rf_path_op_t *ops, size_t cap)
 {
     op_sink_t s = {ops, ops ? cap : 0, 0};
+    view_t v = {p, NULL, 0.0};
     p0 = clamp_progress(p0);
     p1 = clamp_progress(p1);
-    if (p0 == 0.0 && p1 == 1.0) {
-        /* The whole figure, verbatim. */
-        if (p->nsegs == 0)
-            return 0;
-        put_op(&s, RF_PATH_OP_MOVE, p->pts, 2);
-        for (uint32_t i = 0; i < p->nsegs; i++) {
-            const rf_path_seg_t *sd = &p->segs[i];
-            if (sd->kind == RF_PATH_CLOSE)
-                put_op(&s, RF_PATH_OP_CLOSE, NULL, 0);
-            else
-                put_curve(&s, path_kind_degree(sd->kind), p->pts + 2 * (size_t)sd->first_point);
-        }
-        return s.n;
-    }
+    if (p0 == 0.0 && p1 == 1.0)
+        return trim_whole(&v, &s);
     if (p->nsegs == 0 || !(p->total > 0.0) || !(p0 < p1))
         return 0;
     double d0 = p0 * p->total, d1 = p1 * p->total;
@@ -618,23 +767,228 @@ size_t rf_path_trim(const rf_path_t *p, double p0, double p1, rf_path_op_t *ops,
         b = a;
     if (a == b && tb < ta)
         tb = ta;
-    double Q[8];
-    const rf_path_seg_t *sd = &p->segs[a];
-    int deg = path_kind_degree(sd->kind);
-    bez_sub(deg, p->pts + 2 * (size_t)sd->first_point, ta, a == b ? tb : 1.0, Q);
-    put_op(&s, RF_PATH_OP_MOVE, Q, 2);
-    put_curve(&s, deg, Q);
-    for (uint32_t i = a + 1; i < b; i++) {
-        if (!(rf_path_segment_length(p, i) > 0.0))
+    return trim_range(&v, a, ta, b, tb, &s);
+}
+
+/* ---- figures, sources ---- */
+
+uint32_t rf_path_figures(const rf_path_t *p)
+{
+    return p->nfigures;
+}
+
+char rf_path_segment_source(const rf_path_t *p, uint32_t i, size_t *col)
+{
+    if (col)
+        *col = p->cols[i];
+    return p->segs[i].cmd;
+}
+
+uint32_t rf_path_command_segments(const rf_path_t *p, uint32_t i)
+{
+    uint32_t j = i, k = i;
+    while (j > 0 && p->cols[j - 1] == p->cols[i] && p->segs[j - 1].cmd == p->segs[i].cmd)
+        j--;
+    while (k + 1 < p->nsegs && p->cols[k + 1] == p->cols[i] && p->segs[k + 1].cmd == p->segs[i].cmd)
+        k++;
+    return k - j + 1;
+}
+
+/* ---- morphing ---- */
+
+/* Lines, quads and cubics mix with each other (view_seg elevates them);
+ * MOVE and CLOSE only with themselves. */
+static int mixable(int ka, int kb)
+{
+    return ka == kb || ((ka == RF_PATH_LINE || ka == RF_PATH_QUAD || ka == RF_PATH_CUBIC) &&
+                        (kb == RF_PATH_LINE || kb == RF_PATH_QUAD || kb == RF_PATH_CUBIC));
+}
+
+uint32_t rf_path_mismatch(const rf_path_t *a, const rf_path_t *b)
+{
+    uint32_t n = a->nsegs < b->nsegs ? a->nsegs : b->nsegs;
+    for (uint32_t i = 0; i < n; i++) {
+        int ka = a->segs[i].kind, kb = b->segs[i].kind;
+        /* Kinds that differ mix only as whole commands: an arc's cubics
+         * against a line would shift every later segment off its command. */
+        if (!mixable(ka, kb) ||
+            (ka != kb && (rf_path_command_segments(a, i) != 1 || rf_path_command_segments(b, i) != 1)))
+            return i;
+    }
+    return a->nsegs == b->nsegs ? UINT32_MAX : n;
+}
+
+/* Arc length of [a, c] of a curve, adaptively, by subdivide()'s rule
+ * without knots: GL8 against its halves to LEN_EPS of scale, and an even
+ * speed (which is what finds a cusp, where |B'| kinks and Gauss-Legendre
+ * on the whole piece agrees with its halves by accident). */
+static double adapt_len(const dpoly_t *q, double a, double c, double lac, int depth, double scale)
+{
+    double m = 0.5 * (a + c);
+    double va = dpoly_speed(q, a), vc = dpoly_speed(q, c);
+    double vmin = fmin(va, vc), vmax = fmax(va, vc);
+    double la = gl8_length_range(q, a, m, &vmin, &vmax);
+    double lb = gl8_length_range(q, m, c, &vmin, &vmax);
+    double l = la + lb, mean = l / (c - a);
+    if (depth >= MAX_DEPTH || l <= TINY_PIECE * scale ||
+        (fabs(l - lac) <= LEN_EPS * scale && vmax - vmin <= SPEED_TOL * mean))
+        return l;
+    return adapt_len(q, a, m, la, depth + 1, scale) + adapt_len(q, m, c, lb, depth + 1, scale);
+}
+
+static double ctrl_scale(int deg, const double *P)
+{
+    double scale = 0.0;
+    for (int i = 0; i < deg; i++)
+        scale += hypot(P[2 * i + 2] - P[2 * i], P[2 * i + 3] - P[2 * i + 1]);
+    return scale;
+}
+
+/* The arc length of the segment P from 0 to t. */
+static double seg_len_to(int deg, const double *P, double t)
+{
+    double scale = ctrl_scale(deg, P);
+    if (deg == 1 || scale == 0.0)
+        return t * scale;
+    dpoly_t q;
+    dpoly_init(&q, deg, P);
+    return adapt_len(&q, 0.0, t, gl8_length(&q, 0.0, t), 0, scale);
+}
+
+/* The t at which segment P (total length len > 0) has length s: Newton on
+ * the adaptive length, kept inside a shrinking bracket (bisection when a
+ * step leaves it). */
+static double seg_t_at(int deg, const double *P, double len, double s)
+{
+    if (!(s > 0.0))
+        return 0.0;
+    if (!(s < len))
+        return 1.0;
+    if (deg == 1)
+        return s / len;
+    dpoly_t q;
+    dpoly_init(&q, deg, P);
+    double lo = 0.0, hi = 1.0, t = s / len;
+    for (int it = 0; it < 60; it++) {
+        double f = seg_len_to(deg, P, t) - s;
+        if (fabs(f) <= 1e-13 * len)
+            break;
+        if (f > 0.0)
+            hi = t;
+        else
+            lo = t;
+        double v = dpoly_speed(&q, t);
+        double tn = v > 0.0 ? t - f / v : 0.5 * (lo + hi);
+        if (!(tn > lo && tn < hi))
+            tn = 0.5 * (lo + hi);
+        if (tn == t)
+            break;
+        t = tn;
+    }
+    return t;
+}
+
+/* A mixed segment's length (0 for MOVE and for coincident points). */
+static double mix_seg_len(const view_t *v, uint32_t i, double *P, int *deg)
+{
+    int kind = view_seg(v, i, P);
+    *deg = path_kind_degree(kind);
+    if (kind == RF_PATH_MOVE)
+        return 0.0;
+    return seg_len_to(*deg, P, 1.0);
+}
+
+double rf_path_mix_length(const rf_path_t *a, const rf_path_t *b, double w)
+{
+    if (!(w > 0.0))
+        return a->total; /* also NaN */
+    if (w >= 1.0)
+        return b->total;
+    view_t v = {a, b, w};
+    double sum = 0.0, c = 0.0, P[8];
+    int deg;
+    for (uint32_t i = 0; i < a->nsegs; i++) {
+        double l = mix_seg_len(&v, i, P, &deg), t = sum + l;
+        c += fabs(sum) >= fabs(l) ? (sum - t) + l : (l - t) + sum; /* Neumaier */
+        sum = t;
+    }
+    return sum + c;
+}
+
+size_t rf_path_mix_trim(const rf_path_t *a, const rf_path_t *b, double w, double p0, double p1,
+                        rf_path_op_t *ops, size_t cap)
+{
+    if (!(w > 0.0))
+        return rf_path_trim(a, p0, p1, ops, cap);
+    if (w >= 1.0)
+        return rf_path_trim(b, p0, p1, ops, cap);
+    op_sink_t s = {ops, ops ? cap : 0, 0};
+    view_t v = {a, b, w};
+    p0 = clamp_progress(p0);
+    p1 = clamp_progress(p1);
+    if (p0 == 0.0 && p1 == 1.0)
+        return trim_whole(&v, &s);
+    double total = rf_path_mix_length(a, b, w);
+    if (a->nsegs == 0 || !(total > 0.0) || !(p0 < p1))
+        return 0;
+    double d0 = p0 * total, d1 = p1 * total;
+    if (!(d0 < d1))
+        return 0;
+    /* the walk of rf_path_mix_length again, stopping at the ends: the
+     * first positive segment that d0 is before the end of (a tie starts
+     * the next one), the first that d1 is at or before the end of */
+    uint32_t sa = UINT32_MAX, sb = UINT32_MAX, last = UINT32_MAX;
+    double ta = 0.0, tb = 1.0, sum = 0.0, c = 0.0, P[8];
+    int deg;
+    for (uint32_t i = 0; i < a->nsegs; i++) {
+        double l = mix_seg_len(&v, i, P, &deg);
+        if (!(l > 0.0))
             continue;
-        sd = &p->segs[i];
-        put_curve(&s, path_kind_degree(sd->kind), p->pts + 2 * (size_t)sd->first_point);
+        double cum = sum + c, end;
+        double t = sum + l;
+        c += fabs(sum) >= fabs(l) ? (sum - t) + l : (l - t) + sum;
+        sum = t;
+        end = sum + c;
+        last = i;
+        if (sa == UINT32_MAX && d0 < end) {
+            sa = i;
+            ta = seg_t_at(deg, P, l, d0 - cum);
+        }
+        if (sa != UINT32_MAX && d1 <= end) {
+            sb = i;
+            tb = seg_t_at(deg, P, l, d1 - cum);
+            break;
+        }
     }
-    if (b > a) {
-        sd = &p->segs[b];
-        deg = path_kind_degree(sd->kind);
-        bez_sub(deg, p->pts + 2 * (size_t)sd->first_point, 0.0, tb, Q);
-        put_curve(&s, deg, Q);
+    if (sa == UINT32_MAX)
+        return 0;
+    if (sb == UINT32_MAX) { /* rounding: d1 past the last end */
+        sb = last;
+        tb = 1.0;
     }
-    return s.n;
+    if (sa == sb && tb < ta)
+        tb = ta;
+    return trim_range(&v, sa, ta, sb, tb, &s);
+}
+
+void rf_path_mix_bounds(const rf_path_t *a, const rf_path_t *b, double w, double *x0,
+                        double *y0, double *x1, double *y1)
+{
+    if (!(w > 0.0) || w >= 1.0) {
+        rf_path_bounds(w >= 1.0 ? b : a, x0, y0, x1, y1);
+        return;
+    }
+    view_t v = {a, b, w};
+    double P[8], box[4];
+    view_start(&v, P);
+    box[0] = box[2] = P[0];
+    box[1] = box[3] = P[1];
+    for (uint32_t i = 0; i < a->nsegs; i++) {
+        int kind = view_seg(&v, i, P);
+        seg_bounds(box, path_kind_degree(kind), P);
+    }
+    *x0 = box[0];
+    *y0 = box[1];
+    *x1 = box[2];
+    *y1 = box[3];
 }

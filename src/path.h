@@ -1,4 +1,5 @@
-/* path.h - SVG path data of one figure, measured once for arc-length sampling.
+/* path.h - SVG path data, measured once for arc-length sampling, trimming
+ * and morphing.
  *
  * Owns: rf_path_t, an immutable measured path (seed 000 "Source-Aware Path
  * Sampling"): the original segments (12-byte descriptors over a separate
@@ -6,16 +7,45 @@
  * segment t), the total length and the exact source bounds. Knots never hold
  * flattened x/y: every sample evaluates the original Line/Quad/Cubic/Close.
  *
- * Syntax (scene-v1.md "Paths"): one figure. `M`/`m` first, then any of
- * L H V Q T C S Z in either case, absolute or relative, with implicit repeats
- * (extra pairs after M/m are L/l). Numbers in every SVG form: `1e-3`, `+3`,
- * `.5.5` (= 0.5 0.5), `-1-2` (= -1 -2), `1.`; whitespace is space, tab, CR,
- * LF, FF; one comma may separate two numbers (SVG's comma-wsp), nowhere else.
- * A second M/m, `A`/`a`, and any command after Z are errors (drawing after
- * Z would start a second subpath at the start point: one figure only in
- * runeframe 1). "" (or only whitespace) and a lone "M x y" are valid paths
- * with no segments. At most RF_PATH_MAX_SEGMENTS segments; every coordinate
- * must be finite with magnitude <= 1e150 (so every length is finite).
+ * Syntax (scene-v1.md "Paths" and "Paths, complete"): SVG path data,
+ * complete. `M`/`m` first, then any of M L H V Q T C S A Z in either case,
+ * absolute or relative, with implicit repeats (extra pairs after M/m are
+ * L/l). Numbers in every SVG form: `1e-3`, `+3`, `.5.5` (= 0.5 0.5), `-1-2`
+ * (= -1 -2), `1.`; whitespace is space, tab, CR, LF, FF; one comma may
+ * separate two numbers (SVG's comma-wsp), nowhere else. An arc's two flags
+ * are one character each, `0` or `1`, and need no separator ("A1 1 0 1150
+ * 50" is flags 1, 1 and the point 50 50). "" (or only whitespace) and a
+ * lone "M x y" are valid paths with no segments. At most
+ * RF_PATH_MAX_SEGMENTS segments (an arc counts its cubics); every
+ * coordinate must be finite with magnitude <= 1e150 (so every length is
+ * finite).
+ *
+ * Subpaths (figures): a second M/m starts another figure, stored as an
+ * RF_PATH_MOVE segment (from the current point to the new start; length 0,
+ * never drawn; its point is part of the bounds, as the first M's is). Z/z closes the figure with an
+ * RF_PATH_CLOSE line back to its start, which becomes the current point; a
+ * command after Z other than M starts another figure at that same point
+ * (SVG 1.1 8.3.3), stored as an RF_PATH_MOVE of length 0 from the start to
+ * itself. rf_path_figures() counts figures; a figure may be empty.
+ *
+ * Arcs (SVG 1.1 implementation notes F.6): endpoint to center
+ * parameterization (F.6.5), radii scaled up when too small for the
+ * endpoints (F.6.6), negative radii by their magnitude, the x-axis rotation
+ * in degrees, flags as given; an arc whose endpoints coincide is omitted and
+ * one with a zero radius is a line (F.6.2). Computed in the unit-circle
+ * space of the ellipse, with points taken relative to the arc's start, so
+ * radii up to 1e308 give the straight line they are; an arc whose points
+ * leave the coordinate range is an error. The arc becomes n = ceil(|sweep| /
+ * 45 degrees) RF_PATH_CUBIC segments of equal sweep (handles 4/3 tan(sweep /
+ * 4n) of the radius), the last ending exactly on the given end point; their
+ * radial error is below 5e-6 of the radius, so a circle measures its
+ * 2 pi r to better than 1e-5 relative.
+ *
+ * Source: each segment keeps the command letter that made it (`A` for an
+ * arc's cubics, the letter after Z for the MOVE it implies) and the 1-based
+ * byte column of that command (its letter for the first argument group, its
+ * first number for implicit repeats), for messages (mix mismatches,
+ * sample_path's one-figure rule).
  *
  * Errors: rf_path_parse() reports the first error, left to right, as
  * "col N: message" with N the 1-based column in d in characters (UTF-8 code
@@ -48,7 +78,24 @@
  * two safeguarded Halley steps on the piece's arc length from the knot
  * (4-point, then 8-point Gauss-Legendre), kept inside the piece. Linear
  * interpolation alone is off by up to ~1% of a piece; with the steps, points
- * are within ~1e-13 of the length of the exact arc-length point.
+ * are within ~1e-13 of the length of the exact arc-length point. Sampling
+ * runs over all figures by their total length (MOVEs measure 0); the loader
+ * lets sample_path use only paths of one figure.
+ *
+ * Morphing (rf_path_mix_*): two paths of the same structure (the same
+ * sequence of segment kinds: L H V and M's implicit lines are lines, Q T
+ * quads, C S and each of an arc's cubics cubics, MOVE, CLOSE) mix point by
+ * point, every point a + w (b - a), w clamped to [0, 1] (a point both paths
+ * share stays exactly where it is). A line, quad or cubic also mixes with
+ * another of those kinds when each is a whole command: the lower is raised
+ * to the higher degree (exact elevation) first. Arcs mix as their
+ * cubics, so two arcs match only when they make the same number of cubics.
+ * Nothing is stored for a mix: each call walks the segments, mixing their
+ * points on the stack; a trimmed mix measures the mixed segments with
+ * adaptive Gauss-Legendre (the same 1e-13 rule, without knots) and finds
+ * the trim ends by safeguarded Newton on that length: O(segments) per call,
+ * no allocation. w = 0 and w = 1 are exactly the two paths' own
+ * rf_path_trim() and rf_path_bounds().
  */
 #ifndef RF_PATH_H
 #define RF_PATH_H
@@ -66,7 +113,9 @@ typedef enum rf_path_kind {
     RF_PATH_LINE = 0,   /* L H V (and M's implicit linetos): 2 points */
     RF_PATH_QUAD,       /* Q T: 3 points */
     RF_PATH_CUBIC,      /* C S: 4 points */
-    RF_PATH_CLOSE,      /* Z: a line back to the first point: 2 points */
+    RF_PATH_CLOSE,      /* Z: a line back to the figure's start: 2 points */
+    RF_PATH_MOVE,       /* a second M, or a command after Z: the next figure
+                         * starts at its end point; length 0: 2 points */
 } rf_path_kind_t;
 
 /* A source segment: its points are pts[first_point .. first_point + degree]
@@ -75,7 +124,8 @@ typedef enum rf_path_kind {
  * first_knot - 1]; a zero-length segment has exactly one. */
 typedef struct rf_path_seg {
     uint8_t kind;         /* rf_path_kind_t */
-    uint8_t pad[3];
+    char cmd;             /* the command letter that made it, as written */
+    uint8_t pad[2];
     uint32_t first_point;
     uint32_t first_knot;
 } rf_path_seg_t;
@@ -162,6 +212,32 @@ size_t rf_path_trim(const rf_path_t *p, double p0, double p1, rf_path_op_t *ops,
 /* Most ops any trim of p returns: segments + 1. */
 size_t rf_path_trim_max(const rf_path_t *p);
 
+/* With several figures, a trim runs over them in order by their total
+ * length: a part of a figure starts with a move_to; a MOVE in the range is
+ * a move_to; a Z is a close_path when the range holds its whole figure
+ * (from the figure's start), else a line_to (a zero-length Z of a whole
+ * figure still closes it). */
+
+/* ---- morphing: two paths of one structure, mixed by w (see above) ---- */
+
+/* The first segment index at which a and b differ in kind, or where one
+ * ends and the other goes on (the shorter's segment count); UINT32_MAX
+ * when they have the same structure (then every rf_path_mix_* call is
+ * defined). */
+uint32_t rf_path_mismatch(const rf_path_t *a, const rf_path_t *b);
+
+/* rf_path_trim() of the mixed path (ops as rf_path_trim, at most
+ * rf_path_trim_max(a) of them). */
+size_t rf_path_mix_trim(const rf_path_t *a, const rf_path_t *b, double w, double p0, double p1,
+                        rf_path_op_t *ops, size_t cap);
+
+/* rf_path_bounds() of the mixed path: exact, as rf_path_bounds(). */
+void rf_path_mix_bounds(const rf_path_t *a, const rf_path_t *b, double w, double *x0,
+                        double *y0, double *x1, double *y1);
+
+/* rf_path_length() of the mixed path (adaptive Gauss-Legendre, ~1e-13). */
+double rf_path_mix_length(const rf_path_t *a, const rf_path_t *b, double w);
+
 /* ---- inspection (tests, `info`) ---- */
 
 uint32_t rf_path_segment_count(const rf_path_t *p);
@@ -174,5 +250,14 @@ double rf_path_segment_length(const rf_path_t *p, uint32_t i);
 const rf_path_knot_t *rf_path_knots(const rf_path_t *p, uint32_t *count);
 /* The first point (M's point; (0,0) for ""). */
 void rf_path_start(const rf_path_t *p, double *x, double *y);
+/* How many figures: 1 + the MOVE segments (1 for "" and a lone M). */
+uint32_t rf_path_figures(const rf_path_t *p);
+/* Segment i's command letter as written and its 1-based byte column in the
+ * path data (see "Source" above). */
+char rf_path_segment_source(const rf_path_t *p, uint32_t i, size_t *col);
+/* The number of segments the source command of segment i made (an arc's
+ * cubics: 1 to 8; every other command 1), counted from that command's
+ * first segment. */
+uint32_t rf_path_command_segments(const rf_path_t *p, uint32_t i);
 
 #endif

@@ -16,9 +16,10 @@
 #define PLOT_PI 3.14159265358979323846
 
 /* Okabe & Ito's colorblind-safe palette without its yellow, which is
- * unreadable on white; lines past the seventh reuse the colors dashed,
- * then dotted. */
-static const uint32_t plot_palette[] = {
+ * unreadable on white, then five of Paul Tol's "muted" and neutral colors:
+ * twelve colors at least 0.11 apart in OKLab (tests/check_plot.c), and
+ * lines past the twelfth reuse them dashed, then dotted. */
+static const uint32_t plot_palette[RF_PLOT_NCOLORS] = {
     0x0072B2, /* blue */
     0xD55E00, /* vermillion */
     0x009E73, /* bluish green */
@@ -26,15 +27,30 @@ static const uint32_t plot_palette[] = {
     0xE69F00, /* orange */
     0x56B4E9, /* sky blue */
     0x000000, /* black */
+    0x882255, /* wine */
+    0x999933, /* olive */
+    0x332288, /* indigo */
+    0x8C564B, /* brown */
+    0x7F7F7F, /* gray */
 };
-#define PLOT_NCOLORS (sizeof plot_palette / sizeof plot_palette[0])
+#define PLOT_NCOLORS ((long)RF_PLOT_NCOLORS)
+
+uint32_t rf_plot_series_color(long i, int *pattern)
+{
+    if (pattern != NULL)
+        *pattern = (int)((i / PLOT_NCOLORS) % 3);
+    return plot_palette[i % PLOT_NCOLORS];
+}
 
 /* One line of the plot. */
 typedef struct plot_series {
     uint32_t slot;             /* the output slot of rf_values_eval */
     const rf_value_t *value;
-    char label[320];           /* "name" or "name.x" */
+    char name[320];            /* "name" or "name.x" */
+    char label[400];           /* the legend's: name, range, settle time */
+    double settle;             /* its settle time (a vector's component: its own) */
     double settle_y;           /* the value at its settle time */
+    double lo, hi;             /* --normalize: the sampled range */
     int marked;                /* its settle time is marked */
 } plot_series_t;
 
@@ -53,11 +69,58 @@ static void plot_series_init(plot_series_t *s, const rf_series_item_t *it)
     s->slot = it->slot;
     s->marked = 0;
     s->settle_y = NAN;
+    s->lo = s->hi = NAN;
+    s->settle = it->value->nout > 1 && it->output >= 0 ? it->value->out[it->output].settle
+                                                       : it->value->settle;
     if (it->output < 0)
-        snprintf(s->label, sizeof s->label, "%s", it->value->name);
+        snprintf(s->name, sizeof s->name, "%s", it->value->name);
     else
-        snprintf(s->label, sizeof s->label, "%s.%s", it->value->name,
-                 rf_value_components[it->output]);
+        snprintf(s->name, sizeof s->name, "%s.%s", it->value->name,
+                 rf_value_output_name(it->value, (uint32_t)it->output));
+}
+
+/* The legend's text: "card_x", "card_x [160, 1040]" (normalized), then
+ * ", settles 1.23 s" when the settle time is marked. Settle times are said
+ * here, not next to their marker, so no label ever covers a line or
+ * another label. */
+static void plot_series_label(plot_series_t *s, int normalize)
+{
+    char range[80] = "", settle[48] = "";
+
+    if (normalize) {
+        if (isfinite(s->lo))
+            snprintf(range, sizeof range, " [%.4g, %.4g]", s->lo, s->hi);
+        else
+            snprintf(range, sizeof range, " [no finite sample]");
+    }
+    if (s->marked)
+        snprintf(settle, sizeof settle, "%ssettles %.4g s", normalize ? ", " : " ", s->settle);
+    snprintf(s->label, sizeof s->label, "%s%s%s", s->name, range, settle);
+}
+
+/* --normalize: each line onto [0, 1] by its own sampled range (a constant
+ * line at 0.5); computed in halves, so a range near +-DBL_MAX does not
+ * overflow. Non-finite samples stay non-finite and break the line. */
+static void plot_normalize(plot_series_t *s, double *ys, long nt)
+{
+    double lo = INFINITY, hi = -INFINITY, span;
+
+    for (long j = 0; j < nt; j++) {
+        if (isfinite(ys[j])) {
+            lo = fmin(lo, ys[j]);
+            hi = fmax(hi, ys[j]);
+        }
+    }
+    if (lo > hi)
+        return;
+    s->lo = lo;
+    s->hi = hi;
+    span = hi / 2 - lo / 2;
+    for (long j = 0; j < nt; j++)
+        if (isfinite(ys[j]))
+            ys[j] = span > 0 ? (ys[j] / 2 - lo / 2) / span : 0.5;
+    if (isfinite(s->settle_y))
+        s->settle_y = span > 0 ? (s->settle_y / 2 - lo / 2) / span : 0.5;
 }
 
 /* ------------------------------------------------------------------ ticks */
@@ -137,14 +200,14 @@ static void plot_set_color(cairo_t *cr, uint32_t rgb, double alpha)
                           (rgb & 255) / 255.0, alpha);
 }
 
-/* Series i's color and dash pattern: solid for the first 7 lines, then
+/* Series i's color and dash pattern: solid for the first 12 lines, then
  * dashed, then dotted. A settle marker is always dashed. */
 static void plot_series_style(cairo_t *cr, long i, double lw, int for_marker)
 {
-    long cycle = (i / (long)PLOT_NCOLORS) % 3;
+    int cycle;
     double dashes[2];
 
-    plot_set_color(cr, plot_palette[i % (long)PLOT_NCOLORS], 1.0);
+    plot_set_color(cr, rf_plot_series_color(i, &cycle), 1.0);
     cairo_set_line_width(cr, lw);
     if (for_marker) {
         dashes[0] = 5 * lw;
@@ -260,7 +323,7 @@ static void plot_layout(cairo_t *cr, plot_layout_t *L, int rows)
     L->xt = rf_plot_ticks_make(L->from, L->to, (L->x1 - L->x0) / (100 * k));
 }
 
-static void plot_draw_axes(cairo_t *cr, const plot_layout_t *L)
+static void plot_draw_axes(cairo_t *cr, const plot_layout_t *L, int normalize)
 {
     double k = L->k, tick = 5 * k;
     char buf[64];
@@ -314,7 +377,7 @@ static void plot_draw_axes(cairo_t *cr, const plot_layout_t *L)
     cairo_save(cr);
     cairo_translate(cr, 14 * k, (L->y0 + L->y1) / 2.0);
     cairo_rotate(cr, -PLOT_PI / 2);
-    plot_text(cr, "value", 0, 0, 0.5);
+    plot_text(cr, normalize ? "normalized (0 = min, 1 = max of each line)" : "value", 0, 0, 0.5);
     cairo_restore(cr);
 }
 
@@ -352,17 +415,12 @@ static void plot_draw_lines(cairo_t *cr, const plot_layout_t *L, long ns, const 
     cairo_restore(cr);
 }
 
-/* A dashed vertical line at each marked settle time, a dot where the line
- * settles, and a label "NAME settles T s" near the top of the plot area, in
- * the first row where it overlaps no other label (none when every row is
- * taken: the line and the legend still say it). */
+/* A dashed vertical line at each marked settle time and a dot where the
+ * line settles; the time itself is said in the legend. */
 static void plot_draw_settles(cairo_t *cr, const plot_layout_t *L, const plot_series_t *s,
                               long ns)
 {
     double k = L->k, lw = fmax(1, 1.5 * k);
-    double used_l[RF_PLOT_MAX_SERIES], used_r[RF_PLOT_MAX_SERIES];
-    long used_row[RF_PLOT_MAX_SERIES], nused = 0;
-    long rows = (long)fmax(1, floor((L->y1 - L->y0 - 8 * k) / (16 * k)));
 
     cairo_save(cr);
     cairo_rectangle(cr, L->x0, L->y0, L->x1 - L->x0, L->y1 - L->y0);
@@ -372,7 +430,7 @@ static void plot_draw_settles(cairo_t *cr, const plot_layout_t *L, const plot_se
 
         if (!s[i].marked)
             continue;
-        x = plot_x(L, s[i].value->settle);
+        x = plot_x(L, s[i].settle);
         plot_series_style(cr, i, lw, 1);
         cairo_move_to(cr, x, L->y0);
         cairo_line_to(cr, x, L->y1);
@@ -383,43 +441,6 @@ static void plot_draw_settles(cairo_t *cr, const plot_layout_t *L, const plot_se
         }
     }
     cairo_restore(cr);
-
-    cairo_set_font_size(cr, 12 * k);
-    for (long i = 0; i < ns && nused < RF_PLOT_MAX_SERIES; i++) {
-        char buf[400];
-        double x, w, tx, align, l, r;
-        long row;
-
-        if (!s[i].marked)
-            continue;
-        x = plot_x(L, s[i].value->settle);
-        snprintf(buf, sizeof buf, "%s settles %.4g s", s[i].label, s[i].value->settle);
-        w = plot_text_width(cr, buf);
-        align = x + 5 * k + w <= L->x1 ? 0 : 1;
-        tx = align == 0 ? x + 5 * k : x - 5 * k;
-        l = tx - align * w - 2 * k;
-        r = l + w + 4 * k;
-        for (row = 0; row < rows; row++) {
-            long j;
-            for (j = 0; j < nused; j++)
-                if (used_row[j] == row && l < used_r[j] && used_l[j] < r)
-                    break;
-            if (j == nused)
-                break;
-        }
-        if (row == rows)
-            continue;
-        used_row[nused] = row;
-        used_l[nused] = l;
-        used_r[nused] = r;
-        nused++;
-        /* A white backing keeps the label readable over the lines. */
-        cairo_set_source_rgba(cr, 1, 1, 1, 0.85);
-        cairo_rectangle(cr, l, L->y0 + 12 * k + 16 * k * (double)row - 7 * k, r - l, 14 * k);
-        cairo_fill(cr);
-        plot_set_color(cr, plot_palette[i % (long)PLOT_NCOLORS], 1);
-        plot_text(cr, buf, tx, L->y0 + 12 * k + 16 * k * (double)row, align);
-    }
 }
 
 static void plot_draw_legend(cairo_t *cr, const plot_layout_t *L, const plot_series_t *s,
@@ -549,13 +570,6 @@ int rf_plot_write(const rf_plot_spec_t *spec, const char *path, char *err, size_
     cr = cairo_create(surface);
     cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
 
-    ex = malloc((size_t)ns * sizeof *ex);
-    erow = malloc((size_t)ns * sizeof *erow);
-    if (ex == NULL || erow == NULL)
-        goto oom;
-    L.rows = plot_legend_flow(cr, s, ns, L.k, L.w - 28 * L.k - 84 * L.k, ex, erow, roww,
-                              &nshown, &morew);
-
     /* The x extent does not depend on the y axis labels' width except
      * through x0; sample over the widest possible area, 2 per column. */
     nt = 2L * (L.w - (long)lround(28 * L.k)) + 1;
@@ -572,7 +586,7 @@ int rf_plot_write(const rf_plot_spec_t *spec, const char *path, char *err, size_
             ys[i * nt + j] = slots[s[i].slot];
     }
     for (long i = 0; i < ns; i++) {
-        double st = s[i].value->settle;
+        double st = s[i].settle;
 
         /* A static value "settles" at 0: marking it would say nothing. */
         if (isfinite(st) && st > L.from && st <= L.to) {
@@ -580,13 +594,22 @@ int rf_plot_write(const rf_plot_spec_t *spec, const char *path, char *err, size_
             s[i].marked = 1;
             s[i].settle_y = slots[s[i].slot];
         }
+        if (spec->normalize)
+            plot_normalize(&s[i], ys + i * nt, nt);
+        plot_series_label(&s[i], spec->normalize);
     }
+    ex = malloc((size_t)ns * sizeof *ex);
+    erow = malloc((size_t)ns * sizeof *erow);
+    if (ex == NULL || erow == NULL)
+        goto oom;
+    L.rows = plot_legend_flow(cr, s, ns, L.k, L.w - 28 * L.k - 84 * L.k, ex, erow, roww,
+                              &nshown, &morew);
     rf_plot_y_range(ys, nt * ns, &L.ylo, &L.yhi);
     plot_layout(cr, &L, L.rows);
 
     cairo_set_source_rgb(cr, 1, 1, 1);
     cairo_paint(cr);
-    plot_draw_axes(cr, &L);
+    plot_draw_axes(cr, &L, spec->normalize);
     plot_draw_lines(cr, &L, ns, ys, nt);
     plot_draw_settles(cr, &L, s, ns);
     plot_draw_legend(cr, &L, s, ns, ex, erow, roww, nshown, morew);

@@ -8,7 +8,9 @@
  *
  * Layout (pixels; k = min(max(1, sqrt(W*H / (1200*600))), W/640, H/360),
  * 1 at the default 1200x600 and at any size from 640x360 to it): the
- * legend fills the top margin, 20k + 22k per legend row; the plot area
+ * legend fills the top margin, 20k + 22k per legend row, each entry a
+ * chip of the line's style, its name, with --normalize its sampled range
+ * ("card_x [160, 1040]") and the settle time where one is marked; the plot area
  * spans x0 = max(84k, widest y tick label + 37k) .. W - 28k and
  * y0 = top .. H - 56k. Time maps linearly from [from, to] onto [x0, x1]; the
  * y axis is the sampled min/max of every plotted line, padded by 5% of the
@@ -22,6 +24,7 @@
 #define RF_PLOT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "series.h"
 #include "values.h"
@@ -61,7 +64,15 @@ typedef struct rf_plot_spec {
     size_t nseries;                  /* 1 .. RF_PLOT_MAX_SERIES */
     double from, to;                 /* the time axis, from < to */
     int width, height;               /* RF_PLOT_MIN_SIDE .. RF_PLOT_MAX_SIDE */
+    int normalize;                   /* each line onto [0, 1] by its own range */
 } rf_plot_spec_t;
+
+/* The line colors: this many distinct ones, then the same dashed, then
+ * dotted. */
+#define RF_PLOT_NCOLORS 12
+/* Line i's color as 0xRRGGBB, and its pattern (0 solid, 1 dashed, 2
+ * dotted) in *pattern unless NULL. */
+uint32_t rf_plot_series_color(long i, int *pattern);
 
 /* Samples the series (at least twice per pixel column), draws the plot on
  * white and writes it as a PNG to path ("-": standard output). Returns 0,

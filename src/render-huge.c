@@ -388,18 +388,18 @@ void rf_hsink_close(rf_hsink_t *g)
 
 /* ---- what the renderer calls (render-int.h) ---- */
 
-void hsink_init(rf_hsink_t *g, cairo_t *cr, double width, double height, double pad)
+void hsink_init(rf_hsink_t *g, cairo_t *cr, const double v[4], double pad)
 {
     memset(g, 0, sizeof *g);
     g->cr = cr;
-    g->g[0] = -RF_GUARD_MARGIN;
-    g->g[1] = -RF_GUARD_MARGIN;
-    g->g[2] = width + RF_GUARD_MARGIN;
-    g->g[3] = height + RF_GUARD_MARGIN;
-    g->b[0] = -pad;
-    g->b[1] = -pad;
-    g->b[2] = width + pad;
-    g->b[3] = height + pad;
+    g->g[0] = v[0] - RF_GUARD_MARGIN;
+    g->g[1] = v[1] - RF_GUARD_MARGIN;
+    g->g[2] = v[2] + RF_GUARD_MARGIN;
+    g->g[3] = v[3] + RF_GUARD_MARGIN;
+    g->b[0] = v[0] - pad;
+    g->b[1] = v[1] - pad;
+    g->b[2] = v[2] + pad;
+    g->b[3] = v[3] + pad;
 }
 
 void hsink_begin(rf_hsink_t *g, int stroke)
@@ -414,4 +414,145 @@ void hsink_begin(rf_hsink_t *g, int stroke)
 void hsink_end(rf_hsink_t *g)
 {
     gs_end_sub(g, 0);
+}
+
+/* ---- gradients on huge shapes ----
+ * cairo hands pixman the device-to-pattern matrix in fixed point: under a
+ * layer matrix whose translation is far beyond RF_GUARD (the origin of a
+ * rect 1e50 px high) it fails with "out of memory". The gradient is
+ * therefore expressed around the canvas instead: the current matrix keeps
+ * only m's linear part A (the pen of a stroke depends on nothing else, and
+ * the path is already in device space), and the gradient's points are taken
+ * relative to o, the layer point at the canvas center. Where the canvas lies
+ * wholly past one end of the gradient it is that end's color (what the PAD
+ * extend paints); where the gradient's geometry near the canvas is itself
+ * beyond RF_GUARD its color changes by less than the canvas's share of it,
+ * and the color at the canvas center is painted. */
+
+/* The color at offset t of the stops, straight channels interpolated. */
+static void stops_at(const rf_paint_t *p, double t, rf_color_t *c)
+{
+    const rf_gradient_stop_t *s = p->stops;
+    uint32_t n = p->nstops;
+    if (!(t > s[0].offset)) {
+        *c = s[0].color;
+        return;
+    }
+    for (uint32_t i = 1; i < n; i++) {
+        if (t <= s[i].offset) {
+            double span = s[i].offset - s[i - 1].offset;
+            double k = span > 0 ? (t - s[i - 1].offset) / span : 1;
+            const rf_color_t *a = &s[i - 1].color, *b = &s[i].color;
+            c->r = a->r + (b->r - a->r) * k;
+            c->g = a->g + (b->g - a->g) * k;
+            c->b = a->b + (b->b - a->b) * k;
+            c->a = a->a + (b->a - a->a) * k;
+            return;
+        }
+    }
+    *c = s[n - 1].color;
+}
+
+/* The gradient parameter of layer point (x, y). */
+static double grad_t(const rf_paint_t *p, const double g[5], double x, double y)
+{
+    if (p->kind == RF_PAINT_LINEAR) {
+        double dx = g[2] - g[0], dy = g[3] - g[1];
+        return ((x - g[0]) * dx + (y - g[1]) * dy) / (dx * dx + dy * dy);
+    }
+    return hypot(x - g[0], y - g[1]) / g[4];
+}
+
+/* Distance from (x, y) to segment a-b. */
+static double seg_dist2(double x, double y, double ax, double ay, double bx, double by)
+{
+    double dx = bx - ax, dy = by - ay, l = dx * dx + dy * dy;
+    double k = l > 0 ? ((x - ax) * dx + (y - ay) * dy) / l : 0;
+    k = k < 0 ? 0 : k > 1 ? 1 : k;
+    return hypot(x - (ax + k * dx), y - (ay + k * dy));
+}
+
+int hsink_gradient_set(cairo_t *cr, const rf_paint_t *p, const double *slots, double alpha,
+                       const cairo_matrix_t *m, const double v[4])
+{
+    if (!(p->kind == RF_PAINT_LINEAR || p->kind == RF_PAINT_RADIAL) || p->nstops == 0)
+        return 0;
+    double g[5] = { rf_prop_get(&p->p0[0], slots), rf_prop_get(&p->p0[1], slots),
+                    rf_prop_get(&p->p1[0], slots), rf_prop_get(&p->p1[1], slots),
+                    rf_prop_get(&p->radius, slots) };
+    if (p->kind == RF_PAINT_LINEAR) {
+        if (!(isfinite(g[0]) && isfinite(g[1]) && isfinite(g[2]) && isfinite(g[3])) ||
+            (g[0] == g[2] && g[1] == g[3]) ||
+            !isfinite((g[2] - g[0]) * (g[2] - g[0]) + (g[3] - g[1]) * (g[3] - g[1])))
+            return 0; /* degenerate: paint_set's last-stop color */
+    } else if (!(isfinite(g[0]) && isfinite(g[1]) && isfinite(g[4])) || !(g[4] > 0)) {
+        return 0;
+    }
+    if (fabs(m->x0) <= RF_GUARD && fabs(m->y0) <= RF_GUARD)
+        return 0; /* cairo maps it as well as any shape */
+    cairo_matrix_t inv = *m;
+    if (cairo_matrix_invert(&inv) != CAIRO_STATUS_SUCCESS)
+        return 0;
+    /* the region (a pixel to spare) in layer coordinates, and its t range */
+    double qx[4] = { v[0] - 1, v[2] + 1, v[2] + 1, v[0] - 1 };
+    double qy[4] = { v[1] - 1, v[1] - 1, v[3] + 1, v[3] + 1 };
+    double t0 = INFINITY, t1 = -INFINITY;
+    for (int i = 0; i < 4; i++) {
+        cairo_matrix_transform_point(&inv, &qx[i], &qy[i]);
+        double t = grad_t(p, g, qx[i], qy[i]);
+        t0 = fmin(t0, t);
+        t1 = fmax(t1, t);
+    }
+    if (p->kind == RF_PAINT_RADIAL) { /* the nearest point may be inside an edge */
+        int inside = 1;
+        double sgn = 0;
+        for (int i = 0; i < 4; i++) {
+            int j = (i + 1) % 4;
+            double cr2 = (qx[j] - qx[i]) * (g[1] - qy[i]) - (qy[j] - qy[i]) * (g[0] - qx[i]);
+            if (sgn == 0)
+                sgn = cr2;
+            else if (cr2 * sgn < 0)
+                inside = 0;
+            t0 = fmin(t0, seg_dist2(g[0], g[1], qx[i], qy[i], qx[j], qy[j]) / g[4]);
+        }
+        if (inside)
+            t0 = 0;
+    }
+    rf_color_t c;
+    double ox = 0.5 * (v[0] + v[2]), oy = 0.5 * (v[1] + v[3]);
+    cairo_matrix_transform_point(&inv, &ox, &oy);
+    /* m's largest stretch bounds how far layer distances reach on the device */
+    double stretch = fabs(m->xx) + fabs(m->xy) + fabs(m->yx) + fabs(m->yy);
+    double reach = p->kind == RF_PAINT_LINEAR
+                       ? fmax(hypot(g[0] - ox, g[1] - oy), hypot(g[2] - ox, g[3] - oy))
+                       : hypot(g[0] - ox, g[1] - oy) + g[4];
+    if (!(t0 < 1 && t1 > 0) || !(t0 == t0 && t1 == t1) || !(reach * stretch <= RF_GUARD)) {
+        double t = !(t0 < 1) ? 1 : !(t1 > 0) ? 0 : grad_t(p, g, ox, oy);
+        if (!isfinite(t))
+            t = 1;
+        stops_at(p, t, &c);
+        cairo_set_source_rgba(cr, c.r, c.g, c.b, c.a * alpha);
+        return 1;
+    }
+    cairo_pattern_t *pat = p->kind == RF_PAINT_LINEAR
+        ? cairo_pattern_create_linear(g[0] - ox, g[1] - oy, g[2] - ox, g[3] - oy)
+        : cairo_pattern_create_radial(g[0] - ox, g[1] - oy, 0, g[0] - ox, g[1] - oy, g[4]);
+    for (uint32_t i = 0; i < p->nstops; i++) {
+        const rf_gradient_stop_t *st = &p->stops[i];
+        cairo_pattern_add_color_stop_rgba(pat, st->offset, st->color.r, st->color.g,
+                                          st->color.b, st->color.a);
+    }
+    cairo_pattern_set_extend(pat, CAIRO_EXTEND_PAD);
+    /* user space under A alone: u = A^-1 X; the pattern is u - A^-1 Xc */
+    cairo_matrix_t a = { m->xx, m->yx, m->xy, m->yy, 0, 0 }, pm;
+    double ux = 0.5 * (v[0] + v[2]), uy = 0.5 * (v[1] + v[3]);
+    cairo_matrix_t ainv = a;
+    cairo_matrix_invert(&ainv);
+    cairo_matrix_transform_point(&ainv, &ux, &uy);
+    cairo_matrix_init_translate(&pm, -ux, -uy);
+    cairo_pattern_set_matrix(pat, &pm);
+    cairo_set_matrix(cr, &a);
+    cairo_set_source(cr, pat);
+    cairo_pattern_destroy(pat);
+    return 1;
 }

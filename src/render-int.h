@@ -1,6 +1,7 @@
 /* render-int.h - what the renderer's files share (render.c: the walks
- * and drawing; render-huge.c: the huge-coordinate sink; render-prefix.c:
- * the static-prefix cache). Private to them: nothing else includes it.
+ * and drawing; render-compose.c: composing a layer (clip, mask, blur,
+ * shadows, opacity, blend); render-huge.c: the huge-coordinate sink;
+ * render-prefix.c: the static-prefix cache). Private to them: nothing else includes it.
  * The semantics are in render.h, the layer types' side in shape.h.
  * Thread-safety: everything here works on one rf_renderer_t, which belongs
  * to one thread at a time (render.h). */
@@ -14,8 +15,6 @@
 #include "render.h"
 #include "shape.h"
 
-/* SVG's default; also bounds how far a stroke reaches past its path. */
-#define RF_MITER_LIMIT 4.0
 #define RF_RENDER_ERR_LEN 200
 
 typedef struct rf_node {
@@ -23,7 +22,10 @@ typedef struct rf_node {
     double box[4];             /* this frame's own box: x0, y0, x1, y1 */
     uint32_t size;             /* nodes in the subtree, itself included */
     int ok;                    /* local and box are finite */
+    double pivot[2];           /* a group's anchor point of its box at t = 0
+                                * (when its pivot is not given) */
     cairo_pattern_t *pat[2];   /* constant-geometry fill, stroke gradient */
+    void *state;               /* the layer type's state (layer.h), or NULL */
 } rf_node_t;
 
 struct rf_renderer {
@@ -31,9 +33,34 @@ struct rf_renderer {
     cairo_surface_t *surface;
     cairo_t *cr;
     int width, height;
+    /* The device matrix every top-level layer is drawn under: the
+     * identity, or S(scale) for a draft (scene.h rf_scene_t.scale); unit
+     * is that scale (1 without), for what is given in device px (blur,
+     * shadow offsets). */
+    cairo_matrix_t root;
+    double unit;
     double *slots;             /* values.nslots (at least 1) */
+    double t;                  /* the time of the frame being drawn */
     rf_node_t *nodes;          /* one per layer, pre-order */
     uint32_t nnodes;
+    int pivot_init;            /* the creation layout at t = 0: groups keep
+                                * their anchor point as pivot */
+    void *blur_line;           /* blur.h's work buffer, blur_cap bytes (for
+                                * the canvas; grown for a larger region) */
+    size_t blur_cap;
+    /* The device region being drawn, x0, y0, x1, y1: the canvas, or while a
+     * layer is captured for its blur or shadows (render-compose.c) the
+     * capture's region, which may reach past the canvas. Everything that
+     * skips or clips what lies off the canvas clips to it instead. */
+    double view[4];
+    /* The captures' pixels, a buffer per nesting level (the layer's, then
+     * its shadow's alpha one level deeper), grown when a larger region is
+     * first needed and kept across frames; deeper captures get surfaces
+     * cairo allocates. ncap: captures open. */
+#define RF_CAPTURE_DEPTH 9
+    unsigned char *cap_px[RF_CAPTURE_DEPTH];
+    size_t cap_size[RF_CAPTURE_DEPTH];
+    int ncap;
     rf_path_op_t *ops;         /* trim buffer: the largest path layer */
     size_t ops_cap;
     /* The static prefix: the layers drawn first (in drawing order) that
@@ -110,24 +137,67 @@ struct rf_hsink {
     int nout;
 };
 
-/* An empty sink feeding cr, for a canvas of width x height: G is the
- * canvas grown by RF_GUARD_MARGIN, accuracy matters within pad px of it. */
-void hsink_init(rf_hsink_t *g, cairo_t *cr, double width, double height, double pad);
+/* An empty sink feeding cr, for the device region v (x0, y0, x1, y1: the
+ * canvas, or a capture's region, rf_renderer_t.view): G is v grown by
+ * RF_GUARD_MARGIN, accuracy matters within pad px of it. */
+void hsink_init(rf_hsink_t *g, cairo_t *cr, const double v[4], double pad);
 /* Starts a fill (stroke 0) or a stroke outline (stroke 1) of the shape. */
 void hsink_begin(rf_hsink_t *g, int stroke);
 /* Ends the open subpath, if any. */
 void hsink_end(rf_hsink_t *g);
 
-/* ---- the walks (render.c), for the static prefix ---- */
+/* Sets a gradient paint p of a huge shape under layer matrix m as the
+ * source for the device region v (see the comment above it in
+ * render-huge.c); may set the current matrix to m's linear part. Returns 0
+ * when p is not a drawable gradient (paint_set's rules apply). */
+int hsink_gradient_set(cairo_t *cr, const rf_paint_t *p, const double *slots, double alpha,
+                       const cairo_matrix_t *m, const double v[4]);
 
+/* ---- the walks (render.c), for the static prefix and compositing ---- */
+
+/* Instance k of L (node idx) for the walks over a RF_CLASS_CHILDREN
+ * layer's children: 1 when there is one, with r->slots and r->t set to
+ * its slots and time (a RF_CLASS_REPEAT layer's instance hook, at the
+ * base time t0; any other: k == 0, as they are); 0 after the last, with
+ * r->slots and r->t back at s0 and t0 (the slots and time of L's parent). */
+int render_instance(rf_renderer_t *r, const rf_layer_t *L, uint32_t idx, uint32_t k,
+                    double *s0, double t0);
 /* Lays out the subtree of L at node idx; returns the index after it. */
 uint32_t render_layout(rf_renderer_t *r, const rf_layer_t *L, uint32_t idx);
+/* L's own matrix (x, y, follow, rotate, scale around the anchor a = (ax,
+ * ay); offset by a when canvas) into m; 0 when it or box b is not finite. */
+int render_local_matrix(const rf_layer_t *L, const double *s, const double b[4], double ax,
+                        double ay, int canvas, cairo_matrix_t *m);
+/* A group's mask layer, NULL when none. Its subtree's nodes follow the
+ * children's in the group's subtree (every walk visits it there). */
+static inline const rf_layer_t *render_mask_of(const rf_layer_t *L)
+{
+    return L->type == RF_LAYER_GROUP ? L->u.group.mask : NULL;
+}
+
+/* ---- composing one layer (render-compose.c) ---- */
+
 /* Draws L (node idx) under the device matrix parent. */
 void render_draw_layer(rf_renderer_t *r, const rf_layer_t *L, uint32_t idx,
                           const cairo_matrix_t *parent);
 /* The device box of node n's own box under m, grown by reach px. */
 void render_device_box(const rf_node_t *n, const cairo_matrix_t *m, double reach,
                           double out[4]);
+
+/* The state every cairo_t the renderer draws with starts from (render.c):
+ * the stroke style's defaults and the fill rule. */
+void render_context_defaults(cairo_t *cr);
+
+/* ---- the stroke style (render-stroke.c) ---- */
+
+/* render-stroke.c: how far L's stroke reaches past its path this frame,
+ * in stroke widths (its miter limit, cap and join); sets L's cap, join,
+ * miter limit and dash on cr. */
+double render_stroke_reach(const rf_layer_t *L, const double *slots);
+void render_stroke_style(cairo_t *cr, const rf_layer_t *L, const double *slots);
+/* Sets L's fill rule (path layers' fill_rule; nonzero for every other
+ * shape) before a fill or a clip. */
+void render_fill_rule(cairo_t *cr, const rf_layer_t *L);
 
 /* ---- the static prefix (render-prefix.c) ---- */
 

@@ -13,8 +13,13 @@
  * opacity 1 (drawn straight onto the canvas, no intermediate group). */
 static int group_chainable(const rf_layer_t *L)
 {
-    if (!(rf_layer_class(L)->flags & RF_CLASS_CHILDREN))
+    if (!(rf_layer_class(L)->flags & RF_CLASS_CHILDREN) ||
+        (rf_layer_class(L)->flags & RF_CLASS_REPEAT))
         return 0;
+    if (L->blend != RF_BLEND_NORMAL || L->pixel_snap || L->blur.slot != RF_PROP_CONST ||
+        L->blur.k > 0 || L->nshadows > 0 ||
+        (L->type == RF_LAYER_GROUP && (L->u.group.clip != NULL || L->u.group.mask != NULL)))
+        return 0; /* drawn through render_draw_layer only */
     return rf_layer_keys_static(L, RF_KEY_OWN) && L->opacity.k >= 1;
 }
 
@@ -43,7 +48,7 @@ int prefix_find(rf_renderer_t *r)
     uint32_t n = sc->nlayers, idx = 0, depth = 0, nprefix = 0;
     cairo_matrix_t parent;
     double area = 0;
-    cairo_matrix_init_identity(&parent);
+    parent = r->root;
     for (;;) {
         uint32_t i = 0;
         for (; i < n && rf_layer_is_static(&list[i]); i++, nprefix++) {
@@ -75,7 +80,7 @@ int prefix_find(rf_renderer_t *r)
 static int chain_matrices(const rf_renderer_t *r, cairo_matrix_t *m)
 {
     cairo_matrix_t parent;
-    cairo_matrix_init_identity(&parent);
+    parent = r->root;
     for (uint32_t k = 0; k < r->split_depth; k++) {
         const rf_node_t *g = &r->nodes[r->split_node[k]];
         if (!g->ok)
@@ -149,8 +154,7 @@ int prefix_restore(rf_renderer_t *r)
 
 void prefix_draw_rest(rf_renderer_t *r)
 {
-    cairo_matrix_t id;
-    cairo_matrix_init_identity(&id);
+    cairo_matrix_t id = r->root;
     draw_rest(r, r->scene->layers, r->scene->nlayers, 0, &id);
 }
 

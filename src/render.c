@@ -14,12 +14,17 @@
 #include "render.h"
 
 #include <errno.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "blur.h"
+#include "color.h"
 #include "layer.h"
 #include "path.h"
 #include "render-int.h"
@@ -125,14 +130,27 @@ static void paint_set(rf_renderer_t *r, const rf_paint_t *p, cairo_pattern_t *ca
 {
     cairo_t *cr = r->cr;
     switch (p->kind) {
+    case RF_PAINT_VALUE: { /* a color value: straight RGBA, clamped */
+        const double *c = r->slots + p->by.slot;
+        cairo_set_source_rgba(cr, clamp01(c[0]), clamp01(c[1]), clamp01(c[2]),
+                              clamp01(c[3]) * alpha);
+        return;
+    }
     case RF_PAINT_SOLID:
         cairo_set_source_rgba(cr, p->color.r, p->color.g, p->color.b, p->color.a * alpha);
         return;
     case RF_PAINT_MIX: {
         double k = clamp01(P(&p->by, r->slots));
         const rf_color_t *a = &p->color, *b = &p->color2;
-        cairo_set_source_rgba(cr, a->r + (b->r - a->r) * k, a->g + (b->g - a->g) * k,
-                              a->b + (b->b - a->b) * k, (a->a + (b->a - a->a) * k) * alpha);
+        if (p->space == RF_SPACE_SRGB) { /* the bytes of old: no conversion */
+            cairo_set_source_rgba(cr, a->r + (b->r - a->r) * k, a->g + (b->g - a->g) * k,
+                                  a->b + (b->b - a->b) * k, (a->a + (b->a - a->a) * k) * alpha);
+            return;
+        }
+        const double ca[4] = { a->r, a->g, a->b, a->a }, cb[4] = { b->r, b->g, b->b, b->a };
+        double m[4];
+        rf_color_mix(p->space, ca, cb, k, m);
+        cairo_set_source_rgba(cr, m[0], m[1], m[2], m[3] * alpha);
         return;
     }
     default: {
@@ -181,6 +199,37 @@ static void box_union_mapped(double *acc, int *empty, const rf_node_t *c)
     }
 }
 
+/* L's own matrix T(x + follow + o) * R(rotate [+ angle]) * S * T(-a) into m,
+ * a = (ax, ay) and o = a when canvas (else 0); 0 when it or box b is not
+ * finite. */
+int render_local_matrix(const rf_layer_t *L, const double *s, const double b[4], double ax,
+                        double ay, int canvas, cairo_matrix_t *m)
+{
+    double tx = P(&L->x, s), ty = P(&L->y, s), deg = P(&L->rotate, s);
+    if (L->follow_slot != RF_PROP_CONST) {
+        tx += s[L->follow_slot];
+        ty += s[L->follow_slot + 1];
+        if (L->orient)
+            deg += s[L->follow_slot + 2];
+    }
+    if (canvas) {
+        tx += ax;
+        ty += ay;
+    }
+    double c, sn, sx = P(&L->scale_x, s), sy = P(&L->scale_y, s);
+    rotation(deg, &c, &sn);
+    /* T(tx, ty) * R * S * T(-a), multiplied out */
+    m->xx = c * sx;
+    m->yx = sn * sx;
+    m->xy = -sn * sy;
+    m->yy = c * sy;
+    m->x0 = tx - (m->xx * ax + m->xy * ay);
+    m->y0 = ty - (m->yx * ax + m->yy * ay);
+    return isfinite(b[0]) && isfinite(b[1]) && isfinite(b[2]) && isfinite(b[3]) &&
+           isfinite(m->xx) && isfinite(m->yx) && isfinite(m->xy) && isfinite(m->yy) &&
+           isfinite(m->x0) && isfinite(m->y0);
+}
+
 uint32_t render_layout(rf_renderer_t *r, const rf_layer_t *L, uint32_t idx)
 {
     rf_node_t *n = &r->nodes[idx];
@@ -189,50 +238,67 @@ uint32_t render_layout(rf_renderer_t *r, const rf_layer_t *L, uint32_t idx)
     const rf_layer_class_t *cls = rf_layer_class(L);
     int canvas_coords = (cls->flags & RF_CLASS_CANVAS) != 0; /* o = a */
 
-    if (cls->flags & RF_CLASS_CHILDREN) {
+    if ((cls->flags & RF_CLASS_REPEAT) && !r->pivot_init) {
+        /* the draw walk lays out each instance as it draws it; the box
+         * (the union of every instance's) is kept from t = 0, where the
+         * pivot is taken: a box of a type with children is read only by
+         * the pivots of the creation layout */
+    } else if (cls->flags & RF_CLASS_CHILDREN) {
         int empty = 1;
         uint32_t ci = idx + 1, nch;
         const rf_layer_t *ch = rf_layer_children(L, &nch);
         b[0] = b[1] = b[2] = b[3] = 0;
-        for (uint32_t i = 0; i < nch; i++) {
-            const rf_node_t *c = &r->nodes[ci];
-            ci = render_layout(r, &ch[i], ci);
-            if (c->ok) /* a child whose box or matrix is not finite adds nothing */
-                box_union_mapped(b, &empty, c);
+        double *s0 = r->slots, t0 = r->t;
+        for (uint32_t k = 0; render_instance(r, L, idx, k, s0, t0); k++) {
+            ci = idx + 1;
+            for (uint32_t i = 0; i < nch; i++) {
+                const rf_node_t *c = &r->nodes[ci];
+                ci = render_layout(r, &ch[i], ci);
+                if (c->ok) /* a child whose box or matrix is not finite adds nothing */
+                    box_union_mapped(b, &empty, c);
+            }
         }
+        if (render_mask_of(L) != NULL)
+            render_layout(r, render_mask_of(L), ci); /* no part of the box */
         if (empty)
             b[0] = b[1] = b[2] = b[3] = 0;
+    } else if (cls->layout != NULL) {
+        cls->layout(r, L, n->state, b);
     } else {
         cls->box(L, s, b);
     }
 
     double ax = b[0] + P(&L->anchor_x, s) * (b[2] - b[0]);
     double ay = b[1] + P(&L->anchor_y, s) * (b[3] - b[1]);
-    double tx = P(&L->x, s), ty = P(&L->y, s), deg = P(&L->rotate, s);
-    if (L->follow_slot != RF_PROP_CONST) {
-        tx += s[L->follow_slot];
-        ty += s[L->follow_slot + 1];
-        if (L->orient)
-            deg += s[L->follow_slot + 2];
+    if (cls->flags & RF_CLASS_CHILDREN) {
+        /* children keep their coordinates: x, y translate, rotate and
+         * scale turn around the pivot, given or the anchor point of the
+         * box at t = 0 (kept by the creation layout) */
+        if (r->pivot_init) {
+            n->pivot[0] = ax;
+            n->pivot[1] = ay;
+        }
+        const rf_prop_t *pv = &L->u.group.pivot_x, *pw = &L->u.group.pivot_y;
+        int given = L->type == RF_LAYER_GROUP && !(pv->slot == RF_PROP_CONST && isnan(pv->k));
+        ax = given ? P(pv, s) : n->pivot[0];
+        ay = given ? P(pw, s) : n->pivot[1];
+        canvas_coords = 1;
     }
-    if (canvas_coords) {
-        tx += ax;
-        ty += ay;
-    }
-    double c, sn, sx = P(&L->scale_x, s), sy = P(&L->scale_y, s);
-    rotation(deg, &c, &sn);
-    /* T(tx, ty) * R * S * T(-a), multiplied out */
-    cairo_matrix_t *m = &n->local;
-    m->xx = c * sx;
-    m->yx = sn * sx;
-    m->xy = -sn * sy;
-    m->yy = c * sy;
-    m->x0 = tx - (m->xx * ax + m->xy * ay);
-    m->y0 = ty - (m->yx * ax + m->yy * ay);
-    n->ok = isfinite(b[0]) && isfinite(b[1]) && isfinite(b[2]) && isfinite(b[3]) &&
-            isfinite(m->xx) && isfinite(m->yx) && isfinite(m->xy) && isfinite(m->yy) &&
-            isfinite(m->x0) && isfinite(m->y0);
+    n->ok = render_local_matrix(L, s, b, ax, ay, canvas_coords, &n->local);
     return idx + n->size;
+}
+
+int render_instance(rf_renderer_t *r, const rf_layer_t *L, uint32_t idx, uint32_t k,
+                    double *s0, double t0)
+{
+    const rf_layer_class_t *cls = rf_layer_class(L);
+    if (!(cls->flags & RF_CLASS_REPEAT))
+        return k == 0;
+    double tk;
+    double *s = cls->instance(r, L, r->nodes[idx].state, k, t0, &tk);
+    r->slots = s != NULL ? s : s0;
+    r->t = s != NULL ? tk : t0;
+    return s != NULL;
 }
 
 /* ---- draw walk ---- */
@@ -251,6 +317,7 @@ static void shape_paint(rf_renderer_t *r, const rf_layer_t *L, const rf_node_t *
     cairo_t *cr = r->cr;
     if (fill) {
         paint_set(r, &L->fill, n->pat[0], alpha);
+        render_fill_rule(cr, L);
         if (stroke)
             cairo_fill_preserve(cr);
         else
@@ -259,6 +326,7 @@ static void shape_paint(rf_renderer_t *r, const rf_layer_t *L, const rf_node_t *
     if (stroke) {
         paint_set(r, &L->stroke, n->pat[1], alpha);
         cairo_set_line_width(cr, sw);
+        render_stroke_style(cr, L, r->slots);
         cairo_stroke(cr);
     }
 }
@@ -286,24 +354,28 @@ void render_device_box(const rf_node_t *n, const cairo_matrix_t *m, double reach
 
 /* Draws a shape too large for cairo's coordinates (see RF_GUARD). dev is
  * its device box, stroke reach included; penw the stroke's widest on the
- * device. */
+ * device, reaching rw pens past the path (render_stroke_reach). The sink
+ * cuts a stroke into the runs of its outline inside the guard box, and
+ * cairo starts a dash pattern afresh at each run: the dashes on the
+ * canvas have their lengths, but their phase is where the run entered
+ * the guard box (RF_GUARD_MARGIN px off the canvas), an approximation. */
 static void draw_huge(rf_renderer_t *r, const rf_layer_t *L, const rf_node_t *n,
                       const cairo_matrix_t *m, double op, const rf_shape_t *sh, int fill,
-                      int stroke, double sw, double penw, const double dev[4])
+                      int stroke, double sw, double penw, double rw, const double dev[4])
 {
-    double reach = penw * 0.5 * RF_MITER_LIMIT;
+    double reach = penw * rw;
     cairo_t *cr = r->cr;
-    double W = r->width, H = r->height;
-    if (dev[2] < -2 || dev[0] > W + 2 || dev[3] < -2 || dev[1] > H + 2)
+    const double *v = r->view; /* the canvas, or a capture's region */
+    if (dev[2] < v[0] - 2 || dev[0] > v[2] + 2 || dev[3] < v[1] - 2 || dev[1] > v[3] + 2)
         return; /* nowhere near the canvas: nothing to draw */
     if (stroke && !(reach <= RF_GUARD_REACH)) {
         if (r->err[0] == '\0')
             snprintf(r->err, sizeof r->err, "a stroke %.6g px wide on the canvas is too wide to "
-                     "draw (at most %.0f px)", penw, RF_GUARD_REACH / (0.5 * RF_MITER_LIMIT));
+                     "draw (at most %.0f px)", penw, RF_GUARD_REACH / rw);
         return;
     }
     rf_hsink_t g;
-    hsink_init(&g, cr, W, H, (stroke ? reach : 0) + 2);
+    hsink_init(&g, cr, v, (stroke ? reach : 0) + 2);
     const rf_layer_class_t *cls = rf_layer_class(L);
     int group = op < 1;
     double alpha = 1;
@@ -326,13 +398,18 @@ static void draw_huge(rf_renderer_t *r, const rf_layer_t *L, const rf_node_t *n,
         cls->huge_path(&g, sh);
         hsink_end(&g);
         cairo_set_matrix(cr, m);
-        paint_set(r, k == 0 ? &L->fill : &L->stroke, n->pat[k], alpha);
-        if (k == 1)
+        if (!hsink_gradient_set(cr, k == 0 ? &L->fill : &L->stroke, r->slots, alpha, m, v))
+            paint_set(r, k == 0 ? &L->fill : &L->stroke, n->pat[k], alpha);
+        if (k == 1) {
             cairo_set_line_width(cr, sw);
+            render_stroke_style(cr, L, r->slots);
+        }
         if (g.imprecise)
             cairo_new_path(cr);
-        if (k == 0)
+        if (k == 0) {
+            render_fill_rule(cr, L);
             cairo_fill(cr);
+        }
         else
             cairo_stroke(cr);
     }
@@ -364,23 +441,25 @@ void rf_render_shape(rf_renderer_t *r, const rf_layer_t *L, uint32_t idx,
     sh.m = m;
     sh.ops = r->ops;
     sh.ops_cap = r->ops_cap;
+    sh.state = n->state;
     if ((!fill && !stroke) || !cls->shape(&sh))
         return;
     cairo_set_matrix(cr, m);
-    double reach = 0, penw = 0, dev[4];
+    double reach = 0, penw = 0, rw = 0, dev[4];
     if (stroke) {
         /* the widest the pen gets on the device: sw times m's largest
-         * singular value; a miter reaches RF_MITER_LIMIT / 2 of that */
+         * singular value; a miter reaches miter_limit / 2 of that */
         double a = m->xx, b = m->yx, c = m->xy, d = m->yy;
         double hs = 0.5 * (a * a + b * b + c * c + d * d);
         double hd = 0.5 * (a * a + b * b - c * c - d * d), o = a * c + b * d;
         penw = sw * sqrt(hs + sqrt(hd * hd + o * o));
-        reach = penw * 0.5 * RF_MITER_LIMIT;
+        rw = render_stroke_reach(L, r->slots);
+        reach = penw * rw;
     }
     render_device_box(n, m, reach, dev);
     if (!(fabs(dev[0]) <= RF_GUARD && fabs(dev[1]) <= RF_GUARD && fabs(dev[2]) <= RF_GUARD &&
           fabs(dev[3]) <= RF_GUARD)) {
-        draw_huge(r, L, n, m, op, &sh, fill, stroke, sw, penw, dev);
+        draw_huge(r, L, n, m, op, &sh, fill, stroke, sw, penw, rw, dev);
         return;
     }
     if (op >= 1) {
@@ -397,15 +476,15 @@ void rf_render_shape(rf_renderer_t *r, const rf_layer_t *L, uint32_t idx,
     }
 
     /* Clip the group surface to what the fill and stroke can touch: the
-     * path's extents, grown by the farthest a miter or butt cap reaches
-     * (miter limit * width / 2, in the layer's coordinates), mapped to
+     * path's extents, grown by the farthest a miter or a cap reaches
+     * (render_stroke_reach, in the layer's coordinates), mapped to
      * device pixels and rounded out with a pixel to spare. */
     double ux0, uy0, ux1, uy1;
     shape_path(r, &sh);
     cairo_path_extents(cr, &ux0, &uy0, &ux1, &uy1);
     cairo_new_path(cr);
     if (stroke) {
-        double pad = sw * 0.5 * RF_MITER_LIMIT;
+        double pad = sw * rw;
         ux0 -= pad;
         uy0 -= pad;
         ux1 += pad;
@@ -420,10 +499,10 @@ void rf_render_shape(rf_renderer_t *r, const rf_layer_t *L, uint32_t idx,
         dx1 = fmax(dx1, px[i]);
         dy1 = fmax(dy1, py[i]);
     }
-    dx0 = fmax(floor(dx0) - 1, 0);
-    dy0 = fmax(floor(dy0) - 1, 0);
-    dx1 = fmin(ceil(dx1) + 1, r->width);
-    dy1 = fmin(ceil(dy1) + 1, r->height);
+    dx0 = fmax(floor(dx0) - 1, r->view[0]);
+    dy0 = fmax(floor(dy0) - 1, r->view[1]);
+    dx1 = fmin(ceil(dx1) + 1, r->view[2]);
+    dy1 = fmin(ceil(dy1) + 1, r->view[3]);
     if (!(dx1 > dx0 && dy1 > dy0))
         return; /* off the canvas */
     cairo_save(cr);
@@ -439,39 +518,6 @@ void rf_render_shape(rf_renderer_t *r, const rf_layer_t *L, uint32_t idx,
     cairo_restore(cr);
 }
 
-void render_draw_layer(rf_renderer_t *r, const rf_layer_t *L, uint32_t idx,
-                       const cairo_matrix_t *parent)
-{
-    const rf_node_t *n = &r->nodes[idx];
-    prefix_reached(r, idx);
-    if (!n->ok)
-        return;
-    double op = clamp01(P(&L->opacity, r->slots));
-    if (!(op > 0))
-        return;
-    cairo_matrix_t m;
-    cairo_matrix_multiply(&m, &n->local, parent); /* local first, then parent */
-    if (!rf_matrix_usable(&m))
-        return;
-    if (!(rf_layer_class(L)->flags & RF_CLASS_CHILDREN)) {
-        rf_layer_class(L)->draw(r, L, idx, &m, op);
-        return;
-    }
-    cairo_t *cr = r->cr;
-    if (op < 1)
-        cairo_push_group(cr);
-    uint32_t ci = idx + 1, nch;
-    const rf_layer_t *ch = rf_layer_children(L, &nch);
-    for (uint32_t i = 0; i < nch; i++) {
-        render_draw_layer(r, &ch[i], ci, &m);
-        ci += r->nodes[ci].size;
-    }
-    if (op < 1) {
-        cairo_pop_group_to_source(cr);
-        cairo_paint_with_alpha(cr, op);
-    }
-}
-
 /* ---- creation ---- */
 
 static uint32_t count_layers(const rf_layer_t *layers, uint32_t n)
@@ -481,6 +527,8 @@ static uint32_t count_layers(const rf_layer_t *layers, uint32_t n)
         uint32_t nch;
         const rf_layer_t *ch = rf_layer_children(&layers[i], &nch);
         total += count_layers(ch, nch);
+        if (render_mask_of(&layers[i]) != NULL)
+            total += count_layers(render_mask_of(&layers[i]), 1);
     }
     return total;
 }
@@ -495,10 +543,20 @@ static uint32_t prepare(rf_renderer_t *r, const rf_layer_t *L, uint32_t idx)
     if (cls->flags & RF_CLASS_CHILDREN) {
         uint32_t nch;
         const rf_layer_t *ch = rf_layer_children(L, &nch);
+        const rf_layer_t *clip = L->type == RF_LAYER_GROUP ? L->u.group.clip : NULL;
+        if (clip && rf_layer_class(clip)->ops_max != NULL) {
+            size_t cap = rf_layer_class(clip)->ops_max(clip);
+            if (cap > r->ops_cap)
+                r->ops_cap = cap;
+        }
         for (uint32_t i = 0; i < nch && next != UINT32_MAX; i++)
             next = prepare(r, &ch[i], next);
+        if (render_mask_of(L) != NULL && next != UINT32_MAX)
+            next = prepare(r, render_mask_of(L), next);
         if (next == UINT32_MAX)
             return UINT32_MAX;
+        if (cls->state_create != NULL && (n->state = cls->state_create(r, L)) == NULL)
+            return UINT32_MAX; /* out of memory */
     } else {
         const rf_paint_t *paints[2] = { (cls->flags & RF_CLASS_NO_FILL) ? NULL : &L->fill,
                                         &L->stroke };
@@ -512,6 +570,8 @@ static uint32_t prepare(rf_renderer_t *r, const rf_layer_t *L, uint32_t idx)
                 return UINT32_MAX;
             }
         }
+        if (cls->state_create != NULL && (n->state = cls->state_create(r, L)) == NULL)
+            return UINT32_MAX; /* out of memory, or the state's message in err */
         if (cls->ops_max != NULL) {
             size_t cap = cls->ops_max(L);
             if (cap > r->ops_cap)
@@ -528,6 +588,14 @@ static void set_err(char *err, size_t errlen, const char *msg)
         snprintf(err, errlen, "%s", msg);
 }
 
+void render_context_defaults(cairo_t *cr)
+{
+    cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT);
+    cairo_set_line_join(cr, CAIRO_LINE_JOIN_MITER);
+    cairo_set_miter_limit(cr, RF_MITER_DEFAULT);
+    cairo_set_fill_rule(cr, CAIRO_FILL_RULE_WINDING);
+}
+
 /* A fresh cairo_t on the surface, with the stroke style every frame uses. */
 static cairo_status_t context_create(rf_renderer_t *r)
 {
@@ -537,11 +605,16 @@ static cairo_status_t context_create(rf_renderer_t *r)
     cairo_status_t st = cairo_status(r->cr);
     if (st != CAIRO_STATUS_SUCCESS)
         return st;
-    cairo_set_line_cap(r->cr, CAIRO_LINE_CAP_BUTT);
-    cairo_set_line_join(r->cr, CAIRO_LINE_JOIN_MITER);
-    cairo_set_miter_limit(r->cr, RF_MITER_LIMIT);
-    cairo_set_fill_rule(r->cr, CAIRO_FILL_RULE_WINDING);
+    render_context_defaults(r->cr);
     return cairo_status(r->cr);
+}
+
+void rf_render_tune_allocator(void)
+{
+#ifdef __GLIBC__
+    mallopt(M_MMAP_THRESHOLD, 64 << 20);
+    mallopt(M_TRIM_THRESHOLD, 128 << 20);
+#endif
 }
 
 rf_renderer_t *rf_renderer_create(const rf_scene_t *scene, char *err, size_t errlen)
@@ -556,6 +629,10 @@ rf_renderer_t *rf_renderer_create(const rf_scene_t *scene, char *err, size_t err
     r->scene = scene;
     r->width = scene->width;
     r->height = scene->height;
+    r->unit = scene->scale > 0 ? scene->scale : 1;
+    r->view[2] = r->width;
+    r->view[3] = r->height;
+    cairo_matrix_init_scale(&r->root, r->unit, r->unit);
     r->surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, scene->width, scene->height);
     cairo_status_t st = cairo_surface_status(r->surface);
     if (st != CAIRO_STATUS_SUCCESS) {
@@ -580,15 +657,27 @@ rf_renderer_t *rf_renderer_create(const rf_scene_t *scene, char *err, size_t err
     for (uint32_t i = 0; i < scene->nlayers; i++) {
         idx = prepare(r, &scene->layers[i], idx);
         if (idx == UINT32_MAX) {
-            oom = 0;           /* a gradient cairo refused: its status is in err */
+            oom = r->err[0] == '\0'; /* a gradient cairo refused: its status is in err */
             goto fail;
         }
     }
+    r->blur_cap = RF_BLUR_WORK(r->width, r->height);
+    r->blur_line = malloc(r->blur_cap);
+    if (!r->blur_line)
+        goto fail;
     if (r->ops_cap) {
         r->ops = calloc(r->ops_cap, sizeof *r->ops);
         if (!r->ops)
             goto fail;
     }
+    /* every group's pivot: the anchor point of its box at t = 0 */
+    rf_values_eval(&scene->values, 0, r->slots);
+    r->pivot_init = 1;
+    idx = 0;
+    for (uint32_t i = 0; i < scene->nlayers; i++)
+        idx = render_layout(r, &scene->layers[i], idx);
+    r->pivot_init = 0;
+    memset(r->slots, 0, nslots * sizeof *r->slots);
     if (prefix_find(r) != 0)
         goto fail;
     r->err[0] = '\0';
@@ -602,20 +691,68 @@ fail:
     return NULL;
 }
 
+/* Frees the layer types' states of the subtrees from node idx on. */
+static uint32_t destroy_states(rf_renderer_t *r, const rf_layer_t *ls, uint32_t n, uint32_t idx)
+{
+    for (uint32_t i = 0; i < n && idx < r->nnodes; i++) {
+        const rf_layer_class_t *cls = rf_layer_class(&ls[i]);
+        if (r->nodes[idx].state != NULL && cls->state_destroy != NULL)
+            cls->state_destroy(r->nodes[idx].state);
+        r->nodes[idx].state = NULL;
+        uint32_t nch;
+        const rf_layer_t *ch = rf_layer_children(&ls[i], &nch);
+        idx = destroy_states(r, ch, nch, idx + 1);
+        if (render_mask_of(&ls[i]) != NULL)
+            idx = destroy_states(r, render_mask_of(&ls[i]), 1, idx);
+    }
+    return idx;
+}
+
+void *rf_render_state(rf_renderer_t *r, uint32_t idx)
+{
+    return r->nodes[idx].state;
+}
+
+const rf_scene_t *rf_render_scene(const rf_renderer_t *r)
+{
+    return r->scene;
+}
+
+cairo_t *rf_render_cairo(rf_renderer_t *r)
+{
+    return r->cr;
+}
+
+double rf_render_time(const rf_renderer_t *r)
+{
+    return r->t;
+}
+
+void rf_render_fail(rf_renderer_t *r, const char *msg)
+{
+    if (r->err[0] == '\0')
+        snprintf(r->err, sizeof r->err, "%s", msg);
+}
+
 void rf_renderer_destroy(rf_renderer_t *r)
 {
     if (!r)
         return;
-    if (r->nodes)
+    if (r->nodes) {
         for (uint32_t i = 0; i < r->nnodes; i++)
             for (int k = 0; k < 2; k++)
                 if (r->nodes[i].pat[k])
                     cairo_pattern_destroy(r->nodes[i].pat[k]);
+        destroy_states(r, r->scene->layers, r->scene->nlayers, 0);
+    }
     if (r->cr)
         cairo_destroy(r->cr);
     if (r->surface)
         cairo_surface_destroy(r->surface);
     free(r->base);
+    free(r->blur_line);
+    for (int i = 0; i < RF_CAPTURE_DEPTH; i++)
+        free(r->cap_px[i]);
     free(r->ops);
     free(r->nodes);
     free(r->slots);
@@ -637,6 +774,7 @@ int rf_renderer_draw(rf_renderer_t *r, double t)
             return -1;
         }
     }
+    r->t = t;
     rf_values_eval(&sc->values, t, r->slots);
     uint32_t idx = 0;
     for (uint32_t i = 0; i < sc->nlayers; i++)
@@ -644,8 +782,7 @@ int rf_renderer_draw(rf_renderer_t *r, double t)
 
     cairo_t *cr = r->cr;
     uint32_t bg = sc->background;
-    cairo_matrix_t id;
-    cairo_matrix_init_identity(&id);
+    cairo_matrix_t id = r->root;
     cairo_new_path(cr);
     cairo_identity_matrix(cr);
     if (prefix_restore(r)) {
@@ -674,7 +811,7 @@ int rf_renderer_draw(rf_renderer_t *r, double t)
         return -1;
     }
     if (r->err[0] != '\0')
-        return -1; /* draw_huge refused a shape */
+        return RF_RENDER_UNDRAWABLE; /* draw_huge refused a shape */
     return 0;
 }
 

@@ -149,13 +149,15 @@ static int resolve_built(void *ctx, const char *name, size_t len, int comp,
                          rf_expr_ref_t *out, char *e, size_t elen)
 {
     const build_ctx_t *b = ctx;
-    long vi = scene_lookup_value(b->L, name, len);
+    int which = scene_inst_name(name, len);
+    long vi = which >= 0 ? b->L->inst_vi[which] : scene_lookup_value(b->L, name, len);
     if (vi < 0) {
         snprintf(e, elen, "internal error: '%.*s' vanished", (int)(len > 200 ? 200 : len), name);
         return -1;
     }
     const rf_value_t *v = &b->vals[vi];
-    uint32_t k = comp == RF_EXPR_PLAIN ? 0 : (uint32_t)(comp - RF_EXPR_X);
+    int ko = rf_value_component_output((rf_value_shape_t)v->shape, v->nout, comp);
+    uint32_t k = ko >= 0 ? (uint32_t)ko : 0;   /* checked by the first pass */
     out->slot = v->slot + k;
     out->lo = v->out[k].lo;
     out->hi = v->out[k].hi;
@@ -164,9 +166,25 @@ static int resolve_built(void *ctx, const char *name, size_t len, int comp,
 
 static void out_one(rf_value_t *v)
 {
+    v->out[0].settle = v->settle;
     v->out[0].final = v->final;
     v->out[0].lo = v->lo;
     v->out[0].hi = v->hi;
+}
+
+/* How a derived value ends: never when it reads t or an input never ends,
+ * duration-limit when an input stopped at a search cap, else finished (it
+ * settles with its inputs, on their final values). */
+static rf_end_t derived_end(const rf_value_t *vals, const uint32_t *owner, const uint32_t *slots,
+                            uint32_t n, int uses_time)
+{
+    rf_end_t end = uses_time ? RF_END_NEVER : RF_END_FINISHED;
+    for (uint32_t j = 0; j < n; j++) {
+        rf_end_t e = vals[owner[slots[j]]].end;
+        if (e == RF_END_NEVER || (e == RF_END_LIMIT && end == RF_END_FINISHED))
+            end = e;
+    }
+    return end;
 }
 
 /* An expression, compiled with its inputs' ranges and t in [0, T_MAX]: so
@@ -198,13 +216,15 @@ static int build_expr(loader_t *L, const vsrc_t *s, rf_value_t *vals, rf_value_t
     int has_final = 1;
     for (uint32_t j = 0; j < nd; j++) {
         const rf_value_t *in = &vals[owner[deps[j]]];
-        if (!(in->settle <= settle))
-            settle = in->settle;       /* NaN never occurs; INFINITY sticks */
+        double st = in->out[deps[j] - in->slot].settle;  /* the output it reads */
+        if (!(st <= settle))
+            settle = st;               /* NaN never occurs; INFINITY sticks */
         if (isnan(finals[deps[j]]))
             has_final = 0;
     }
     if (rf_expr_uses_time(e))
         settle = INFINITY;
+    v->end = derived_end(vals, owner, deps, nd, rf_expr_uses_time(e));
     v->settle = settle;
     v->final = isfinite(settle) && has_final ? rf_expr_eval(e, finals, settle) : NAN;
     out_one(v);
@@ -217,11 +237,13 @@ static int build_expr(loader_t *L, const vsrc_t *s, rf_value_t *vals, rf_value_t
 static void build_sample(const vsrc_t *s, rf_value_t *vals, rf_value_t *v)
 {
     const rf_value_t *pv = &vals[s->progress_vi];
-    uint32_t k = s->progress_comp == RF_EXPR_PLAIN ? 0 : (uint32_t)(s->progress_comp - RF_EXPR_X);
+    v->end = pv->end == RF_END_BOUND ? RF_END_FINISHED : pv->end;
+    uint32_t k = (uint32_t)s->progress_comp;   /* the output index */
     double x0, y0, x1, y1;
     v->path = s->path;
     v->progress_slot = pv->slot + k;
     v->nout = 3;
+    v->shape = RF_SHAPE_SAMPLE;
     rf_path_bounds(s->path, &x0, &y0, &x1, &y1);
     v->out[0].lo = x0;
     v->out[0].hi = x1;
@@ -229,7 +251,9 @@ static void build_sample(const vsrc_t *s, rf_value_t *vals, rf_value_t *v)
     v->out[1].hi = y1;
     v->out[2].lo = -180;
     v->out[2].hi = 180;
-    v->settle = pv->settle;
+    v->settle = pv->out[k].settle;
+    for (int j = 0; j < 3; j++)
+        v->out[j].settle = v->settle;
     double pf = pv->out[k].final;
     if (isnan(pf)) {
         for (int j = 0; j < 3; j++)
@@ -253,16 +277,22 @@ static int apply_from(loader_t *L, const vsrc_t *s, const rf_value_t *vals)
     rf_anim_spec_t *sp = &s->specs[0];
     double x = 0, vel = 0;
     nbuf_t b1, b2, b3, b4;
-    rf_track_eval_state(&src->track, sp->start, &x, &vel);
+    if (src->comps != NULL) {
+        scene_err_at(L, s->from_ptr, "'%s' has %u components, this %s 1: it starts from a value "
+                     "of one number", L->vals[s->from_vi].name, src->nout, s->from_kind);
+        return -1;
+    }
+    rf_track_eval_state(&src->track, sp->start + sp->delay, &x, &vel);
     if (!isfinite(x) || !isfinite(vel)) {
         scene_err_at(L, s->from_ptr, "'%s' is not finite at t = %s, where this %s starts",
-                     L->vals[s->from_vi].name, scene_num(&b1, sp->start), s->from_kind);
+                     L->vals[s->from_vi].name, scene_num(&b1, sp->start + sp->delay), s->from_kind);
         return -1;
     }
     if (sp->curve == RF_CURVE_PHYSICS && !(x >= sp->min && x <= sp->max)) {
         scene_err_at(L, s->from_ptr, "'%s' is %s at t = %s, where this physics starts: outside "
                      "[min, max] = [%s, %s]", L->vals[s->from_vi].name, scene_num(&b1, x),
-                     scene_num(&b2, sp->start), scene_num(&b3, sp->min), scene_num(&b4, sp->max));
+                     scene_num(&b2, sp->start + sp->delay), scene_num(&b3, sp->min),
+                     scene_num(&b4, sp->max));
         return -1;
     }
     sp->from = x;
@@ -272,6 +302,36 @@ static int apply_from(loader_t *L, const vsrc_t *s, const rf_value_t *vals)
         sp->has_velocity = 1;
     }
     return 0;
+}
+
+/* --reduced-motion: builds the value as written into storage (its settle
+ * time is what an "auto" duration counts: the timeline keeps its length),
+ * then rewrites its specs by the scene's policy; the caller builds those. */
+static int reduce_value(loader_t *L, vsrc_t *s, const rf_value_t *vals, void *storage)
+{
+    rf_anim_spec_t *orig = malloc(s->nspecs * sizeof *orig);
+    if (orig == NULL) {
+        scene_err_oom(L);
+        return -1;
+    }
+    memcpy(orig, s->specs, s->nspecs * sizeof *orig);
+    rf_track_t tr;
+    int rc = s->from_vi >= 0 ? apply_from(L, s, vals) : 0;
+    if (rc == 0) {
+        sampled_prep_t pc = { L, 1.0 };
+        rf_track_build_prep(&tr, storage, s->specs, s->nspecs, scene_sampled_prep, &pc);
+        s->settle0 = tr.settle;
+        if (L->rm_policy == RF_REDUCED_SNAP) {
+            rc = scene_reduce_snap(L, s, &tr);
+        } else {
+            memcpy(s->specs, orig, s->nspecs * sizeof *orig);
+            rc = scene_reduce_scale(L, s);
+            if (rc == 0 && s->from_vi >= 0)
+                rc = apply_from(L, s, vals);
+        }
+    }
+    free(orig);
+    return rc;
 }
 
 int scene_build_values(loader_t *L)
@@ -287,7 +347,8 @@ int scene_build_values(loader_t *L)
     size_t nslots = 0;
     for (size_t i = 0; i < n; i++) {
         vals[i].slot = (uint32_t)nslots;
-        vals[i].nout = L->vals[i].kind == RF_VALUE_SAMPLE_PATH ? 3 : 1;
+        vals[i].nout = L->vals[i].kind == RF_VALUE_SAMPLE_PATH ? 3
+                       : L->vals[i].ncomp > 1 ? L->vals[i].ncomp : 1;
         nslots += vals[i].nout;
     }
     /* the final value of every slot (for expressions' finals), and which
@@ -324,12 +385,15 @@ int scene_build_values(loader_t *L)
                 break;
             }
             build_sample(s, vals, v);
-        } else {
-            if (s->specs == NULL || s->nspecs == 0) {
+        } else if (s->ncomp > 1) {
+            /* a vector or color: one track per component (scene-vec.c) */
+            if (s->specs == NULL || s->nspecs == 0 ||
+                scene_build_vec(L, &L->vals[i], vals, v) != 0) {
                 rc = -1;
                 break;
             }
-            if (s->from_vi >= 0 && apply_from(L, s, vals) != 0) {
+        } else {
+            if (s->specs == NULL || s->nspecs == 0) {
                 rc = -1;
                 break;
             }
@@ -339,12 +403,39 @@ int scene_build_values(loader_t *L)
                 rc = -1;
                 break;
             }
-            rf_track_build(&v->track, storage, s->specs, (uint32_t)s->nspecs);
+            int reduce = L->reduced && !s->essential && s->kind != RF_VALUE_STATIC;
+            if (reduce) {
+                rc = reduce_value(L, &L->vals[i], vals, storage);
+                if (rc != 0)
+                    break;
+            } else if (s->from_vi >= 0 && apply_from(L, s, vals) != 0) {
+                rc = -1;
+                break;
+            }
+            sampled_prep_t pc = { L, reduce && L->rm_policy == RF_REDUCED_SCALE ? L->rm_scale
+                                                                                : 1.0 };
+            rf_track_build_prep(&v->track, storage, s->specs, (uint32_t)s->nspecs,
+                                scene_sampled_prep, &pc);
+            if (scene_nerrors(L) > 0) {
+                rc = -1;
+                break;
+            }
+            if (!reduce)
+                L->vals[i].settle0 = v->track.settle;
+            v->end = v->track.end;
             if (s->kind == RF_VALUE_STATIC) {
                 /* a number: settled from the start, exactly itself */
                 v->settle = 0;
                 v->final = s->specs[0].from;
                 v->lo = v->hi = s->specs[0].from;
+                /* i and n: 0 and 1 as evaluated, 0..count-1 and 1..count
+                 * in instances (the largest count), for expressions' ranges */
+                if ((long)i == L->inst_vi[0] || (long)i == L->inst_vi[1]) {
+                    double top = L->max_count > 0 ? (double)L->max_count : 1;
+                    v->lo = (long)i == L->inst_vi[0] ? 0 : 1;
+                    v->hi = (long)i == L->inst_vi[0] ? top - 1 : top;
+                    L->sc->inst_slot[(long)i == L->inst_vi[0] ? 0 : 1] = v->slot;
+                }
             } else {
                 v->settle = v->track.settle;
                 v->final = v->track.final;
@@ -364,6 +455,16 @@ int scene_build_values(loader_t *L)
             rf_diag_file(L->d, "internal error: a value has no description");
         return -1;
     }
+    /* where each value comes from (scene.h), for explaining changes */
+    rf_value_src_t *srcs = scene_aalloc(L, n, sizeof *srcs);
+    if (srcs == NULL)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        srcs[i].ptr = L->vals[i].ptr;
+        srcs[i].deps = L->vals[i].deps;
+        srcs[i].ndeps = L->vals[i].ndeps;
+    }
+    sc->value_srcs = srcs;
     vs->n = (uint32_t)n;
     vs->nnamed = (uint32_t)L->nnamed;
     vs->values = vals;
@@ -385,10 +486,14 @@ void scene_resolve_auto(loader_t *L)
     double best = 0;
     for (uint32_t i = 0; i < vs->n; i++) {
         const rf_value_t *v = &vs->values[i];
-        if ((any_used && !v->used) || !isfinite(v->settle))
+        /* reduced motion keeps the timeline: the settle times as written
+         * (a derived value settles with its inputs, counted themselves) */
+        int derived = v->kind == RF_VALUE_EXPR || v->kind == RF_VALUE_SAMPLE_PATH;
+        double settle = !L->reduced ? v->settle : derived ? 0 : L->vals[i].settle0;
+        if ((any_used && !v->used) || !isfinite(settle))
             continue;
-        if (v->settle > best)
-            best = v->settle;
+        if (settle > best)
+            best = settle;
     }
     L->sc->duration_auto = 1;
     if (!(best > 0)) {

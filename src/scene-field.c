@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "color.h"
 #include "jsonsyn.h"
 #include "scene-int.h"
 
@@ -35,11 +36,33 @@ void scene_pop(loader_t *L, size_t mark)
 
 /* The message of fmt at pointer ptr (formatted before the pointer is read,
  * so an argument may point into L->ptr). */
+/* A message of a storyboard's synthesized values (scene-story.c) is
+ * stored at the user's key, once: a transition that several values use
+ * would otherwise say the same thing for each of them. */
+static void story_dedup(loader_t *L, const char *ptr, int before)
+{
+    if (ptr[0] != '#' || L->d->count <= before)
+        return;
+    for (int k = 0; k < before; k++)
+        if (strcmp(L->d->msg[k], L->d->msg[before]) == 0) {
+            L->d->count = before;
+            return;
+        }
+}
+
+static void diag_at(loader_t *L, const char *ptr, const char *msg)
+{
+    char pb[sizeof L->ptr];
+    int before = L->d->count;
+    rf_diag_at(L->d, scene_story_ptr(L, ptr, pb, sizeof pb), "%s", msg);
+    story_dedup(L, ptr, before);
+}
+
 static void err_v(loader_t *L, const char *ptr, const char *fmt, va_list ap)
 {
     char buf[RF_DIAG_LINE];
     vsnprintf(buf, sizeof buf, fmt, ap);
-    rf_diag_at(L->d, ptr, "%s", buf);
+    diag_at(L, ptr, buf);
 }
 
 /* An error at the current pointer. */
@@ -60,7 +83,7 @@ void scene_err_key(loader_t *L, const char *key, const char *fmt, ...)
     vsnprintf(buf, sizeof buf, fmt, ap); /* before the push: key may be in an argument */
     va_end(ap);
     size_t m = scene_push(L, key);
-    rf_diag_at(L->d, L->ptr, "%s", buf);
+    diag_at(L, L->ptr, buf);
     scene_pop(L, m);
 }
 
@@ -83,10 +106,12 @@ void scene_err_caret(loader_t *L, const char *ptr, const char *text, size_t len,
                      const char *msg)
 {
     int before = L->d->count;
-    rf_diag_at(L->d, ptr, "%s", msg);
+    char pb[sizeof L->ptr];
+    rf_diag_at(L->d, scene_story_ptr(L, ptr, pb, sizeof pb), "%s", msg);
     if (L->d->count == before)
         return;                /* dropped past RF_DIAG_MAX */
     rf_loc_attach_col(L->d->msg[L->d->count - 1], RF_DIAG_LINE, text, len, col);
+    story_dedup(L, ptr, before);
 }
 
 void scene_err_oom(loader_t *L)
@@ -438,8 +463,12 @@ int scene_easing_field(loader_t *L, const cJSON *it, const char *key, int cubic_
         }
         return F_OK;
     }
+    if (cJSON_IsObject(it) && !cubic_only)
+        return scene_sampled_easing(L, it, key, out);
     if (!cJSON_IsArray(it)) {
-        scene_err_key(L, key, "must be %s or an array [x1, y1, x2, y2], got %s", what,
+        scene_err_key(L, key, cubic_only ? "must be %s or an array [x1, y1, x2, y2], got %s"
+                                         : "must be %s, an array [x1, y1, x2, y2] or "
+                                           "{\"sampled\": EXPR, \"samples\": N}, got %s", what,
                       scene_json_type(it));
         return F_BAD;
     }
@@ -472,48 +501,16 @@ int scene_easing_field(loader_t *L, const cJSON *it, const char *key, int cubic_
     return F_OK;
 }
 
-/* "#rgb", "#rgba", "#rrggbb", "#rrggbbaa" -> 0xRRGGBBAA. */
-static int parse_color(const char *s, uint32_t *out)
-{
-    if (s[0] != '#')
-        return -1;
-    size_t n = strlen(s + 1);
-    if (n != 3 && n != 4 && n != 6 && n != 8)
-        return -1;
-    unsigned v[8] = { 0 };
-    for (size_t i = 0; i < n; i++) {
-        char c = s[1 + i];
-        if (c >= '0' && c <= '9')
-            v[i] = (unsigned)(c - '0');
-        else if (c >= 'a' && c <= 'f')
-            v[i] = (unsigned)(c - 'a' + 10);
-        else if (c >= 'A' && c <= 'F')
-            v[i] = (unsigned)(c - 'A' + 10);
-        else
-            return -1;
-    }
-    unsigned r, g, b, a = 255;
-    if (n <= 4) {
-        r = v[0] * 17; g = v[1] * 17; b = v[2] * 17;
-        if (n == 4)
-            a = v[3] * 17;
-    } else {
-        r = v[0] * 16 + v[1]; g = v[2] * 16 + v[3]; b = v[4] * 16 + v[5];
-        if (n == 8)
-            a = v[6] * 16 + v[7];
-    }
-    *out = (uint32_t)r << 24 | (uint32_t)g << 16 | (uint32_t)b << 8 | (uint32_t)a;
-    return 0;
-}
-
+/* A color string (color.h: '#' forms, names, rgb(), hsl(), oklch()) ->
+ * 0xRRGGBBAA; an error names the color, the reason and the forms. */
 int scene_color_string(loader_t *L, const cJSON *it, const char *key, uint32_t *out)
 {
     qbuf_t a;
-    if (parse_color(it->valuestring, out) == 0)
+    char why[160];
+    if (rf_color_parse(it->valuestring, out, why, sizeof why) == 0)
         return F_OK;
-    scene_err_key(L, key, "invalid color \"%s\": expected \"#rgb\", \"#rgba\", \"#rrggbb\" or "
-                  "\"#rrggbbaa\"",
-                  scene_q(&a, it->valuestring));
+    scene_err_key(L, key, "invalid color \"%s\": %s; expected %s", scene_q(&a, it->valuestring),
+                  why, RF_COLOR_FORMS);
     return F_BAD;
 }
 

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "color.h"
 #include "jsonsyn.h"
 #include "scene-int.h"
 
@@ -20,7 +21,7 @@
  * numbers them once the graph is sorted): a property naming a value holds
  * PENDING(value index, output) until fix_layers turns it into the slot
  * (indices stay below RF_MAX_ITEMS + 1, so this never reaches RF_PROP_CONST). */
-#define PENDING(vi, k) ((uint32_t)(vi) * 3u + (uint32_t)(k))
+#define PENDING(vi, k) SCENE_PENDING(vi, k)
 
 static rf_prop_t konst(double k)
 {
@@ -30,7 +31,8 @@ static rf_prop_t konst(double k)
 
 static void walk_layer(loader_t *L, const cJSON *layer, rf_layer_t *out);
 
-/* A value reference "NAME" or "NAME.x|y|angle" in a numeric property. */
+/* A value reference "NAME", "NAME.x|y|angle" (a path sample), "NAME.x..w"
+ * (a vector) or "NAME.r|g|b|a" (a color) in a numeric property. */
 static void value_ref(loader_t *L, const char *key, const char *s, rf_prop_t *out)
 {
     char msg[RF_DIAG_LINE];
@@ -41,17 +43,16 @@ static void value_ref(loader_t *L, const char *key, const char *s, rf_prop_t *ou
         return;
     }
     L->vals[vi].used = 1;
-    out->slot = PENDING(vi, comp == RF_EXPR_PLAIN ? 0 : comp - RF_EXPR_X);
+    out->slot = PENDING(vi, comp);   /* comp: the output index */
 }
 
-enum { P_ANY, P_NONNEG };
 
 /* A numeric layer property: number, value reference or inline value. A
  * constant size must not be negative (P_NONNEG): an animated one may pass
  * below 0 (a spring's overshoot) and is drawn as 0 there, but a constant
  * one can only be a mistake. */
-static void walk_numeric(loader_t *L, const cJSON *it, const char *key, int range,
-                         rf_prop_t *out)
+void scene_walk_numeric(loader_t *L, const cJSON *it, const char *key, int range,
+                        rf_prop_t *out)
 {
     if (cJSON_IsNumber(it)) {
         double v = it->valuedouble;
@@ -96,8 +97,8 @@ static void walk_pair(loader_t *L, const cJSON *it, const char *key, const char 
         return;
     }
     size_t m = scene_push(L, key);
-    walk_numeric(L, it->child, "0", P_ANY, a);
-    walk_numeric(L, it->child->next, "1", P_ANY, b);
+    scene_walk_numeric(L, it->child, "0", P_ANY, a);
+    scene_walk_numeric(L, it->child->next, "1", P_ANY, b);
     scene_pop(L, m);
 }
 
@@ -189,12 +190,41 @@ static void walk_stops(loader_t *L, const cJSON *it, rf_paint_t *p)
 static const char *const color_kinds[] = { "mix", "linear", "radial" };
 static const char *const linear_keys[] = { "from", "to", "stops" };
 static const char *const radial_keys[] = { "center", "radius", "stops" };
+static const char *const mix_keys[] = { "mix", "by", "space" };
+static const char *const mask_keys[] = { "layer", "mode" };
+static const char *const shadow_keys[] = { "x", "y", "blur", "color" };
+const scene_names_t scene_color_kind_names = SCENE_NAMES(color_kinds, NULL);
+const scene_names_t scene_linear_names = SCENE_NAMES(linear_keys, "from to stops");
+const scene_names_t scene_radial_names = SCENE_NAMES(radial_keys, "center radius stops");
+const scene_names_t scene_mix_names = SCENE_NAMES(mix_keys, "mix by");
+const scene_names_t scene_mask_names = SCENE_NAMES(mask_keys, "layer");
+const scene_names_t scene_shadow_names = SCENE_NAMES(shadow_keys, NULL);
 enum { C_MIX, C_LINEAR, C_RADIAL };
 
-/* {"mix": [COLOR, COLOR], "by": NUMBER}, the "mix" member given. */
-static void walk_mix(loader_t *L, const cJSON *mix, const cJSON *by, rf_paint_t *p)
+/* "space": the color space of a mix (color.h), srgb when absent. */
+static void walk_space(loader_t *L, const cJSON *it, rf_paint_t *p)
+{
+    qbuf_t a;
+    int sp = cJSON_IsString(it) ? rf_color_space_find(it->valuestring) : -1;
+    if (sp >= 0)
+        p->space = (uint8_t)sp;
+    else if (!cJSON_IsString(it))
+        scene_err_key(L, "space", "must be \"srgb\", \"linear\" or \"oklab\", got %s",
+                      scene_json_type(it));
+    else
+        scene_err_key(L, "space", "unknown color space '%s' (known: srgb, linear, oklab)",
+                      scene_q(&a, it->valuestring));
+}
+
+/* {"mix": [COLOR, COLOR], "by": NUMBER, "space": SPACE}, the "mix" member
+ * given. */
+static void walk_mix(loader_t *L, const cJSON *mix, const cJSON *by, const cJSON *space,
+                     rf_paint_t *p)
 {
     p->kind = RF_PAINT_MIX;
+    p->space = RF_SPACE_SRGB;
+    if (space != NULL)
+        walk_space(L, space, p);
     if (!cJSON_IsArray(mix) || cJSON_GetArraySize(mix) != 2) {
         int n = cJSON_GetArraySize(mix);
         if (cJSON_IsArray(mix))
@@ -214,7 +244,7 @@ static void walk_mix(loader_t *L, const cJSON *mix, const cJSON *by, rf_paint_t 
         scene_err(L, "missing required key 'by' (the mix amount: 0 is the first color, 1 the "
                   "second)");
     else
-        walk_numeric(L, by, "by", P_ANY, &p->by);
+        scene_walk_numeric(L, by, "by", P_ANY, &p->by);
 }
 
 /* {"linear": {...}} or {"radial": {...}}: body is the kind's member. */
@@ -241,7 +271,7 @@ static void walk_gradient(loader_t *L, const cJSON *body, int kind, rf_paint_t *
     if (f[1] != NULL && lin)
         walk_pair(L, f[1], keys[1], "[x, y]", &p->p1[0], &p->p1[1]);
     else if (f[1] != NULL)
-        walk_numeric(L, f[1], "radius", P_NONNEG, &p->radius);
+        scene_walk_numeric(L, f[1], "radius", P_NONNEG, &p->radius);
     if (f[2] != NULL)
         walk_stops(L, f[2], p);
     scene_pop(L, m);
@@ -252,6 +282,13 @@ static void walk_color(loader_t *L, const cJSON *it, const char *key, rf_paint_t
 {
     uint32_t col;
     if (cJSON_IsString(it)) {
+        /* a color value by name ("fill": "tint"): a value wins over a CSS name */
+        int cv = scene_color_value(L, it->valuestring, key, &p->by.slot);
+        if (cv != 0) {
+            if (cv > 0)
+                p->kind = RF_PAINT_VALUE;
+            return;
+        }
         if (strcmp(it->valuestring, "none") != 0 && scene_color_string(L, it, key, &col) == F_OK) {
             p->kind = RF_PAINT_SOLID;
             to_color(col, &p->color);
@@ -264,7 +301,15 @@ static void walk_color(loader_t *L, const cJSON *it, const char *key, rf_paint_t
         return;
     }
     size_t m = scene_push(L, key);
-    const cJSON *body = NULL, *by = NULL;
+    /* an inline color value: {"spring": {"from": "#fff", "to": "#36c"}} */
+    int cv = scene_color_inline(L, it, &p->by.slot);
+    if (cv != 0) {
+        if (cv > 0)
+            p->kind = RF_PAINT_VALUE;
+        scene_pop(L, m);
+        return;
+    }
+    const cJSON *body = NULL, *by = NULL, *space = NULL;
     int kind = -1;
     for (const cJSON *c = it->child; c != NULL && body == NULL; c = c->next)
         if ((kind = scene_find_name(color_kinds, NELEM(color_kinds), c->string)) >= 0)
@@ -286,8 +331,13 @@ static void walk_color(loader_t *L, const cJSON *it, const char *key, rf_paint_t
                 scene_err_key(L, c->string, "duplicate key 'by'");
             else
                 by = c;
+        } else if (strcmp(c->string, "space") == 0 && kind == C_MIX) {
+            if (space != NULL)
+                scene_err_key(L, c->string, "duplicate key 'space'");
+            else
+                space = c;
         } else if (body == NULL) {
-            if (strcmp(c->string, "by") != 0) {
+            if (strcmp(c->string, "by") != 0 && strcmp(c->string, "space") != 0) {
                 scene_err_unknown_key(L, c->string, "color kind", color_kinds, NELEM(color_kinds));
                 unknown++;
             }
@@ -296,7 +346,6 @@ static void walk_color(loader_t *L, const cJSON *it, const char *key, rf_paint_t
                                    c->string) >= 0) {
             scene_err_key(L, c->string, "'%s' belongs inside '%s'", c->string, body->string);
         } else if (kind == C_MIX) {
-            static const char *const mix_keys[] = { "mix", "by" };
             scene_err_unknown_key(L, c->string, "key", mix_keys, NELEM(mix_keys));
         } else {
             scene_err_key(L, c->string, "unknown key '%s' (a %s gradient has only '%s')",
@@ -307,7 +356,7 @@ static void walk_color(loader_t *L, const cJSON *it, const char *key, rf_paint_t
         if (unknown == 0)
             scene_err(L, "a color object needs one of 'mix', 'linear' or 'radial'");
     } else if (kind == C_MIX) {
-        walk_mix(L, body, by, p);
+        walk_mix(L, body, by, space, p);
     } else {
         walk_gradient(L, body, kind, p);
     }
@@ -346,36 +395,27 @@ static void walk_follow(loader_t *L, const cJSON *c, uint32_t *slot)
     }
 }
 
-/* path: a name in `paths` (its measured path is shared) or inline data. */
-static void walk_path_ref(loader_t *L, const cJSON *c, const rf_path_t **out)
-{
-    const char *k = c->string;
-    if (!cJSON_IsString(c)) {
-        scene_err_key(L, k, "must be a path name or SVG path data, got %s", scene_json_type(c));
-        return;
-    }
-    /* the rule of sample_path: a name refers to `paths`, else data */
-    const char *s = c->valuestring;
-    const rf_path_t *path;
-    if (scene_lookup_path(L, s, &path)) {
-        *out = path;   /* NULL when its data was bad: reported */
-        return;
-    }
-    if (scene_valid_name(s)) {
-        const char *dym = scene_suggest(L, s, L->path_names, L->npaths);
-        if (dym != NULL)
-            scene_err_key(L, k, "unknown path '%s' (did you mean '%s'?)", s, dym);
-        else
-            scene_err_key(L, k, "unknown path '%s'", s);
-        return;
-    }
-    size_t m = scene_push(L, k);
-    *out = scene_parse_path_data(L, s);
-    scene_pop(L, m);
-}
+static void walk_layer(loader_t *L, const cJSON *layer, rf_layer_t *out);
 
-static void walk_children(loader_t *L, const cJSON *c, const rf_layer_t **out, uint32_t *nout)
+static void walk_children(loader_t *L, const cJSON *c, const rf_layer_t **out, uint32_t *nout,
+                          int one)
 {
+    if (one) {
+        /* one layer object (instances' `layer`) */
+        if (!cJSON_IsObject(c)) {
+            scene_err_key(L, c->string, "must be one layer object, got %s", scene_json_type(c));
+            return;
+        }
+        rf_layer_t *ch = scene_aalloc(L, 1, sizeof *ch);
+        if (ch == NULL)
+            return;
+        size_t m = scene_push(L, c->string);
+        walk_layer(L, c, ch);
+        scene_pop(L, m);
+        *out = ch;
+        *nout = 1;
+        return;
+    }
     if (!cJSON_IsArray(c)) {
         scene_err_key(L, c->string, "must be an array of layers, got %s", scene_json_type(c));
         return;
@@ -394,6 +434,200 @@ static void walk_children(loader_t *L, const cJSON *c, const rf_layer_t **out, u
     }
     *nout = (uint32_t)i;
     scene_pop(L, m);
+}
+
+/* `count` (instances): a whole number >= 1 (walk_layer counts the items
+ * of its instances). */
+static void walk_count(loader_t *L, const cJSON *c, uint32_t *out)
+{
+    double v;
+    nbuf_t b;
+    if (scene_want_number(L, c, c->string, &v) != F_OK)
+        return;
+    if (!(v >= 1) || v != floor(v)) {
+        scene_err_key(L, c->string, "must be a whole number >= 1 (how many instances), got %s",
+                      scene_num(&b, v));
+    } else if (v > RF_MAX_ITEMS) {
+        scene_err_key(L, c->string, "%s instances are more than the %u items a scene may have "
+                      "in all (values, layers, path segments, entries)", scene_num(&b, v),
+                      (unsigned)RF_MAX_ITEMS);
+    } else {
+        *out = (uint32_t)v;
+        if (*out > L->max_count)
+            L->max_count = *out;
+    }
+}
+
+/* A constant number of seconds in [0, key->def2] (instances' stagger). */
+static void walk_seconds(loader_t *L, const cJSON *c, const rf_layer_key_t *key, double *out)
+{
+    double v;
+    nbuf_t b, b2;
+    if (cJSON_IsString(c) || cJSON_IsObject(c)) {
+        scene_err_key(L, c->string, "must be a number of seconds (a constant, not a value), "
+                      "got %s", scene_json_type(c));
+        return;
+    }
+    if (scene_num_field(L, c, c->string, 0, R_GE0, &v) != F_OK)
+        return;
+    if (v > key->def2)
+        scene_err_key(L, c->string, "must be at most %s s, got %s", scene_num(&b2, key->def2),
+                      scene_num(&b, v));
+    else
+        *out = v;
+}
+
+/* A word out of names (what: "blend mode", "mask mode") into *out. */
+static void walk_word(loader_t *L, const cJSON *c, const char *what, const char *const *names,
+                      int n, uint8_t *out)
+{
+    qbuf_t a;
+    char list[300];
+    if (!cJSON_IsString(c)) {
+        scene_err_key(L, c->string, "must be a %s name, got %s", what, scene_json_type(c));
+        return;
+    }
+    for (int i = 0; i < n; i++)
+        if (strcmp(c->valuestring, names[i]) == 0) {
+            *out = (uint8_t)i;
+            return;
+        }
+    const char *dym = scene_suggest(L, c->valuestring, names, (size_t)n);
+    if (dym != NULL)
+        scene_err_key(L, c->string, "unknown %s '%s' (did you mean '%s'?)", what,
+                      scene_q(&a, c->valuestring), dym);
+    else
+        scene_err_key(L, c->string, "unknown %s '%s' (known: %s)", what,
+                      scene_q(&a, c->valuestring), scene_join(list, sizeof list, names, (size_t)n));
+}
+
+/* `blend`: one of the CSS mix-blend-mode names. */
+static void walk_blend(loader_t *L, const cJSON *c, uint8_t *out)
+{
+    walk_word(L, c, "blend mode", rf_blend_names, RF_BLEND_N, out);
+}
+
+/* `mask` (groups): {"layer": LAYER, "mode": "alpha"}; LAYER is any layer,
+ * a group included, in the group's coordinates. */
+static void walk_mask(loader_t *L, const cJSON *c, const rf_layer_t **out, uint8_t *mode)
+{
+    const char *const *keys = mask_keys;
+    if (!cJSON_IsObject(c)) {
+        scene_err_key(L, c->string, "must be an object {\"layer\": LAYER, \"mode\": \"alpha\"}, "
+                      "got %s", scene_json_type(c));
+        return;
+    }
+    size_t m = scene_push(L, c->string);
+    const cJSON *layer = NULL;
+    for (const cJSON *k = c->child; k != NULL; k = k->next) {
+        int i = scene_find_name(keys, 2, k->string);
+        if (i < 0)
+            scene_err_unknown_key(L, k->string, "mask key", keys, 2);
+        else if (i == 1)
+            walk_word(L, k, "mask mode", rf_mask_mode_names, RF_MASK_N, mode);
+        else
+            layer = k;
+    }
+    if (layer == NULL) {
+        scene_err(L, "a mask needs \"layer\": the layer whose pixels let the children through");
+    } else {
+        rf_layer_t *ml = scene_aalloc(L, 1, sizeof *ml);
+        if (ml != NULL) {
+            size_t m2 = scene_push(L, "layer");
+            walk_layer(L, layer, ml);
+            scene_pop(L, m2);
+            *out = ml;
+        }
+    }
+    scene_pop(L, m);
+}
+
+/* One shadow object {x, y, blur, color} into sh. */
+static void walk_shadow_one(loader_t *L, const cJSON *c, rf_shadow_t *sh)
+{
+    const char *const *keys = shadow_keys;
+    sh->x.slot = sh->y.slot = sh->blur.slot = RF_PROP_CONST;
+    sh->x.k = 0;
+    sh->y.k = 0;
+    sh->blur.k = 0;
+    sh->color.r = sh->color.g = sh->color.b = 0;
+    sh->color.a = 61.0 / 255; /* #0000003d */
+    if (!cJSON_IsObject(c)) {
+        scene_err(L, "a shadow must be an object {\"x\", \"y\", \"blur\", \"color\"}, got %s",
+                  scene_json_type(c));
+        return;
+    }
+    for (const cJSON *k = c->child; k != NULL; k = k->next) {
+        int i = scene_find_name(keys, 4, k->string);
+        if (i < 0) {
+            scene_err_unknown_key(L, k->string, "shadow key", keys, 4);
+        } else if (i == 3) {
+            rf_paint_t p;
+            memset(&p, 0, sizeof p);
+            walk_color(L, k, k->string, &p);
+            if (p.kind == RF_PAINT_VALUE)
+                scene_err_key(L, k->string, "a shadow's color is a constant color, not a color "
+                              "value");
+            else if (p.kind == RF_PAINT_SOLID)
+                sh->color = p.color;
+            else if (p.kind != RF_PAINT_NONE)
+                scene_err_key(L, k->string, "a shadow's color is one color, not a mix or gradient");
+        } else {
+            scene_walk_numeric(L, k, k->string, i == 2 ? P_NONNEG : P_ANY,
+                               i == 0 ? &sh->x : i == 1 ? &sh->y : &sh->blur);
+        }
+    }
+}
+
+/* `shadow`: one object or an array of them. */
+static void walk_shadows(loader_t *L, const cJSON *c, const rf_shadow_t **out, uint32_t *nout)
+{
+    int n = cJSON_IsArray(c) ? cJSON_GetArraySize(c) : 1;
+    if (n == 0)
+        return;
+    if (scene_count_items(L, (size_t)n))
+        return;
+    rf_shadow_t *sh = scene_aalloc(L, (size_t)n, sizeof *sh);
+    if (sh == NULL)
+        return;
+    size_t m = scene_push(L, c->string);
+    if (cJSON_IsArray(c)) {
+        size_t i = 0;
+        for (const cJSON *e = c->child; e != NULL; e = e->next, i++) {
+            size_t mi = scene_pushi(L, i);
+            walk_shadow_one(L, e, &sh[i]);
+            scene_pop(L, mi);
+        }
+    } else {
+        walk_shadow_one(L, c, &sh[0]);
+    }
+    scene_pop(L, m);
+    *out = sh;
+    *nout = (uint32_t)n;
+}
+
+/* `clip`: one shape layer (rect, circle, ellipse or path) in the group's
+ * coordinates. */
+static void walk_shape(loader_t *L, const cJSON *c, const rf_layer_t **out)
+{
+    const char *k = c->string;
+    if (!cJSON_IsObject(c)) {
+        scene_err_key(L, k, "must be a shape object (a rect, circle, ellipse or path layer), "
+                      "got %s", scene_json_type(c));
+        return;
+    }
+    rf_layer_t *sh = scene_aalloc(L, 1, sizeof *sh);
+    if (sh == NULL)
+        return;
+    size_t m = scene_push(L, k);
+    walk_layer(L, c, sh);
+    const cJSON *ty = cJSON_GetObjectItemCaseSensitive(c, "type");
+    int t = cJSON_IsString(ty) ? rf_layer_type_find(ty->valuestring) : -1;
+    if (t == RF_LAYER_LINE || (t >= 0 && (rf_layer_classes[t]->flags & RF_CLASS_CHILDREN)))
+        scene_err_key(L, "type", "a %s is a rect, circle, ellipse or path, not a %s", k,
+                      rf_layer_classes[t]->name);
+    scene_pop(L, m);
+    *out = sh;
 }
 
 static void *key_field(rf_layer_t *o, uint16_t at)
@@ -416,6 +650,16 @@ static void walk_layer_prop(loader_t *L, const cJSON *c, const rf_layer_key_t *k
             scene_err_key(L, k, "a %s has no fill (use stroke)", cls->name);
             return;
         }
+        if ((cls->flags & RF_CLASS_PIXELS) && !none) {
+            scene_err_key(L, k, "'%s' does nothing on an %s: it draws the file's own pixels",
+                          k, cls->name);
+            return;
+        }
+        if ((cls->flags & RF_CLASS_REPEAT) && !none) {
+            scene_err_key(L, k, "'%s' does nothing on instances: they draw only their layer "
+                          "(give it to it)", k);
+            return;
+        }
         if ((cls->flags & RF_CLASS_CHILDREN) && !none) {
             scene_err_key(L, k, "'%s' does nothing on a %s: a %s draws only its children "
                           "(give it to them)", k, cls->name, cls->name);
@@ -436,7 +680,7 @@ static void walk_layer_prop(loader_t *L, const cJSON *c, const rf_layer_key_t *k
             walk_pair(L, c, k, key->shape, key_field(out, key->at), key_field(out, key->at2));
         } else {
             rf_prop_t *a = key_field(out, key->at);
-            walk_numeric(L, c, k, range, a);
+            scene_walk_numeric(L, c, k, range, a);
             *(rf_prop_t *)key_field(out, key->at2) = *a;
         }
         break;
@@ -456,20 +700,77 @@ static void walk_layer_prop(loader_t *L, const cJSON *c, const rf_layer_key_t *k
         walk_follow(L, c, key_field(out, key->at));
         break;
     case RF_KEY_PATH:
-        walk_path_ref(L, c, key_field(out, key->at));
+        scene_walk_path_key(L, c, key_field(out, key->at));
         break;
     case RF_KEY_CHILDREN:
-        walk_children(L, c, key_field(out, key->at), key_field(out, key->at2));
+        walk_children(L, c, key_field(out, key->at), key_field(out, key->at2),
+                      (key->flags & RF_KEY_ONE) != 0);
+        break;
+    case RF_KEY_COUNT:
+        walk_count(L, c, key_field(out, key->at));
+        break;
+    case RF_KEY_SECONDS:
+        walk_seconds(L, c, key, key_field(out, key->at));
+        break;
+    case RF_KEY_TEXT:
+    case RF_KEY_FONT:
+    case RF_KEY_CHOICE:
+    case RF_KEY_FEATURES:
+    case RF_KEY_VARIATIONS:
+    case RF_KEY_PER_GLYPH:
+        scene_walk_text_key(L, c, key, key_field(out, key->at));
+        break;
+    case RF_KEY_BLEND:
+        walk_blend(L, c, key_field(out, key->at));
+        break;
+    case RF_KEY_SHADOW:
+        walk_shadows(L, c, key_field(out, key->at), key_field(out, key->at2));
+        break;
+    case RF_KEY_SHAPE:
+        walk_shape(L, c, key_field(out, key->at));
+        break;
+    case RF_KEY_MASK:
+        walk_mask(L, c, key_field(out, key->at), key_field(out, key->at2));
+        break;
+    case RF_KEY_IMAGE:
+        scene_walk_image(L, c, key_field(out, key->at));
+        break;
+    case RF_KEY_DASH:
+        scene_walk_dash(L, c, key_field(out, key->at), key_field(out, key->at2));
         break;
     default:
-        walk_numeric(L, c, k, range, key_field(out, key->at));
+        scene_walk_numeric(L, c, k, range, key_field(out, key->at));
+        if (key->flags & RF_KEY_MIN1)
+            scene_check_min1(L, c, key, key_field(out, key->at));
         break;
     }
+}
+
+/* Instances: each instance after the first counts the items of the
+ * layer (its subtree: layers, inline values, path segments) again, so
+ * nested instances are bounded by their product. */
+static void count_instances(loader_t *L, const rf_layer_t *out, size_t before)
+{
+    size_t per = L->items - before - 1, more = out->u.inst.count - 1; /* 1: L itself */
+    if (L->items_over || out->u.inst.nchildren == 0 || more == 0)
+        return;
+    if (per > 0 && more > (RF_MAX_ITEMS + 1) / per) {
+        nbuf_t b;
+        L->items_over = 1;
+        scene_err(L, "%u instances of a layer of %s item%s are more than the %u items a "
+                  "scene may have in all (values, layers, path segments, entries)",
+                  (unsigned)out->u.inst.count, scene_num(&b, (double)per), per == 1 ? "" : "s",
+                  (unsigned)RF_MAX_ITEMS);
+        return;
+    }
+    if (scene_count_items(L, per * more))
+        L->items_over = 1;
 }
 
 static void walk_layer(loader_t *L, const cJSON *layer, rf_layer_t *out)
 {
     rf_layer_defaults(out, -1);
+    size_t before = L->items;
     if (scene_count_items(L, 1))
         return;
     if (!cJSON_IsObject(layer)) {
@@ -545,6 +846,8 @@ static void walk_layer(loader_t *L, const cJSON *layer, rf_layer_t *out)
     }
     if (type < 0)
         return;
+    if (type == RF_LAYER_INSTANCES)
+        count_instances(L, out, before);
     /* required keys, named in one message */
     char list[100];
     size_t nmiss = 0, nreq = 0, o = 0;
@@ -562,6 +865,10 @@ static void walk_layer(loader_t *L, const cJSON *layer, rf_layer_t *out)
     }
     if (nmiss > 0)
         scene_err(L, "missing required key%s %s (%s)", nmiss > 1 ? "s" : "", list, cls->needs);
+    /* what a key's meaning needs from the layer's other keys (a font's
+     * axes; the default font) */
+    for (size_t i = rf_layer_ncommon_keys; i < na; i++)
+        scene_finish_text_key(L, seen[i], rows[i], out);
     /* orient turns by the follow sample's angle: without follow there is
      * none, and a silent no-op would hide a missing or misspelt follow */
     const cJSON *jo = seen[scene_find_name(allowed, na, "orient")];
@@ -597,7 +904,7 @@ static int fix_slot(const rf_layer_key_t *key, uint32_t *slot, void *ctx)
     const rf_value_t *vals = ctx;
     (void)key;
     if (*slot != RF_PROP_CONST)
-        *slot = vals[*slot / 3].slot + *slot % 3;
+        *slot = vals[*slot / 4].slot + *slot % 4;   /* SCENE_PENDING */
     return 0;
 }
 

@@ -19,6 +19,9 @@
 static const char *const canvas_keys[] = { "width", "height", "background" };
 static const char *const timeline_keys[] = { "fps", "duration" };
 static const char *const checks_keys[] = { "times", "frames" };
+const scene_names_t scene_canvas_names = SCENE_NAMES(canvas_keys, "width height");
+const scene_names_t scene_timeline_names = SCENE_NAMES(timeline_keys, NULL);
+const scene_names_t scene_checks_names = SCENE_NAMES(checks_keys, NULL);
 
 void scene_parse_canvas(loader_t *L, const cJSON *obj)
 {
@@ -208,8 +211,7 @@ int scene_set_frames(loader_t *L, double duration)
         return -1;
     }
     sc->duration = duration;
-    /* the 1e-9 keeps 1.16 s at 25 fps (28.999999999999996) at 30 frames */
-    sc->nframes = (long)floor(frames + 1e-9) + 1;
+    sc->nframes = rf_scene_count_frames(duration, sc->fps);
     return 0;
 }
 

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "jsonsyn.h"
+#include "motion.h"
 #include "scene-int.h"
 
 /* ------------------------------------------------------------------ */
@@ -19,35 +20,41 @@
 /* Kind keys of a value object, in rf_value_kind_t order from SPRING, then
  * the kinds of a later version. */
 static const char *const kind_keys[] = {
-    "spring", "bezier", "repeat", "tween", "physics", "decay", "keyframes",
+    "spring", "bezier", "repeat", "tween", "physics", "decay", "keyframes", "snap",
     "sequence", "expr", "sample_path",
 };
-enum { K_SEQUENCE = 7, K_EXPR = 8, K_SAMPLE_PATH = 9, K_ANIMATED = 7 };
+enum { K_SEQUENCE = 8, K_EXPR = 9, K_SAMPLE_PATH = 10, K_ANIMATED = 8 };
 
 static const char *const spring_keys[] = {
     "from", "to", "stiffness", "damping", "damping_ratio", "velocity", "threshold", "start",
+    "delay", "duration", "bounce", "role",
 };
 static const char *const bezier_keys[] = {
-    "from", "to", "curve", "duration", "repeat", "iterations", "start",
+    "from", "to", "curve", "duration", "repeat", "iterations", "start", "delay",
 };
 static const char *const repeat_keys[] = {
-    "from", "to", "duration", "mode", "iterations", "start",
+    "from", "to", "duration", "mode", "iterations", "start", "delay",
 };
 static const char *const tween_keys[] = {
-    "from", "to", "duration", "easing", "repeat", "iterations", "start",
+    "from", "to", "duration", "easing", "repeat", "iterations", "start", "delay",
 };
 static const char *const physics_keys[] = {
-    "from", "velocity", "friction", "gravity", "min", "max", "threshold", "start",
+    "from", "velocity", "friction", "gravity", "min", "max", "threshold", "start", "delay",
 };
 static const char *const decay_keys[] = {
-    "from", "velocity", "friction", "threshold", "start",
+    "from", "velocity", "friction", "threshold", "start", "delay",
 };
 static const char *const keyframes_keys[] = {
-    "duration", "interp", "keys", "start",
+    "duration", "interp", "keys", "start", "delay",
 };
+static const char *const snap_keys[] = { "from", "to", "start", "delay" };
 static const char *const policy_keys[] = { "speed", "min", "max" };
 static const char *const repeat_modes[] = { "none", "loop", "ping-pong" };
 static const char *const interp_names[] = { "linear", "step", "smoothstep" };
+static const char *const sample_keys[] = { "path", "progress" };
+/* a value object's keys besides its kind */
+static const char *const value_extra_keys[] = { "essential" };
+static const char *const entry_keys[] = { "at" };
 
 static const char *const reserved_names[] = {
     "t", "min", "max", "clamp", "abs", "floor", "ceil", "round", "sqrt", "pow", "exp",
@@ -58,22 +65,60 @@ typedef struct kindinfo {
     const char *const *keys;
     size_t nkeys;
     rf_curve_t curve;
+    const char *required;      /* the keys it needs (parse_anim asks: needs()) */
 } kindinfo_t;
 
-/* The keys and curve of each animated kind; others have none. */
+/* The keys, curve and required keys of each animated kind; others have none. */
 static const kindinfo_t kind_infos[RF_VALUE_KINDS] = {
-    [RF_VALUE_SPRING] = { spring_keys, NELEM(spring_keys), RF_CURVE_SPRING },
-    [RF_VALUE_BEZIER] = { bezier_keys, NELEM(bezier_keys), RF_CURVE_EASED },
-    [RF_VALUE_REPEAT] = { repeat_keys, NELEM(repeat_keys), RF_CURVE_EASED },
-    [RF_VALUE_TWEEN] = { tween_keys, NELEM(tween_keys), RF_CURVE_EASED },
-    [RF_VALUE_PHYSICS] = { physics_keys, NELEM(physics_keys), RF_CURVE_PHYSICS },
-    [RF_VALUE_DECAY] = { decay_keys, NELEM(decay_keys), RF_CURVE_DECAY },
-    [RF_VALUE_KEYFRAMES] = { keyframes_keys, NELEM(keyframes_keys), RF_CURVE_KEYFRAMES },
+    [RF_VALUE_SPRING] = { spring_keys, NELEM(spring_keys), RF_CURVE_SPRING, "to" },
+    [RF_VALUE_BEZIER] = { bezier_keys, NELEM(bezier_keys), RF_CURVE_EASED, "to duration" },
+    [RF_VALUE_REPEAT] = { repeat_keys, NELEM(repeat_keys), RF_CURVE_EASED, "to duration" },
+    [RF_VALUE_TWEEN] = { tween_keys, NELEM(tween_keys), RF_CURVE_EASED, "to duration" },
+    [RF_VALUE_PHYSICS] = { physics_keys, NELEM(physics_keys), RF_CURVE_PHYSICS, NULL },
+    [RF_VALUE_DECAY] = { decay_keys, NELEM(decay_keys), RF_CURVE_DECAY, NULL },
+    [RF_VALUE_KEYFRAMES] = { keyframes_keys, NELEM(keyframes_keys), RF_CURVE_KEYFRAMES,
+                             "duration keys" },
+    [RF_VALUE_SNAP] = { snap_keys, NELEM(snap_keys), RF_CURVE_SNAP, "to" },
 };
+
+const scene_names_t scene_kind_names = SCENE_NAMES(kind_keys, NULL);
+const scene_names_t scene_value_extra_names = SCENE_NAMES(value_extra_keys, NULL);
+const scene_names_t scene_policy_names = SCENE_NAMES(policy_keys, NULL);
+const scene_names_t scene_repeat_mode_names = SCENE_NAMES(repeat_modes, NULL);
+const scene_names_t scene_interp_names = SCENE_NAMES(interp_names, NULL);
+const scene_names_t scene_sample_names = SCENE_NAMES(sample_keys, "path progress");
+const scene_names_t scene_entry_names = SCENE_NAMES(entry_keys, "at");
+
+static kindinfo_t kind_info(rf_value_kind_t kind);
+
+scene_names_t scene_kind_body_names(size_t k)
+{
+    scene_names_t r = { NULL, 0, NULL };
+    if (k < K_ANIMATED) {
+        kindinfo_t ki = kind_info((rf_value_kind_t)(k + 1));
+        r.names = ki.keys;
+        r.n = ki.nkeys;
+        r.required = ki.required;
+    }
+    return r;
+}
+
+int scene_names_needs(const char *req, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = req; p != NULL && *p != '\0';) {
+        const char *e = strchr(p, ' ');
+        size_t len = e != NULL ? (size_t)(e - p) : strlen(p);
+        if (len == n && memcmp(p, name, n) == 0)
+            return 1;
+        p = e != NULL ? e + 1 : NULL;
+    }
+    return 0;
+}
 
 static kindinfo_t kind_info(rf_value_kind_t kind)
 {
-    kindinfo_t none = { NULL, 0, RF_CURVE_CONST };
+    kindinfo_t none = { NULL, 0, RF_CURVE_CONST, NULL };
     if ((unsigned)kind >= RF_VALUE_KINDS || kind_infos[kind].keys == NULL)
         return none;
     return kind_infos[kind];
@@ -154,16 +199,69 @@ typedef struct fromref {
 /* velocity: a number, or left to be inherited (inherit: a sequence entry
  * takes the velocity of the motion it retargets). */
 static void velocity_field(loader_t *L, const cJSON *it, int inherit, rf_anim_spec_t *sp,
-                           fromref_t *fr)
+                           fromref_t *fr, vecspec_t *vx)
 {
-    int rv = scene_num_field(L, it, "velocity", 0, R_ANY, &sp->velocity);
+    int rv = scene_vec_field(L, it, "velocity", 0, vx, VX_VELOCITY, &sp->velocity);
     sp->has_velocity = inherit ? rv != F_ABSENT : 1;
     fr->velocity_given = rv != F_ABSENT;
 }
 
-static void parse_anim(loader_t *L, const cJSON *body, rf_value_kind_t kind,
-                       rf_anim_spec_t *sp, int entry, fromref_t *fr)
+/* A spring by feel: `duration` (seconds > 0) and `bounce` (-1 < b < 1,
+ * default 0) instead of stiffness and damping (physical: one was given). */
+static void spring_feel(loader_t *L, const cJSON *jd, const cJSON *jb, int physical,
+                        rf_anim_spec_t *sp)
 {
+    if (jd == NULL && jb == NULL)
+        return;
+    if (physical) {
+        scene_err_key(L, jd != NULL ? "duration" : "bounce", "give either 'duration' and "
+                      "'bounce' or 'stiffness' and 'damping' (or 'damping_ratio'), not both");
+        return;
+    }
+    if (jd == NULL) {
+        scene_err_key(L, "bounce", "a spring by feel needs 'duration' (seconds) too");
+        return;
+    }
+    double d = 0, b = 0;
+    int rd = scene_num_field(L, jd, "duration", 1, R_GT0, &d);
+    int rb = scene_num_field(L, jb, "bounce", 0, R_ANY, &b);
+    if (rb == F_OK && !(b > -1 && b < 1)) {
+        nbuf_t nb;
+        scene_err_key(L, "bounce", "must be > -1 and < 1, got %s", scene_num(&nb, b));
+        return;
+    }
+    double k, z;
+    if (rd != F_OK || rb == F_BAD)
+        return;
+    if (rf_spring_by_feel(d, b, &k, &z) != 0) {
+        scene_err_key(L, "duration", "too short: the stiffness (2 pi / duration)^2 is not finite");
+        return;
+    }
+    sp->stiffness = k;
+    sp->damping = 2 * z * sqrt(k);
+}
+
+/* `role`: the spring of a motion-scheme role (seed 003's MotionRole). */
+static void spring_role(loader_t *L, const cJSON *jr, int other, rf_anim_spec_t *sp)
+{
+    if (jr == NULL)
+        return;
+    if (other) {
+        scene_err_key(L, "role", "a role gives the stiffness and damping: leave out "
+                      "'stiffness', 'damping', 'damping_ratio', 'duration' and 'bounce'");
+        return;
+    }
+    int r = 0;
+    if (scene_enum_field(L, jr, "role", rf_motion_roles, RF_ROLES, &r) != F_OK)
+        return;
+    sp->stiffness = L->scheme.stiffness[r];
+    sp->damping = 2 * L->scheme.damping_ratio[r] * sqrt(sp->stiffness);
+}
+
+static void parse_anim(loader_t *L, const cJSON *body, rf_value_kind_t kind,
+                       rf_anim_spec_t *sp, int entry, fromref_t *fr, vecspec_t *vx)
+{
+    scene_vec_begin(vx, kind);
     fr->name = NULL;
     fr->ptr = NULL;
     fr->velocity_given = 0;
@@ -171,7 +269,7 @@ static void parse_anim(loader_t *L, const cJSON *body, rf_value_kind_t kind,
     rf_anim_spec_defaults(sp, ki.curve);
     if (!scene_want_object(L, body, "an object"))
         return;
-    const cJSON *f[8];
+    const cJSON *f[12];
     scene_scan_keys(L, body, ki.keys, ki.nkeys, f);
 #define G(name) scene_get(ki.keys, ki.nkeys, f, name)
     int inherit = entry > 0;
@@ -182,11 +280,13 @@ static void parse_anim(loader_t *L, const cJSON *body, rf_value_kind_t kind,
         scene_err_key(L, "start", "use the entry's 'at' instead of 'start'");
     else
         scene_num_field(L, start, "start", 0, R_ANY, &sp->start);
+    /* delay: seconds >= 0 added to the start (an entry's `at`) */
+    scene_num_field(L, G("delay"), "delay", 0, R_GE0, &sp->delay);
 
     int rfrom = F_ABSENT;
     if (kind != RF_VALUE_KEYFRAMES) {
         const cJSON *jf = G("from");
-        if (cJSON_IsString(jf)) {
+        if (cJSON_IsString(jf) && !scene_vec_color_string(L, jf)) {
             /* a value name: its state at the start, filled in at build */
             if (entry > 0) {
                 scene_err_key(L, "from", "only a sequence's first entry may start from another "
@@ -202,20 +302,26 @@ static void parse_anim(loader_t *L, const cJSON *body, rf_value_kind_t kind,
                 rfrom = F_OK;
             }
             sp->has_from = 1;
-        } else if (jf != NULL && !cJSON_IsNumber(jf)) {
-            scene_err_key(L, "from", "must be a number or a value name, got %s",
-                          scene_json_type(jf));
+        } else if (jf != NULL && !cJSON_IsNumber(jf) && !cJSON_IsArray(jf) &&
+                   !cJSON_IsString(jf)) {
+            if (kind == RF_VALUE_PHYSICS || kind == RF_VALUE_DECAY)
+                scene_err_key(L, "from", "must be a number or a value name, got %s",
+                              scene_json_type(jf));
+            else
+                scene_err_key(L, "from", "must be a number, a value name, an array of 2 to 4 "
+                              "numbers or a color, got %s", scene_json_type(jf));
             rfrom = F_BAD;
             sp->has_from = 1;
         } else {
-            rfrom = scene_num_field(L, jf, "from", 0, R_ANY, &sp->from);
+            rfrom = scene_vec_field(L, jf, "from", 0, vx, VX_FROM, &sp->from);
             sp->has_from = inherit ? rfrom != F_ABSENT : 1;
         }
     }
 
     switch (kind) {
     case RF_VALUE_SPRING: {
-        scene_num_field(L, G("to"), "to", 1, R_ANY, &sp->to);
+        scene_vec_field(L, G("to"), "to", scene_names_needs(ki.required, "to"), vx, VX_TO,
+                        &sp->to);
         int rk = scene_num_field(L, G("stiffness"), "stiffness", 0, R_GT0, &sp->stiffness);
         int rd = scene_num_field(L, G("damping"), "damping", 0, R_GE0, &sp->damping);
         double z = 0;
@@ -229,14 +335,23 @@ static void parse_anim(loader_t *L, const cJSON *body, rf_value_kind_t kind,
             else
                 sp->damping = c;
         }
-        velocity_field(L, G("velocity"), inherit, sp, fr);
+        spring_feel(L, G("duration"), G("bounce"), rk != F_ABSENT || rd != F_ABSENT ||
+                    rz != F_ABSENT, sp);
+        spring_role(L, G("role"), rk != F_ABSENT || rd != F_ABSENT || rz != F_ABSENT ||
+                    G("duration") != NULL || G("bounce") != NULL, sp);
+        velocity_field(L, G("velocity"), inherit, sp, fr, vx);
         scene_num_field(L, G("threshold"), "threshold", 0, R_GT0, &sp->threshold);
         break;
     }
+    case RF_VALUE_SNAP:
+        scene_vec_field(L, G("to"), "to", scene_names_needs(ki.required, "to"), vx, VX_TO,
+                        &sp->to);
+        break;
     case RF_VALUE_BEZIER:
     case RF_VALUE_REPEAT:
     case RF_VALUE_TWEEN: {
-        scene_num_field(L, G("to"), "to", 1, R_ANY, &sp->to);
+        scene_vec_field(L, G("to"), "to", scene_names_needs(ki.required, "to"), vx, VX_TO,
+                        &sp->to);
         duration_field(L, G("duration"), 1, sp);
         int mode = RF_REPEAT_NONE;
         if (kind == RF_VALUE_BEZIER) {
@@ -264,7 +379,7 @@ static void parse_anim(loader_t *L, const cJSON *body, rf_value_kind_t kind,
         break;
     }
     case RF_VALUE_PHYSICS: {
-        velocity_field(L, G("velocity"), inherit, sp, fr);
+        velocity_field(L, G("velocity"), inherit, sp, fr, vx);
         scene_num_field(L, G("friction"), "friction", 0, R_GE0, &sp->friction);
         scene_num_field(L, G("gravity"), "gravity", 0, R_ANY, &sp->gravity);
         int rmin = scene_num_field(L, G("min"), "min", 0, R_ANY, &sp->min);
@@ -287,7 +402,7 @@ static void parse_anim(loader_t *L, const cJSON *body, rf_value_kind_t kind,
         break;
     }
     case RF_VALUE_DECAY: {
-        velocity_field(L, G("velocity"), inherit, sp, fr);
+        velocity_field(L, G("velocity"), inherit, sp, fr, vx);
         scene_num_field(L, G("friction"), "friction", 0, R_GT0, &sp->friction);
         scene_num_field(L, G("threshold"), "threshold", 0, R_GT0, &sp->threshold);
         break;
@@ -336,7 +451,7 @@ static void parse_anim(loader_t *L, const cJSON *body, rf_value_kind_t kind,
             const cJSON *kt = k->child, *kval = kt->next;
             double t = 0;
             int rt = scene_want_number(L, kt, "0", &t);
-            scene_want_number(L, kval, "1", &kv[i].value);
+            scene_vec_key(L, kval, vx, (uint32_t)i, (uint32_t)n, &kv[i].value);
             if (ne == 3)
                 scene_easing_field(L, kval->next, "2", 0, &kv[i].easing);
             if (rt == F_OK) {
@@ -361,6 +476,10 @@ static void parse_anim(loader_t *L, const cJSON *body, rf_value_kind_t kind,
             scene_pop(L, mk);
         }
         scene_pop(L, m);
+        /* a sampled key easing's motion: the segment that ends at its key */
+        for (int j = 0; j < n; j++)
+            scene_sampled_context(L, &kv[j].easing, kv[j > 0 ? j - 1 : 0].value, kv[j].value,
+                                  j > 0 ? (kv[j].time - kv[j - 1].time) * sp->duration : 0);
         sp->keys = kv;
         sp->nkeys = (uint32_t)n;
         /* what the value shows before start; nothing to inherit */
@@ -406,6 +525,24 @@ const rf_path_t *scene_parse_path_data(loader_t *L, const char *s)
     return path;
 }
 
+/* What starts the second figure of p: "a second 'M'" or "'L' after 'Z'"
+ * into buf, its byte column in *col; NULL for a path of one figure. */
+const char *scene_second_figure(const rf_path_t *p, char *buf, size_t cap, size_t *col)
+{
+    uint32_t n = rf_path_segment_count(p);
+    for (uint32_t i = 0; i < n; i++) {
+        if (rf_path_segment(p, i, NULL) != RF_PATH_MOVE)
+            continue;
+        char c = rf_path_segment_source(p, i, col);
+        if (c == 'M' || c == 'm')
+            snprintf(buf, cap, "a second '%c'", c);
+        else
+            snprintf(buf, cap, "'%c' after 'Z'", c);
+        return buf;
+    }
+    return NULL;
+}
+
 /* {"expr": "..."}: checked here, compiled once every name is known. */
 static void parse_expr(loader_t *L, const cJSON *body, size_t vi)
 {
@@ -422,8 +559,6 @@ static void parse_expr(loader_t *L, const cJSON *body, size_t vi)
     L->vals[vi].src = body->valuestring;
 }
 
-
-static const char *const sample_keys[] = { "path", "progress" };
 
 /* {"sample_path": {"path": NAME or DATA, "progress": NUMBER, NAME or VALUE}}.
  * A path that is a name (a letter or '_', then letters, digits, '_') refers
@@ -445,7 +580,20 @@ static void parse_sample_path(loader_t *L, const cJSON *body, size_t vi)
         L->vals[vi].path_ref = jp->valuestring;
     } else {
         size_t m = scene_push(L, "path");
-        L->vals[vi].path = scene_parse_path_data(L, jp->valuestring);
+        const rf_path_t *p = scene_parse_path_data(L, jp->valuestring);
+        char what[32], msg[160];
+        size_t col;
+        if (p != NULL && scene_second_figure(p, what, sizeof what, &col) != NULL) {
+            /* seed 000: SamplePath takes one figure (multiple: an explicit error) */
+            const char *d = jp->valuestring;
+            size_t len = strlen(d);
+            int cc = rf_loc_column(d, len, col - 1);
+            snprintf(msg, sizeof msg, "col %d: %s starts another figure: sample_path needs a "
+                     "path of one figure", cc, what);
+            scene_err_caret(L, L->ptr, d, len, cc, msg);
+            p = NULL;
+        }
+        L->vals[vi].path = p;
         scene_pop(L, m);
     }
     if (jg == NULL) {
@@ -515,20 +663,31 @@ static void parse_sequence(loader_t *L, const cJSON *arr, size_t vi)
         return;
     }
     rf_anim_spec_t *specs = scene_aalloc(L, (size_t)n, sizeof *specs);
-    if (specs == NULL)
+    /* each entry's components and where its kind is (vector values) */
+    vecspec_t *vxs = calloc((size_t)n, sizeof *vxs);
+    const char **where = calloc((size_t)n, sizeof *where);
+    if (specs == NULL || vxs == NULL || where == NULL) {
+        free(vxs);
+        free(where);
+        if (specs != NULL)
+            scene_err_oom(L);
         return;
+    }
     /* entry keys: `at` and the kinds (all listed, for better messages) */
     const char *ekeys[1 + NELEM(kind_keys)];
-    ekeys[0] = "at";
+    ekeys[0] = entry_keys[0];
     for (size_t k = 0; k < NELEM(kind_keys); k++)
         ekeys[1 + k] = kind_keys[k];
-    double prev_at = -INFINITY;
+    double prev_at = -INFINITY, prev_start = -INFINITY;
     int i = 0;
     for (const cJSON *e = arr->child; e != NULL; e = e->next, i++) {
         size_t m = scene_pushi(L, (size_t)i);
         rf_anim_spec_defaults(&specs[i], RF_CURVE_CONST);
+        where[i] = "";
         if (scene_count_items(L, 1)) {
             scene_pop(L, m);
+            free(vxs);
+            free(where);
             return;
         }
         if (!cJSON_IsObject(e)) {
@@ -562,9 +721,10 @@ static void parse_sequence(loader_t *L, const cJSON *arr, size_t vi)
             }
         }
         double t = 0;
-        int rat = scene_num_field(L, at, "at", 1, R_GE0, &t);
+        int rat = scene_num_field(L, at, "at", 1, R_GE0, &t), at_ok = 1;
         if (rat == F_OK) {
             if (!(t > prev_at)) {
+                at_ok = 0;
                 nbuf_t b1, b2;
                 scene_err_key(L, "at",
                               "must be greater than the previous entry's 'at' (%s), got %s",
@@ -583,15 +743,36 @@ static void parse_sequence(loader_t *L, const cJSON *arr, size_t vi)
         } else {
             size_t mb = scene_push(L, body->string);
             fromref_t fr;
-            parse_anim(L, body, (rf_value_kind_t)(kind + 1), &specs[i], i, &fr);
+            parse_anim(L, body, (rf_value_kind_t)(kind + 1), &specs[i], i, &fr, &vxs[i]);
             scene_pop(L, mb);
+            where[i] = body->string;
             if (fr.name != NULL)
                 set_from(L, vi, &fr, kind_keys[kind]);
-            if (rat == F_OK)
+            if (rat == F_OK) {
                 specs[i].start = t;
+                /* a delay moves the entry's start: starts still increase */
+                double st = t + specs[i].delay;
+                if (specs[i].delay > 0 && !(st > prev_start)) {
+                    nbuf_t b1, b2;
+                    size_t md = scene_push(L, body->string);
+                    scene_err_key(L, "delay", "the entry starts at at + delay = %s, not after the "
+                                  "previous entry's start (%s)", scene_num(&b1, st),
+                                  scene_num(&b2, prev_start));
+                    scene_pop(L, md);
+                } else if (i > 0 && specs[i].delay == 0 && !(st > prev_start) && at_ok) {
+                    nbuf_t b1, b2;
+                    scene_err_key(L, "at", "the previous entry starts at its at + delay = %s, "
+                                  "not before this one's %s", scene_num(&b1, prev_start),
+                                  scene_num(&b2, st));
+                }
+                prev_start = st;
+            }
         }
         scene_pop(L, m);
     }
+    scene_vec_expand(L, vi, &specs, vxs, (uint32_t)n, where);
+    free(vxs);
+    free(where);
     L->vals[vi].specs = specs;
     L->vals[vi].nspecs = (uint32_t)n;
 }
@@ -614,6 +795,15 @@ static void parse_kinded(loader_t *L, const cJSON *obj, size_t vi)
             continue;
         int k = scene_find_name(kind_keys, NELEM(kind_keys), c->string);
         qbuf_t a;
+        if (strcmp(c->string, value_extra_keys[0]) == 0) {
+            /* reduced motion leaves it as it is (scene-v1.md) */
+            if (!cJSON_IsBool(c))
+                scene_err_key(L, "essential", "must be true or false, got %s",
+                              scene_json_type(c));
+            else
+                L->vals[vi].essential = cJSON_IsTrue(c);
+            continue;
+        }
         unknown++;
         if (k >= 0) {
             if (strcmp(c->string, body->string) == 0)
@@ -656,8 +846,10 @@ static void parse_kinded(loader_t *L, const cJSON *obj, size_t vi)
         rf_anim_spec_t *sp = scene_aalloc(L, 1, sizeof *sp);
         if (sp != NULL) {
             fromref_t fr;
+            vecspec_t vx;
             L->vals[vi].kind = (rf_value_kind_t)(kind + 1);
-            parse_anim(L, body, L->vals[vi].kind, sp, -1, &fr);
+            parse_anim(L, body, L->vals[vi].kind, sp, -1, &fr, &vx);
+            scene_vec_expand(L, vi, &sp, &vx, 1, NULL);
             L->vals[vi].specs = sp;
             L->vals[vi].nspecs = 1;
             if (fr.name != NULL)
@@ -731,6 +923,7 @@ void scene_parse_values(loader_t *L, const cJSON *obj)
     unsigned char *dup = scene_want_named(L, obj, "an object mapping names to values", &n);
     if (dup == NULL)
         return;
+    L->values_obj = obj;
     size_t i = 0;
     for (const cJSON *c = obj->child; c != NULL && !L->items_over; c = c->next, i++) {
         size_t m = scene_push(L, c->string);
@@ -743,6 +936,10 @@ void scene_parse_values(loader_t *L, const cJSON *obj)
                       "digits and '_'", scene_q(&a, name));
         else if (strcmp(name, "t") == 0)
             scene_err(L, "invalid value name 't': 't' is the time in expressions");
+        else if (scene_inst_name(name, strlen(name)) >= 0)
+            scene_err(L, "invalid value name '%s': '%s' is the %s in expressions", name, name,
+                      name[0] == 'i' ? "instance number (instances)"
+                                     : "instance count (instances)");
         else if (scene_find_name(reserved_names, NELEM(reserved_names), name) >= 0)
             scene_err(L, "invalid value name '%s': it is a function name", name);
         if (!dup[i]) {

@@ -20,6 +20,8 @@
  * Each stage is a file of its own (scene-int.h lists them); this one holds
  * the top level and the entry points of scene.h.
  */
+#define _GNU_SOURCE 1 /* realpath, strndup */
+
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <math.h>
@@ -30,14 +32,26 @@
 #include <string.h>
 
 #include "jsonsyn.h"
+#include "motion.h"
 #include "scene-int.h"
 
 /* ------------------------------------------------------------------ */
 /* Top level                                                            */
 
 static const char *const top_keys[] = {
-    "runeframe", "canvas", "timeline", "values", "paths", "layers", "checks",
+    "runeframe", "canvas", "timeline", "values", "paths", "layers", "checks", "fonts",
+    "reduced_motion", "motion_scheme", "$schema", "states", "transitions",
+    "storyboard",
 };
+const scene_names_t scene_top_names = SCENE_NAMES(top_keys, "runeframe canvas");
+/* Their indices in top_keys (keep the two in the same order). */
+enum {
+    TOP_RUNEFRAME, TOP_CANVAS, TOP_TIMELINE, TOP_VALUES, TOP_PATHS, TOP_LAYERS, TOP_CHECKS,
+    TOP_FONTS, TOP_REDUCED_MOTION, TOP_MOTION_SCHEME, TOP_SCHEMA, TOP_STATES, TOP_TRANSITIONS,
+    TOP_STORYBOARD, TOP_N
+};
+_Static_assert(TOP_N == NELEM(top_keys), "top_keys and its enum differ");
+
 
 static void load_root(loader_t *L, const cJSON *root)
 {
@@ -51,59 +65,80 @@ static void load_root(loader_t *L, const cJSON *root)
     scene_scan_keys(L, root, top_keys, NELEM(top_keys), f);
 
     /* runeframe: the format version */
-    if (f[0] == NULL) {
+    if (f[TOP_RUNEFRAME] == NULL) {
         scene_err(L, "missing required key 'runeframe' (the format version: \"runeframe\": 1)");
-    } else if (!cJSON_IsNumber(f[0])) {
+    } else if (!cJSON_IsNumber(f[TOP_RUNEFRAME])) {
         scene_err_key(L, "runeframe", "must be 1 (the format version), got %s",
-                      scene_json_type(f[0]));
-    } else if (isfinite(f[0]->valuedouble) && f[0]->valuedouble != 1) {
+                      scene_json_type(f[TOP_RUNEFRAME]));
+    } else if (isfinite(f[TOP_RUNEFRAME]->valuedouble) && f[TOP_RUNEFRAME]->valuedouble != 1) {
         nbuf_t b;
         scene_err_key(L, "runeframe", "unsupported format version %s: this runeframe reads "
-                      "version 1", scene_num(&b, f[0]->valuedouble));
+                      "version 1", scene_num(&b, f[TOP_RUNEFRAME]->valuedouble));
     }
 
-    if (f[1] == NULL) {
+    /* $schema: where an editor finds the JSON Schema (`runeframe schema`) */
+    if (f[TOP_SCHEMA] != NULL && !cJSON_IsString(f[TOP_SCHEMA]))
+        scene_err_key(L, "$schema", "must be a string (the schema's path or URI), got %s",
+                      scene_json_type(f[TOP_SCHEMA]));
+
+    if (f[TOP_CANVAS] == NULL) {
         scene_err(L, "missing required key 'canvas'");
     } else {
         size_t m = scene_push(L, "canvas");
-        scene_parse_canvas(L, f[1]);
+        scene_parse_canvas(L, f[TOP_CANVAS]);
         scene_pop(L, m);
     }
 
     L->fps = 60;
     L->fps_ok = 1;
     L->duration_ok = 1;
-    if (f[2] != NULL) {
+    if (f[TOP_TIMELINE] != NULL) {
         size_t m = scene_push(L, "timeline");
-        scene_parse_timeline(L, f[2]);
+        scene_parse_timeline(L, f[TOP_TIMELINE]);
         scene_pop(L, m);
     }
     sc->fps = L->fps;
 
-    if (f[3] != NULL) {
-        size_t m = scene_push(L, "values");
-        scene_parse_values(L, f[3]);
+    if (f[TOP_MOTION_SCHEME] != NULL) {
+        size_t m = scene_push(L, "motion_scheme");
+        scene_parse_motion_scheme(L, f[TOP_MOTION_SCHEME]);
         scene_pop(L, m);
     }
+    if (f[TOP_REDUCED_MOTION] != NULL) {
+        size_t m = scene_push(L, "reduced_motion");
+        scene_parse_reduced_motion(L, f[TOP_REDUCED_MOTION]);
+        scene_pop(L, m);
+    }
+    if (f[TOP_VALUES] != NULL) {
+        size_t m = scene_push(L, "values");
+        scene_parse_values(L, f[TOP_VALUES]);
+        scene_pop(L, m);
+    }
+    scene_parse_story(L, f[TOP_STATES], f[TOP_TRANSITIONS], f[TOP_STORYBOARD]);
     scene_index_values(L);
     L->indexed = 1;
     scene_add_deferred(L);
 
-    if (f[4] != NULL) {
+    if (f[TOP_PATHS] != NULL) {
         size_t m = scene_push(L, "paths");
-        scene_parse_paths(L, f[4]);
+        scene_parse_paths(L, f[TOP_PATHS]);
         scene_pop(L, m);
     }
     /* every name is known now: expressions, samples and `from` sources */
     scene_resolve_pending(L);
-    if (f[5] != NULL && !L->items_over) {
-        size_t m = scene_push(L, "layers");
-        scene_parse_layers(L, f[5]);
+    if (f[TOP_FONTS] != NULL) {
+        size_t m = scene_push(L, "fonts");
+        scene_parse_fonts(L, f[TOP_FONTS]);
         scene_pop(L, m);
     }
-    if (f[6] != NULL) {
+    if (f[TOP_LAYERS] != NULL && !L->items_over) {
+        size_t m = scene_push(L, "layers");
+        scene_parse_layers(L, f[TOP_LAYERS]);
+        scene_pop(L, m);
+    }
+    if (f[TOP_CHECKS] != NULL) {
         size_t m = scene_push(L, "checks");
-        scene_parse_checks(L, f[6]);
+        scene_parse_checks(L, f[TOP_CHECKS]);
         scene_pop(L, m);
     }
     if (L->oom)
@@ -125,6 +160,8 @@ static void load_root(loader_t *L, const cJSON *root)
     if (scene_build_values(L) != 0)
         return;
     scene_fix_layers(sc->values.values, L->layers, sc->nlayers);
+    if (scene_story_finish(L) != 0)
+        return;
     if (!L->duration_given) {
         scene_resolve_auto(L);
         frames_ok = scene_nerrors(L) == 0;
@@ -136,8 +173,25 @@ static void load_root(loader_t *L, const cJSON *root)
 /* ------------------------------------------------------------------ */
 /* Entry points                                                         */
 
+/* The folder of the scene file name, resolved: what asset paths are
+ * relative to. malloc'd; NULL when it cannot be resolved. */
+static char *scene_folder(const char *name)
+{
+    const char *slash = name != NULL && strcmp(name, "-") != 0 ? strrchr(name, '/') : NULL;
+    char *dir = slash == NULL ? strdup(".") : strndup(name, (size_t)(slash - name) + 1);
+    char *real = dir != NULL ? realpath(dir, NULL) : NULL;
+    free(dir);
+    return real;
+}
+
 rf_scene_t *rf_scene_load_buffer(const char *name, const char *buf, size_t len,
                                  rf_diag_t *diag)
+{
+    return rf_scene_load_buffer_with(name, buf, len, NULL, diag);
+}
+
+rf_scene_t *rf_scene_load_buffer_with(const char *name, const char *buf, size_t len,
+                                      const rf_scene_opts_t *opts, rf_diag_t *diag)
 {
     rf_diag_init(diag, name);
     if (len > RF_MAX_FILE_BYTES) {
@@ -186,15 +240,35 @@ rf_scene_t *rf_scene_load_buffer(const char *name, const char *buf, size_t len,
     sc->arena = L.arena;
     sc->file = rf_arena_strdup(L.arena, name != NULL ? name : "-");
     sc->fps = 60;
+    sc->inst_slot[0] = sc->inst_slot[1] = UINT32_MAX; /* RF_PROP_CONST: no i, n */
+    L.inst_vi[0] = L.inst_vi[1] = -1;
     L.sc = sc;
+    L.root = scene_folder(name);
+    L.assets_arg = opts != NULL ? opts->assets : NULL;
+    L.reduced = opts != NULL && opts->reduced_motion;
+    L.rm_scale = 1;
+    L.scheme = rf_motion_standard;
+    if (L.assets_arg != NULL)
+        L.assets_root = realpath(L.assets_arg, NULL);
 
     load_root(&L, root);
+    /* the text, for check --update's DIR/scene.json */
+    char *keep = scene_nerrors(&L) == 0 ? rf_arena_alloc(L.arena, len - skip + 1) : NULL;
+    if (keep != NULL) {
+        memcpy(keep, text, len - skip + 1);
+        sc->source = keep;
+        sc->source_len = len - skip;
+    }
 
+    free(L.root);
+    free(L.assets_root);
     free(L.vals);
     free(L.names);
     free(L.path_refs);
     free(L.path_names);
     free(L.order);
+    free(L.sampled);
+    scene_story_free(&L);
     rf_arena_destroy(L.scratch);
     cJSON_Delete(root);
     free(text);
@@ -203,6 +277,8 @@ rf_scene_t *rf_scene_load_buffer(const char *name, const char *buf, size_t len,
             diag->io_error = 1;
             rf_diag_file(diag, "out of memory");
         }
+        scene_fonts_destroy(sc);
+        scene_images_destroy(sc);
         rf_arena_destroy(L.arena);
         return NULL;
     }
@@ -210,6 +286,11 @@ rf_scene_t *rf_scene_load_buffer(const char *name, const char *buf, size_t len,
 }
 
 rf_scene_t *rf_scene_load(const char *path, rf_diag_t *diag)
+{
+    return rf_scene_load_with(path, NULL, diag);
+}
+
+rf_scene_t *rf_scene_load_with(const char *path, const rf_scene_opts_t *opts, rf_diag_t *diag)
 {
     rf_diag_init(diag, path);
     int is_stdin = strcmp(path, "-") == 0;
@@ -274,15 +355,18 @@ rf_scene_t *rf_scene_load(const char *path, rf_diag_t *diag)
                      (unsigned)RF_MAX_FILE_BYTES);
         return NULL;
     }
-    rf_scene_t *sc = rf_scene_load_buffer(path, buf, len, diag);
+    rf_scene_t *sc = rf_scene_load_buffer_with(path, buf, len, opts, diag);
     free(buf);
     return sc;
 }
 
 void rf_scene_destroy(rf_scene_t *scene)
 {
-    if (scene != NULL)
+    if (scene != NULL) {
+        scene_fonts_destroy(scene);
+        scene_images_destroy(scene);
         rf_arena_destroy(scene->arena);
+    }
 }
 
 double rf_scene_frame_time(const rf_scene_t *scene, long i)
@@ -290,3 +374,36 @@ double rf_scene_frame_time(const rf_scene_t *scene, long i)
     return (double)i / scene->fps;
 }
 
+long rf_scene_count_frames(double duration, double fps)
+{
+    double frames = duration * fps;
+
+    if (!(frames <= RF_MAX_FRAMES))
+        return -1;
+    /* the 1e-9 keeps 1.16 s at 25 fps (28.999999999999996) at 30 frames */
+    return (long)floor(frames + 1e-9) + 1;
+}
+
+int rf_scene_draft(const rf_scene_t *scene, double scale, double fps, rf_scene_t *out,
+                   char *err, size_t errlen)
+{
+    *out = *scene;
+    if (scale > 0 && scale != 1) {
+        double w = round(scene->width * scale), h = round(scene->height * scale);
+        out->width = w >= 1 ? (int)w : 1;
+        out->height = h >= 1 ? (int)h : 1;
+        out->scale = scale;
+    }
+    if (fps > 0) {
+        long n = rf_scene_count_frames(scene->duration, fps);
+        if (n < 0) {
+            snprintf(err, errlen, "--fps %g: too many frames: duration * fps = %g * %g = %g, "
+                                  "the limit is %u", fps, scene->duration, fps,
+                     scene->duration * fps, (unsigned)RF_MAX_FRAMES);
+            return -1;
+        }
+        out->fps = fps;
+        out->nframes = n;
+    }
+    return 0;
+}

@@ -39,10 +39,10 @@ int rf_series_lookup(const rf_values_t *vs, const char *s, size_t len, const rf_
         return -1;
     if (dp == NULL)
         return 0;
-    /* NAME.x / NAME.y / NAME.angle picks one output of a path sample. */
-    for (int j = 0; j < RF_VALUE_COMPONENTS && (*v)->nout == RF_VALUE_COMPONENTS; j++)
-        if (strlen(rf_value_components[j]) == sl && strncmp(suf, rf_value_components[j], sl) == 0)
-            *output = j;
+    /* NAME.x / NAME.y / NAME.angle picks one output of a path sample,
+     * NAME.z one of a vector, NAME.r one of a color. */
+    if ((*v)->nout > 1)
+        *output = rf_value_output_find((rf_value_shape_t)(*v)->shape, (*v)->nout, suf, sl);
     return *output >= 0 ? 0 : -2;
 }
 
@@ -83,9 +83,9 @@ static int series_add(series_list_t *l, const rf_value_t *v, int output)
 static int series_add_bare(series_list_t *l, const rf_value_t *v, rf_series_bare_t bare)
 {
     int rc = RF_SERIES_OK;
-    int count = bare == RF_SERIES_POSITION ? 2 : RF_VALUE_COMPONENTS;
+    int count = bare == RF_SERIES_POSITION && v->shape == RF_SHAPE_SAMPLE ? 2 : (int)v->nout;
 
-    if (v->nout != RF_VALUE_COMPONENTS)
+    if (v->nout == 1)
         return series_add(l, v, -1);
     for (int j = 0; j < count && rc == RF_SERIES_OK; j++)
         rc = series_add(l, v, j);
@@ -133,14 +133,14 @@ int rf_series_resolve(const rf_values_t *vs, const char *list, rf_series_bare_t 
     size_t cap = 1;
     int rc = RF_SERIES_OK;
 
-    /* A name gives at most three items (a path sample). */
+    /* A name gives at most four items (a vector or a color). */
     if (list == NULL) {
         cap = vs->nnamed;
     } else {
         for (const char *p = list; *p != '\0'; p++)
             cap += *p == ',';
     }
-    l.items = malloc((cap > 0 ? cap : 1) * RF_VALUE_COMPONENTS * sizeof *l.items);
+    l.items = malloc((cap > 0 ? cap : 1) * RF_VALUE_MAXOUT * sizeof *l.items);
     if (l.items == NULL)
         return RF_SERIES_NOMEM;
     if (list == NULL) {

@@ -32,12 +32,13 @@ typedef struct rf_series_report {
 typedef struct rf_series_item {
     const rf_value_t *value;
     uint32_t slot;          /* its slot in rf_values_eval's buffer */
-    int output;             /* 0..2: NAME.x, NAME.y, NAME.angle; -1: NAME (one output) */
+    int output;             /* 0..3: NAME.x, NAME.angle, NAME.z, NAME.r ...; -1: NAME (one output) */
 } rf_series_item_t;
 
 /* What a value named alone gives. */
 typedef enum rf_series_bare {
-    RF_SERIES_ALL,          /* every output (a path sample: x, y, angle) */
+    RF_SERIES_ALL,          /* every output (a path sample: x, y, angle; a vector
+                               or color: each component) */
     RF_SERIES_POSITION,     /* a path sample's x and y: its angle is in degrees,
                                another scale (plot), only when named */
 } rf_series_bare_t;

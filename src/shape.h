@@ -29,6 +29,8 @@ typedef struct rf_shape {
     rf_path_op_t *ops;         /* in: the renderer's op buffer (ops_max ops) */
     size_t ops_cap;
     size_t nops;               /* out: path ops in ops */
+    void *state;               /* in: the layer's state in this renderer
+                                  (layer.h state_create), NULL without */
 } rf_shape_t;
 
 /* Negative or NaN sizes count as 0. */
@@ -43,6 +45,23 @@ static inline double rf_nonneg(double v)
  * matrix m; layer L is node idx of renderer r (render.c). */
 void rf_render_shape(struct rf_renderer *r, const rf_layer_t *L, uint32_t idx,
                      const cairo_matrix_t *m, double op);
+
+/* The state (layer.h state_create) of node idx of renderer r. */
+void *rf_render_state(struct rf_renderer *r, uint32_t idx);
+
+/* The scene renderer r draws, and its slot array for this frame. */
+const struct rf_scene *rf_render_scene(const struct rf_renderer *r);
+
+/* The cairo context r draws into (a draw hook that paints otherwise, an
+ * image: it leaves the context's state as it found it). */
+cairo_t *rf_render_cairo(struct rf_renderer *r);
+
+/* The time of the frame r is drawing. */
+double rf_render_time(const struct rf_renderer *r);
+
+/* Records the first error of this frame (a layer that cannot be drawn):
+ * the frame fails with it. */
+void rf_render_fail(struct rf_renderer *r, const char *msg);
 
 /* Whether cairo accepts m as a matrix and its inverse is finite (render.c). */
 int rf_matrix_usable(const cairo_matrix_t *m);

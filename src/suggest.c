@@ -72,5 +72,23 @@ const char *rf_did_you_mean(const char *word, const char *const *candidates, siz
             bestd = dist;
         }
     }
+    if (best != NULL)
+        return best;
+    /* another form of the same word ("rotation" for "rotate", "scaling"
+     * for "scale"): a common start of at least 4 characters that is all
+     * but the last character of one and all but at most 3 of the other */
+    size_t bestp = 3;
+    for (size_t i = 0; i < n; i++) {
+        const char *c = candidates[i];
+        if (c == NULL)
+            continue;
+        size_t p = 0, cl = strlen(c);
+        while (word[p] != '\0' && word[p] == c[p])
+            p++;
+        if (p > bestp && ((p + 1 >= cl && p + 3 >= wl) || (p + 1 >= wl && p + 3 >= cl))) {
+            best = c;
+            bestp = p;
+        }
+    }
     return best;
 }

@@ -17,7 +17,10 @@
 int rf_edit_distance(const char *a, const char *b, int cap);
 
 /* The candidate closest to word when it is close enough to be a likely typo
- * (distance <= 2, and less than the word's length); NULL otherwise. */
+ * (distance <= 2, and less than the word's length), else one that is
+ * another form of the word (a common start of at least 4 characters that
+ * is all but the last character of one and all but at most 3 of the
+ * other: "rotation" -> "rotate", "scaling" -> "scale"); NULL otherwise. */
 const char *rf_did_you_mean(const char *word, const char *const *candidates, size_t n);
 
 #endif

@@ -33,6 +33,8 @@ struct rf_trace {
     double *table;         /* nrows * ncols numbers, row after row */
     trace_trow_t *by_t;    /* rows sorted by t (NaN last), then by row */
     size_t nfinite_t;      /* entries of by_t whose t is not NaN */
+    size_t nassets;        /* asset lines kept (trace.h) */
+    char **assets;         /* each "HEX\0FILE\0", malloc'd */
 };
 
 #endif

@@ -113,23 +113,36 @@ static int trace_is_ident_char(char c)
     return trace_is_ident_start(c) || (c >= '0' && c <= '9');
 }
 
-/* A column name: a value name, optionally ".SUFFIX" (an identifier too). */
+/* A column name: a value name or an inline value's pointer name (segments
+ * of letters, digits and '_' joined by '/', the first not starting with a
+ * digit), optionally ".SUFFIX" (an identifier). */
 static int trace_is_column_name(const char *s, size_t n)
 {
     size_t i = 0;
 
-    for (int part = 0; part < 2; part++) {
+    if (n == 0 || !trace_is_ident_start(s[0]))
+        return 0;
+    for (;;) {
+        size_t seg = i;
+        while (i < n && trace_is_ident_char(s[i]))
+            i++;
+        if (i == seg)
+            return 0;
+        if (i == n)
+            return 1;
+        if (s[i] == '/') {
+            i++;
+            continue;
+        }
+        if (s[i] != '.')
+            return 0;
+        i++;
         if (i >= n || !trace_is_ident_start(s[i]))
             return 0;
         for (i++; i < n && trace_is_ident_char(s[i]); i++)
             ;
-        if (i == n)
-            return 1;
-        if (s[i] != '.' || part == 1)
-            return 0;
-        i++;
+        return i == n;
     }
-    return 0;
 }
 
 static int trace_col_cmp(const void *pa, const void *pb)
@@ -192,7 +205,59 @@ void rf_trace_destroy(rf_trace_t *trace)
     free(trace->sorted);
     free(trace->table);
     free(trace->by_t);
+    for (size_t i = 0; i < trace->nassets; i++)
+        free(trace->assets[i]);
+    free(trace->assets);
     free(trace);
+}
+
+/* An asset line [p, e) ("#asset,HEX,FILE") kept in trace; 0, or -1 when
+ * out of memory. Malformed ones and those past the limit are skipped. */
+static int trace_keep_asset(rf_trace_t *trace, const char *p, const char *e)
+{
+    static const char tag[] = "#asset,";
+    size_t n = (size_t)(e - p), tl = sizeof tag - 1;
+    if (n < tl + 65 + 1 || memcmp(p, tag, tl) != 0 || p[tl + 64] != ',' ||
+        trace->nassets >= RF_TRACE_MAX_ASSETS)
+        return 0;
+    for (size_t i = 0; i < 64; i++)
+        if (!strchr("0123456789abcdef", p[tl + i]) || p[tl + i] == '\0')
+            return 0;
+    if (trace->assets == NULL &&
+        (trace->assets = calloc(RF_TRACE_MAX_ASSETS, sizeof *trace->assets)) == NULL)
+        return -1;
+    size_t fl = n - tl - 65;
+    char *a = malloc(65 + fl + 1);
+    if (a == NULL)
+        return -1;
+    memcpy(a, p + tl, 64);
+    a[64] = '\0';
+    memcpy(a + 65, p + tl + 65, fl);
+    a[65 + fl] = '\0';
+    trace->assets[trace->nassets++] = a;
+    return 0;
+}
+
+const char *rf_trace_asset(const rf_trace_t *trace, const char *file)
+{
+    for (size_t i = 0; trace != NULL && i < trace->nassets; i++)
+        if (strcmp(trace->assets[i] + 65, file) == 0)
+            return trace->assets[i];
+    return NULL;
+}
+
+int rf_trace_append_asset(char **text, size_t *len, const char *file, const char *sha256)
+{
+    size_t fl = strlen(file), add = 7 + 64 + 1 + fl + 1;
+    if (strchr(file, '\n') != NULL || strchr(file, '\r') != NULL || strlen(sha256) != 64)
+        return -1;
+    char *t = realloc(*text, *len + add + 1);
+    if (t == NULL)
+        return -1;
+    snprintf(t + *len, add + 1, "#asset,%s,%s\n", sha256, file);
+    *text = t;
+    *len += add;
+    return 0;
 }
 
 /* Parses the header line [p, e) into trace's names, cols and sorted.
@@ -363,6 +428,13 @@ rf_trace_t *rf_trace_parse(const char *text, size_t len, const char *name, char 
         const char *f;
 
         e = trace_line_end(p, end, &next);
+        if (e > p && *p == '#') {
+            if (trace_keep_asset(trace, p, e) != 0) {
+                trace_error(err, errlen, "%s: out of memory", name);
+                goto fail;
+            }
+            continue;
+        }
         if (e == p) {
             trace_error(err, errlen, "%s:%zu: an empty line, expected %zu fields", name, line,
                         trace->ncols);

@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "numfmt.h"
-#include "series.h"
 #include "trace-int.h"
 
 /* Output suffixes of a three-output value, as `sample` names its columns. */
@@ -62,8 +61,18 @@ static void trace_buf_puts(trace_buf_t *b, const char *s)
     trace_buf_put(b, s, strlen(s));
 }
 
-int rf_trace_format(const rf_values_t *vs, const double *times, const double *slots,
-                    size_t n, char **text, size_t *len)
+/* The trace name of vs->values[i], or NULL when it is not traced. */
+static const char *trace_name(const rf_values_t *vs, const char *const *inames, uint32_t i)
+{
+    if (i < vs->nnamed)
+        return vs->values[i].name;
+    if (inames == NULL || inames[i - vs->nnamed] == NULL || inames[i - vs->nnamed][0] == '\0')
+        return NULL;
+    return inames[i - vs->nnamed];
+}
+
+int rf_trace_format(const rf_values_t *vs, const char *const *inames, const double *times,
+                    const double *slots, size_t n, char **text, size_t *len)
 {
     trace_buf_t b = { 0 };
     char num[RF_NUM_BUF];
@@ -71,15 +80,16 @@ int rf_trace_format(const rf_values_t *vs, const double *times, const double *sl
     *text = NULL;
     *len = 0;
     trace_buf_puts(&b, "t");
-    for (uint32_t i = 0; i < vs->nnamed; i++) {
+    for (uint32_t i = 0; i < vs->n; i++) {
         const rf_value_t *v = &vs->values[i];
+        const char *name = trace_name(vs, inames, i);
 
-        for (uint32_t j = 0; j < v->nout; j++) {
+        for (uint32_t j = 0; name != NULL && j < v->nout; j++) {
             trace_buf_puts(&b, ",");
-            trace_buf_puts(&b, v->name);
-            if (v->nout == 3) {
+            trace_buf_puts(&b, name);
+            if (rf_value_output_name(v, j) != NULL) {
                 trace_buf_puts(&b, ".");
-                trace_buf_puts(&b, rf_value_components[j]);
+                trace_buf_puts(&b, rf_value_output_name(v, j));
             }
         }
     }
@@ -88,10 +98,10 @@ int rf_trace_format(const rf_values_t *vs, const double *times, const double *sl
         const double *row = slots + r * vs->nslots;
 
         trace_buf_puts(&b, rf_num_exact(num, times[r]));
-        for (uint32_t i = 0; i < vs->nnamed; i++) {
+        for (uint32_t i = 0; i < vs->n; i++) {
             const rf_value_t *v = &vs->values[i];
 
-            for (uint32_t j = 0; j < v->nout; j++) {
+            for (uint32_t j = 0; trace_name(vs, inames, i) != NULL && j < v->nout; j++) {
                 trace_buf_puts(&b, ",");
                 trace_buf_puts(&b, rf_num_exact(num, row[v->slot + j]));
             }
@@ -175,20 +185,75 @@ static const double *trace_find_row(const rf_trace_t *trace, double t)
     return NULL;
 }
 
-/* Whether the scene has an output that `sample` would name col. */
-static int trace_scene_has(const rf_values_t *vs, const char *col)
+int rf_trace_recall(const rf_trace_t *trace, const rf_values_t *vs, const char *const *inames,
+                    double t, double *slots)
 {
-    const rf_value_t *v;
-    int k;
-    /* the lookup of --values (series.h); a bare name is not a column of a
-     * three-output value, its components are */
-    return rf_series_lookup(vs, col, strlen(col), &v, &k) == 0 &&
-           (k >= 0 || v->nout != RF_VALUE_COMPONENTS);
+    const double *row = trace != NULL && vs != NULL ? trace_find_row(trace, t) : NULL;
+    if (row == NULL)
+        return 0;
+    int all = 1;
+    for (uint32_t i = 0; i < vs->n; i++) {
+        const rf_value_t *v = &vs->values[i];
+        const char *name = trace_name(vs, inames, i);
+        for (uint32_t j = 0; name != NULL && j < v->nout; j++) {
+            size_t c = trace_find_col(trace, name, rf_value_output_name(v, j));
+            if (c == 0)
+                all = 0;
+            else
+                slots[v->slot + j] = row[c];
+        }
+    }
+    return all ? 1 : 2;
 }
 
-void rf_trace_compare(const rf_trace_t *trace, const rf_values_t *vs, double t,
-                      const double *slots, rf_trace_move_t *moves, size_t cap,
-                      rf_trace_diff_t *d)
+/* The one walk of compare and moved: every traced output of vs against
+ * the trace's row at t. Fills d (moves up to cap), flags per value when
+ * not NULL, and seen per trace column when not NULL. */
+static void trace_walk(const rf_trace_t *trace, const rf_values_t *vs, const char *const *inames,
+                       const double *row, const double *slots, rf_trace_move_t *moves,
+                       size_t cap, rf_trace_diff_t *d, unsigned char *flags,
+                       unsigned char *seen)
+{
+    for (uint32_t i = 0; i < vs->n; i++) {
+        const rf_value_t *v = &vs->values[i];
+        const char *name = trace_name(vs, inames, i);
+
+        for (uint32_t j = 0; name != NULL && j < v->nout; j++) {
+            const char *suffix = rf_value_output_name(v, j);
+            size_t c = trace_find_col(trace, name, suffix);
+            double was, now;
+
+            if (c == 0) {
+                if (d->added++ == 0)
+                    d->first_added = name;
+                if (flags != NULL)
+                    flags[i] = 2;
+                continue;
+            }
+            if (seen != NULL)
+                seen[c] = 1;
+            d->found++;
+            was = row[c];
+            now = slots[v->slot + j];
+            if (was == now || (isnan(was) && isnan(now)))
+                continue;
+            d->moved++;
+            if (flags != NULL && flags[i] == 0)
+                flags[i] = 1;
+            if (d->nmoves < cap) {
+                moves[d->nmoves].value = name;
+                moves[d->nmoves].suffix = suffix;
+                moves[d->nmoves].was = was;
+                moves[d->nmoves].now = now;
+                d->nmoves++;
+            }
+        }
+    }
+}
+
+void rf_trace_compare(const rf_trace_t *trace, const rf_values_t *vs,
+                      const char *const *inames, double t, const double *slots,
+                      rf_trace_move_t *moves, size_t cap, rf_trace_diff_t *d)
 {
     const double *row;
 
@@ -199,39 +264,34 @@ void rf_trace_compare(const rf_trace_t *trace, const rf_values_t *vs, double t,
     if (row == NULL)
         return;
     d->has_row = 1;
-    for (uint32_t i = 0; i < vs->nnamed; i++) {
-        const rf_value_t *v = &vs->values[i];
-
-        for (uint32_t j = 0; j < v->nout; j++) {
-            const char *suffix = v->nout == 3 ? rf_value_components[j] : NULL;
-            size_t c = trace_find_col(trace, v->name, suffix);
-            double was, now;
-
-            if (c == 0) {
-                if (d->added++ == 0)
-                    d->first_added = v->name;
-                continue;
-            }
-            was = row[c];
-            now = slots[v->slot + j];
-            if (was == now || (isnan(was) && isnan(now)))
-                continue;
-            d->moved++;
-            if (d->nmoves < cap) {
-                moves[d->nmoves].value = v->name;
-                moves[d->nmoves].suffix = suffix;
-                moves[d->nmoves].was = was;
-                moves[d->nmoves].now = now;
-                d->nmoves++;
-            }
+    /* every scene output names a column of its own (names are unique, the
+     * parser refuses a column named twice), so the columns the scene no
+     * longer has are those no output found */
+    unsigned char *seen = calloc(trace->ncols, 1);
+    trace_walk(trace, vs, inames, row, slots, moves, cap, d, NULL, seen);
+    d->gone = trace->ncols - 1 - d->found;
+    for (size_t c = 1; seen != NULL && d->gone > 0 && c < trace->ncols; c++) {
+        if (!seen[c]) {
+            d->first_gone = trace->cols[c];
+            break;
         }
     }
-    for (size_t c = 1; c < trace->ncols; c++) {
-        if (trace_scene_has(vs, trace->cols[c]))
-            continue;
-        if (d->gone++ == 0)
-            d->first_gone = trace->cols[c];
-    }
+    free(seen);
+}
+
+int rf_trace_moved(const rf_trace_t *trace, const rf_values_t *vs, const char *const *inames,
+                   double t, const double *slots, unsigned char *flags)
+{
+    rf_trace_diff_t d;
+    const double *row = trace != NULL && vs != NULL ? trace_find_row(trace, t) : NULL;
+
+    if (vs != NULL)
+        memset(flags, 0, vs->n);
+    if (row == NULL)
+        return 0;
+    memset(&d, 0, sizeof d);
+    trace_walk(trace, vs, inames, row, slots, NULL, 0, &d, flags, NULL);
+    return 1;
 }
 
 /* %.{prec}g, with the one spelling of non-finite values. */

@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdint.h>
@@ -30,7 +31,7 @@ int rf_video_has_ext(const char *out, const char *ext)
 
 const char *rf_video_ext(const char *out)
 {
-    static const char *const exts[] = { ".mp4", ".webm", ".gif" };
+    static const char *const exts[] = { ".mp4", ".webm", ".mov", ".gif" };
 
     for (size_t i = 0; i < sizeof exts / sizeof exts[0]; i++)
         if (rf_video_has_ext(out, exts[i]))
@@ -51,6 +52,31 @@ char *rf_video_tmp_name(const char *out, const char *ext)
     memcpy(tmp + dot + stem, ".tmp", 4);
     strcpy(tmp + dot + stem + 4, ext);
     return tmp;
+}
+
+void rf_video_gif_timing(double fps, double duration, rf_video_gif_timing_t *g)
+{
+    double cs = ceil(100.0 / fps - 1e-9);
+    double total = round(duration * 100.0);    /* the delays' sum, in 1/100 s */
+
+    if (!(cs >= 2))
+        cs = 2;                                 /* at most 50 fps (and NaN) */
+    if (cs > 65535)
+        cs = 65535;                             /* a GIF delay's largest */
+    g->cs = (int)cs;
+    g->dropped = 100.0 / cs < fps * (1 - 1e-9);
+    if (!(total >= cs)) {
+        /* shorter than one frame: one frame, never under 2/100 s */
+        g->frames = 1;
+        g->final = total >= 2 ? (long)total : 2;
+        return;
+    }
+    if (total > 1e15)
+        total = 1e15;
+    g->frames = (long)(total / cs);
+    g->final = (long)(total - (double)(g->frames - 1) * cs);   /* cs .. 2 cs - 1 */
+    if (g->final > 65535)
+        g->final = 65535;
 }
 
 void rf_video_argv(const rf_video_spec_t *spec, const char *tmp, rf_video_argv_t *a)
@@ -79,6 +105,50 @@ void rf_video_argv(const rf_video_spec_t *spec, const char *tmp, rf_video_argv_t
     if (spec->mp4) {
         a->argv[k++] = "-pix_fmt";
         a->argv[k++] = "yuv420p";
+    }
+    if (spec->mov) {
+        /* ProRes 4444 with its alpha channel, what video editors take */
+        a->argv[k++] = "-c:v";
+        a->argv[k++] = "prores_ks";
+        a->argv[k++] = "-profile:v";
+        a->argv[k++] = "4444";
+        a->argv[k++] = "-pix_fmt";
+        a->argv[k++] = "yuva444p10le";
+    }
+    if (spec->webm) {
+        /* VP9 keeping the alpha channel (yuva420p). ffmpeg's default for
+         * libvpx-vp9 (-deadline good -cpu-used 1, no row threading) took
+         * 9x the time of the mp4 on scenes/showcase.json; -deadline
+         * realtime -cpu-used 6 with -row-mt 1 takes about the mp4's time
+         * (BENCHMARKS.md "Video outputs") at constant quality -crf 32
+         * (-b:v 0: no bitrate cap): SSIM 0.9949 against the frames, the
+         * default's 0.9955, for a file 1.5x the default's. cpu-used 8 was
+         * no faster (the frames are the bottleneck) and larger. */
+        static const char *const vp9[] = {
+            "-c:v", "libvpx-vp9", "-row-mt", "1", "-deadline", "realtime", "-cpu-used", "6",
+            "-crf", "32", "-b:v", "0", "-pix_fmt", "yuva420p",
+        };
+        for (size_t i = 0; i < sizeof vp9 / sizeof vp9[0]; i++)
+            a->argv[k++] = (char *)vp9[i];
+    }
+    if (spec->gif) {
+        /* One palette for the whole clip (palettegen sees every frame
+         * shown, paletteuse maps them all to it, in one filter graph), at a
+         * rate whose delays are whole 1/100 s that browsers keep. */
+        rf_video_gif_timing_t g;
+
+        rf_video_gif_timing(spec->fps, spec->duration, &g);
+        snprintf(a->filter, sizeof a->filter,
+                 "[0:v]fps=100/%d,split[a][b];[a]palettegen=stats_mode=full[p];"
+                 "[b][p]paletteuse=dither=sierra2_4a:diff_mode=rectangle", g.cs);
+        snprintf(a->frames, sizeof a->frames, "%ld", g.frames);
+        snprintf(a->final, sizeof a->final, "%ld", g.final);
+        a->argv[k++] = "-filter_complex";
+        a->argv[k++] = a->filter;
+        a->argv[k++] = "-frames:v";
+        a->argv[k++] = a->frames;
+        a->argv[k++] = "-final_delay";
+        a->argv[k++] = a->final;
     }
     a->argv[k++] = (char *)tmp;
     a->argv[k] = NULL;

@@ -29,14 +29,37 @@ typedef struct rf_video_spec {
     double fps;             /* as the scene's: written as a rational */
     int rgb;                /* 1: rgb24 frames (over black), 0: rgba */
     int mp4;                /* 1: yuv420p output (mp4 has no alpha) */
+    int mov;                /* 1: ProRes 4444 with alpha (prores_ks, yuva444p10le) */
+    int webm;               /* 1: VP9 with alpha (libvpx-vp9, yuva420p) */
+    int gif;                /* 1: one palette, delays adding up to duration */
+    double duration;        /* gif: seconds the clip plays (rf_video_gif_timing) */
 } rf_video_spec_t;
 
+/* A GIF's timing. GIF delays are whole 1/100 s, and browsers show delays
+ * under 2/100 s as 10/100 s, so a GIF plays at 100 / cs fps with cs >= 2:
+ * the largest such rate <= the scene's fps (50 for 60 fps, 25 for 30,
+ * 20 for 24). frames frames are shown, frame k at time k * cs / 100 (ffmpeg's
+ * fps filter picks the nearest frame), each for cs / 100 s but the last,
+ * shown for final / 100 s (cs <= final < 2 * cs), so that the delays add
+ * up to the duration rounded to 1/100 s. */
+typedef struct rf_video_gif_timing {
+    int cs;                 /* the delay of each frame but the last, >= 2 */
+    long frames;            /* >= 1 */
+    long final;             /* the last frame's delay */
+    int dropped;            /* 1: 100 / cs < fps, frames are left out */
+} rf_video_gif_timing_t;
+
+void rf_video_gif_timing(double fps, double duration, rf_video_gif_timing_t *g);
+
 /* ffmpeg's argv, NULL-terminated; it points into size and rate. */
-#define RF_VIDEO_MAX_ARGS 24
+#define RF_VIDEO_MAX_ARGS 40
 typedef struct rf_video_argv {
     char *argv[RF_VIDEO_MAX_ARGS];
     char size[32];
     char rate[48];
+    char filter[192];       /* gif: the one filter graph */
+    char frames[24];        /* gif: -frames:v */
+    char final[24];         /* gif: -final_delay */
 } rf_video_argv_t;
 
 typedef struct rf_video {

@@ -60,7 +60,7 @@ static void free_blocks(void)
 
 typedef struct input {
     char name[32];
-    int comp;               /* RF_EXPR_PLAIN .. RF_EXPR_ANGLE */
+    int comp;               /* RF_EXPR_PLAIN .. RF_EXPR_A */
     double value;
     double lo, hi;
 } input_t;
@@ -72,7 +72,7 @@ typedef struct env {
     int samples;            /* nonzero: errors.txt naming rules (see resolve_fixed) */
 } env_t;
 
-static const char *const comp_names[] = {"", "x", "y", "angle"};
+static const char *const comp_names[] = {"", "x", "y", "angle", "z", "w", "r", "g", "b", "a"};
 
 static int resolve_env(void *ctx, const char *name, size_t len, int comp,
                        rf_expr_ref_t *out, char *err, size_t errlen)
@@ -115,6 +115,11 @@ static int resolve_fixed(void *ctx, const char *name, size_t len, int comp,
     if (strcmp(word, "p") == 0) {
         if (comp == RF_EXPR_PLAIN) {
             snprintf(err, errlen, "'p' is a path sample: use p.x, p.y or p.angle");
+            return -1;
+        }
+        if (comp > RF_EXPR_ANGLE) {
+            snprintf(err, errlen, "'p' is a path sample: it has no '.%s' (.x, .y and .angle)",
+                     comp_names[comp]);
             return -1;
         }
         out->slot = 3 + (uint32_t)comp;

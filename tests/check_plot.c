@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "color.h"
 #include "diag.h"
 #include "plot.h"
 #include "pngio.h"
@@ -24,6 +25,45 @@
 /* ------------------------------------------------------------------ ticks */
 
 /* [0, 10], about 5 ticks: raw step 2 = 2 x 10^0, ticks 0, 2, .., 10. */
+/* The twelve line colors are far apart in OKLab (0.11: about five times the
+ * just-noticeable difference) and from the white background (0.25); line
+ * 13 is line 1 dashed, line 25 line 1 dotted. */
+static void plot_lab(uint32_t rgb, double lab[3])
+{
+    double lin[3];
+
+    for (int c = 0; c < 3; c++)
+        lin[c] = rf_srgb_to_linear(((rgb >> (16 - 8 * c)) & 255) / 255.0);
+    rf_linear_to_oklab(lin, lab);
+}
+
+START_TEST(test_palette_distinct)
+{
+    double lab[RF_PLOT_NCOLORS][3], white[3];
+    int pattern;
+
+    ck_assert_int_eq(RF_PLOT_NCOLORS, 12);
+    plot_lab(0xFFFFFF, white);
+    for (long i = 0; i < RF_PLOT_NCOLORS; i++) {
+        plot_lab(rf_plot_series_color(i, &pattern), lab[i]);
+        ck_assert_int_eq(pattern, 0);
+        ck_assert_double_ge(hypot(hypot(lab[i][0] - white[0], lab[i][1] - white[1]),
+                                  lab[i][2] - white[2]), 0.25);
+        for (long j = 0; j < i; j++) {
+            double d = hypot(hypot(lab[i][0] - lab[j][0], lab[i][1] - lab[j][1]),
+                             lab[i][2] - lab[j][2]);
+            ck_assert_msg(d >= 0.11, "colors %ld and %ld are %.3f apart", j, i, d);
+        }
+    }
+    ck_assert_uint_eq(rf_plot_series_color(12, &pattern), rf_plot_series_color(0, NULL));
+    ck_assert_int_eq(pattern, 1);
+    ck_assert_uint_eq(rf_plot_series_color(25, &pattern), rf_plot_series_color(1, NULL));
+    ck_assert_int_eq(pattern, 2);
+    rf_plot_series_color(36, &pattern);
+    ck_assert_int_eq(pattern, 0);
+}
+END_TEST
+
 START_TEST(test_ticks_two)
 {
     rf_plot_ticks_t tk = rf_plot_ticks_make(0, 10, 5);
@@ -236,7 +276,7 @@ START_TEST(test_series_list)
                                        &it, &n, &report), RF_SERIES_OK);
     ck_assert_uint_eq(n, 3);
     ck_assert_int_eq(it[0].output, 2);
-    ck_assert_str_eq(rf_value_components[it[0].output], "angle");
+    ck_assert_str_eq(rf_value_output_name(it[0].value, (uint32_t)it[0].output), "angle");
     ck_assert_str_eq(it[1].value->name, "alpha");
     ck_assert_int_eq(it[2].output, 1);
     free(it);
@@ -339,6 +379,7 @@ static Suite *plot_suite(void)
     TCase *tc = tcase_create("ticks");
 
     tcase_add_test(tc, test_ticks_two);
+    tcase_add_test(tc, test_palette_distinct);
     tcase_add_test(tc, test_ticks_twenty);
     tcase_add_test(tc, test_ticks_five_and_ten);
     tcase_add_test(tc, test_ticks_decimals);

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "arena.h"
+#include "color.h"
 #include "diag.h"
 #include "suggest.h"
 #include "jsonsyn.h"
@@ -171,6 +172,15 @@ START_TEST(diag_did_you_mean)
     ck_assert_ptr_null(rf_did_you_mean("y", one, 1));
     /* the closest wins: "dampin" is 1 from damping, 7 from damping_ratio */
     ck_assert_str_eq(rf_did_you_mean("dampin", keys, 5), "damping");
+    /* another form of the same word, beyond the edit distance */
+    static const char *const common[] = { "x", "y", "rotate", "scale", "opacity", "fill" };
+    ck_assert_str_eq(rf_did_you_mean("rotation", common, 6), "rotate");
+    ck_assert_str_eq(rf_did_you_mean("scaling", common, 6), "scale");
+    ck_assert_ptr_null(rf_did_you_mean("rotational", common, 6)); /* 4 left over */
+    ck_assert_ptr_null(rf_did_you_mean("rot", common, 6));        /* under 4 */
+    static const char *const ease[] = { "ease", "ease-out-sine" };
+    ck_assert_ptr_null(rf_did_you_mean("easeOutBounc", ease, 2));
+    ck_assert_ptr_null(rf_did_you_mean("ease-out-foo", ease, 2));
 }
 END_TEST
 
@@ -904,7 +914,8 @@ START_TEST(scene_pointer_escaping)
     rf_diag_init(diag, "t.json");
     ck_assert(fails_with(HEAD "\"timeline\": {\"duration\": 1}, \"~/\": 1}",
                          "/~0~1: unknown key '~/' (known: runeframe, canvas, timeline, values, "
-                         "paths, layers, checks)"));
+                         "paths, layers, checks, fonts, reduced_motion, "
+                         "motion_scheme, $schema, states, transitions, storyboard)"));
 }
 END_TEST
 
@@ -940,7 +951,8 @@ START_TEST(scene_types_and_ranges)
         { HEAD "\"timeline\": {\"duration\": 1}, \"values\": {\"x\": {\"spring\": {\"to\": 1, \"stiffness\": -3}}}}",
           "/values/x/spring/stiffness: must be > 0, got -3" },
         { HEAD "\"timeline\": {\"duration\": 1}, \"values\": {\"x\": {\"spring\": {\"to\": \"a\"}}}}",
-          "/values/x/spring/to: must be a number, got a string" },
+          "/values/x/spring/to: must be a number, an array of 2 to 4 numbers or a color, got "
+          "\"a\" (not a color: unknown color name)" },
         { HEAD "\"timeline\": {\"duration\": 1}, \"values\": {\"x\": {\"spring\": {\"from\": 1}}}}",
           "/values/x/spring: missing required key 'to'" },
         { HEAD "\"timeline\": {\"duration\": 1}, \"values\": {\"x\": {\"spring\": {\"to\": -1e999}}}}",
@@ -960,7 +972,7 @@ START_TEST(scene_types_and_ranges)
         { HEAD "\"timeline\": {\"duration\": 1}, \"values\": {\"x\": {\"sample_path\": {}}}}",
           "/values/x/sample_path: missing required key 'path'" },
         { HEAD "\"timeline\": {\"duration\": 1}, \"values\": {\"x\": {}}}",
-          "/values/x: missing the value kind: one of spring, bezier, repeat, tween, physics, decay, keyframes, sequence, expr, sample_path" },
+          "/values/x: missing the value kind: one of spring, bezier, repeat, tween, physics, decay, keyframes, snap, sequence, expr, sample_path" },
         { HEAD "\"timeline\": {\"duration\": 1}, \"values\": {\"max\": 1}}",
           "/values/max: invalid value name 'max': it is a function name" },
         { "{\"runeframe\": \"1\", \"canvas\": {\"width\": 2, \"height\": 2}, \"timeline\": {\"duration\": 1}}",
@@ -1477,8 +1489,8 @@ START_TEST(scene_derived_errors)
             "/values/r/expr: col 5: unknown value 'pp' (did you mean 'p'?)\n"
             "    1 + pp\n"
             "        ^",
-            "/values/s/expr: col 1: 'x' is a static value: only a sample_path value has .x, "
-            ".y and .angle\n"
+            "/values/s/expr: col 1: 'x' is a static value of one number: it has no '.y' (path "
+            "samples have .x, .y and .angle, vectors .x to .w, colors .r to .a)\n"
             "    x.y * 2\n"
             "    ^",
             "/values/u/expr: col 2: 'p' is a path sample: use p.x, p.y or p.angle\n"
@@ -1495,16 +1507,16 @@ START_TEST(scene_derived_errors)
             "/values/a/expr: cycle: a -> b -> a",
             "/values/c/expr: cycle: c -> d -> e -> c",
             "/values/f/expr: cycle: f -> f",
-            "/values/n/expr: cycle: n -> o -> n",
+            "/values/nq/expr: cycle: nq -> o -> nq",
         };
         /* the search reaches the last cycle from m, through o: it is named
-         * from n all the same, its value that comes first in the file */
+         * from nq all the same, its value that comes first in the file */
         fails_exactly(HEAD "\"timeline\": {\"duration\": 1}, \"values\": {"
                       "\"a\": {\"expr\": \"b + 1\"}, \"b\": {\"expr\": \"2 * a\"},"
                       " \"c\": {\"expr\": \"d\"}, \"d\": {\"expr\": \"e\"},"
                       " \"e\": {\"expr\": \"c + a\"}, \"f\": {\"expr\": \"f + 1\"},"
-                      " \"m\": {\"expr\": \"o\"}, \"n\": {\"expr\": \"o * 2\"},"
-                      " \"o\": {\"expr\": \"n - 1\"}}}", w, 4);
+                      " \"m\": {\"expr\": \"o\"}, \"nq\": {\"expr\": \"o * 2\"},"
+                      " \"o\": {\"expr\": \"nq - 1\"}}}", w, 4);
     }
     {
         const char *w[] = {
@@ -1832,7 +1844,7 @@ START_TEST(layers_defaults)
     ck_assert_uint_eq(sc->nlayers, 3);
     CK_K(sc->layers[0].u.path.trim0, 0);
     CK_K(sc->layers[0].u.path.trim1, 1);
-    ck_assert_ptr_nonnull(sc->layers[0].u.path.path);
+    ck_assert_ptr_nonnull(sc->layers[0].u.path.src.path);
     ck_assert_uint_eq(sc->layers[1].u.group.nchildren, 0);
     ck_assert_int_eq(sc->layers[2].fill.kind, RF_PAINT_NONE);
     ck_assert_int_eq(sc->layers[2].stroke.kind, RF_PAINT_NONE);
@@ -1924,15 +1936,15 @@ START_TEST(layers_types)
     /* path layers naming `paths` share the scene's measured path */
     ck_assert_uint_eq(sc->npaths, 2);
     ck_assert_str_eq(sc->paths[1].name, "arc");
-    ck_assert_ptr_eq(sc->layers[1].u.path.path, sc->paths[1].path);
-    ck_assert_ptr_eq(sc->layers[2].u.path.path, sc->paths[0].path);
+    ck_assert_ptr_eq(sc->layers[1].u.path.src.path, sc->paths[1].path);
+    ck_assert_ptr_eq(sc->layers[2].u.path.src.path, sc->paths[0].path);
     CK_K(sc->layers[1].u.path.trim0, 0.25);
     CK_SLOT(sc->layers[1].u.path.trim1, 0);
     CK_K(sc->layers[2].u.path.trim0, 0);
     CK_K(sc->layers[2].u.path.trim1, 1);
     /* inline data: its own path, a line and the close; the trim's inline
      * tween is the first inline value (slot 5) */
-    const rf_path_t *own = sc->layers[3].u.path.path;
+    const rf_path_t *own = sc->layers[3].u.path.src.path;
     ck_assert_ptr_nonnull(own);
     ck_assert_ptr_ne(own, sc->paths[0].path);
     ck_assert_ptr_ne(own, sc->paths[1].path);
@@ -2003,6 +2015,36 @@ START_TEST(layers_colors)
     ck_color(l[1].stroke.color, 0x11 / 255.0, 0x22 / 255.0, 0x33 / 255.0, 0x44 / 255.0);
     ck_color(l[2].fill.color, 0xa0 / 255.0, 0xb1 / 255.0, 0xc2 / 255.0, 1);
     ck_assert_int_eq(l[2].stroke.kind, RF_PAINT_NONE);
+    rf_scene_destroy(sc);
+}
+END_TEST
+
+/* CSS colors everywhere a color goes, and a mix's space. */
+START_TEST(layers_css_colors)
+{
+    rf_scene_t *sc = loadq("{'runeframe': 1, 'canvas': {'width': 64, 'height': 32, "
+        "'background': 'rebeccapurple'}, 'timeline': {'duration': 1}, 'layers': ["
+        "{'type': 'circle', 'r': 1, 'fill': 'rgb(255 128 0 / 50%)', 'stroke': 'Orange'},"
+        "{'type': 'circle', 'r': 1, 'fill': 'hsl(120deg 100% 25%)', 'stroke': 'transparent'},"
+        "{'type': 'rect', 'width': 1, 'height': 1,"
+        " 'fill': {'mix': ['oklch(0.6279554 0.2576833 29.2338851)', 'blue'], 'by': 0.5,"
+        " 'space': 'oklab'},"
+        " 'stroke': {'space': 'linear', 'mix': ['black', 'white'], 'by': 0.5}},"
+        "{'type': 'rect', 'width': 1, 'height': 1,"
+        " 'fill': {'mix': ['red', 'blue'], 'by': 0.5, 'space': 'srgb'},"
+        " 'stroke': {'mix': ['red', 'blue'], 'by': 0.5}}]}");
+    ck_assert_uint_eq(sc->background, 0x663399ffu);
+    const rf_layer_t *l = sc->layers;
+    ck_color(l[0].fill.color, 1, 128 / 255.0, 0, 128 / 255.0);
+    ck_color(l[0].stroke.color, 1, 165 / 255.0, 0, 1);
+    ck_color(l[1].fill.color, 0, 128 / 255.0, 0, 1);
+    ck_color(l[1].stroke.color, 0, 0, 0, 0);
+    ck_assert_int_eq(l[2].fill.kind, RF_PAINT_MIX);
+    ck_assert_int_eq(l[2].fill.space, RF_SPACE_OKLAB);
+    ck_color(l[2].fill.color, 1, 0, 0, 1);
+    ck_assert_int_eq(l[2].stroke.space, RF_SPACE_LINEAR);
+    ck_assert_int_eq(l[3].fill.space, RF_SPACE_SRGB);
+    ck_assert_int_eq(l[3].stroke.space, RF_SPACE_SRGB);
     rf_scene_destroy(sc);
 }
 END_TEST
@@ -2112,8 +2154,19 @@ START_TEST(layers_errors)
     ck_assert(fails_with_q(QHEAD "'layers': [{'type': 'circle', 'r': 1, 'stroke_width': -0.5}]}",
                            "/layers/0/stroke_width: must be >= 0, got -0.5"));
     ck_assert(fails_with_q(QHEAD "'layers': [{'type': 'circle', 'r': 1, 'fill': '#ff00zz'}]}",
-                           "/layers/0/fill: invalid color \"#ff00zz\": expected \"#rgb\", "
-                           "\"#rgba\", \"#rrggbb\" or \"#rrggbbaa\""));
+                           "/layers/0/fill: invalid color \"#ff00zz\": '#' is followed by hex "
+                           "digits only, got 'z'; expected " RF_COLOR_FORMS));
+    ck_assert(fails_with_q(QHEAD "'layers': [{'type': 'circle', 'r': 1, 'fill': 'organe'}]}",
+                           "/layers/0/fill: invalid color \"organe\": unknown color name, did "
+                           "you mean \"orange\"?; expected " RF_COLOR_FORMS));
+    ck_assert(fails_with_q(QHEAD "'layers': [{'type': 'circle', 'r': 1, 'fill': {'mix': ['red', "
+                           "'blue'], 'by': 0.5, 'space': 'lab'}}]}",
+                           "/layers/0/fill/space: unknown color space 'lab' (known: srgb, "
+                           "linear, oklab)"));
+    ck_assert(fails_with_q(QHEAD "'layers': [{'type': 'circle', 'r': 1, 'fill': {'mix': ['red', "
+                           "'blue'], 'by': 0.5, 'space': 1}}]}",
+                           "/layers/0/fill/space: must be \"srgb\", \"linear\" or \"oklab\", got "
+                           "a number"));
     ck_assert(fails_with_q(QHEAD "'layers': [{'type': 'line', 'x1': 0, 'y1': 0, 'x2': 1, 'y2': 1,"
                            " 'fill': '#fff'}]}",
                            "/layers/0/fill: a line has no fill (use stroke)"));
@@ -2319,13 +2372,13 @@ END_TEST
 
 START_TEST(render_group_children)
 {
-    /* two 4x4 rects (anchor [0, 0]) at x = 0 and x = 'six' = 6 make a
-     * group box [0, 10] x [0, 4]; its default anchor, the box center
-     * (5, 2), lands on the group's (16, 12): the rects cover [11, 15) and
-     * [17, 21) x [10, 14). Opacity 1 everywhere, so colors are exact. */
+    /* two 4x4 rects (anchor [0, 0]) at x = 0 and x = 'six' = 6 keep their
+     * coordinates; the group's (11, 10) moves them: the rects cover
+     * [11, 15) and [17, 21) x [10, 14). Opacity 1 everywhere, so colors
+     * are exact. */
     rf_scene_t *sc = loadq("{'runeframe': 1, 'canvas': {'width': 32, 'height': 24},"
                            " 'timeline': {'duration': 1}, 'values': {'six': 6},"
-                           " 'layers': [{'type': 'group', 'x': 16, 'y': 12, 'children': ["
+                           " 'layers': [{'type': 'group', 'x': 11, 'y': 10, 'children': ["
                            "   {'type': 'rect', 'width': 4, 'height': 4, 'anchor': [0, 0],"
                            "    'fill': '#0000ff'},"
                            "   {'type': 'rect', 'x': 'six', 'width': 4, 'height': 4,"
@@ -2420,6 +2473,7 @@ static Suite *scene_suite(void)
     tcase_add_test(tc, layers_types);
     tcase_add_test(tc, layers_groups);
     tcase_add_test(tc, layers_colors);
+    tcase_add_test(tc, layers_css_colors);
     tcase_add_test(tc, layers_mix_and_gradients);
     tcase_add_test(tc, layers_follow_orient);
     tcase_add_test(tc, layers_errors);

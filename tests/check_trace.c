@@ -43,8 +43,8 @@ static const char scene_json[] =
     "    \"prog\": { \"tween\": { \"from\": 0, \"to\": 1, \"duration\": 2, \"easing\": \"linear\" } },\n"
     "    \"p\": { \"sample_path\": { \"path\": \"ell\", \"progress\": \"prog\" } },\n"
     "    \"e\": { \"expr\": \"b * 2 + p.x\" },\n"
-    "    \"n\": { \"expr\": \"sqrt(a - 6)\" },\n"
-    "    \"i\": { \"expr\": \"1 / (a - 5)\" },\n"
+    "    \"nn\": { \"expr\": \"sqrt(a - 6)\" },\n"
+    "    \"ii\": { \"expr\": \"1 / (a - 5)\" },\n"
     "    \"ni\": { \"expr\": \"log(a - 5)\" }\n"
     "  },\n"
     "  \"paths\": { \"ell\": \"M 0 0 L 100 0 L 100 50\" },\n"
@@ -52,7 +52,7 @@ static const char scene_json[] =
     "}\n";
 
 /* Written by hand from the scene above: file order, p has three outputs. */
-static const char scene_header[] = "t,a,b,s,prog,p.x,p.y,p.angle,e,n,i,ni\n";
+static const char scene_header[] = "t,a,b,s,prog,p.x,p.y,p.angle,e,nn,ii,ni\n";
 #define NFIELDS 12   /* t and 11 outputs */
 
 static char scene_path[64];
@@ -94,7 +94,7 @@ static void fixture_load(fixture_t *fx)
     ck_assert_ptr_nonnull(fx->slots);
     for (int i = 0; i < NTIMES; i++)
         rf_values_eval(fx->vs, times[i], fx->slots + (size_t)i * fx->vs->nslots);
-    ck_assert_int_eq(rf_trace_format(fx->vs, times, fx->slots, NTIMES, &fx->text, &fx->len), 0);
+    ck_assert_int_eq(rf_trace_format(fx->vs, NULL, times, fx->slots, NTIMES, &fx->text, &fx->len), 0);
     ck_assert_ptr_nonnull(fx->text);
     ck_assert_uint_eq(strlen(fx->text), fx->len);
 }
@@ -181,8 +181,8 @@ START_TEST(test_format_header_and_fields)
         ck_assert(same(f[6], row[slot_of(fx.vs, "p", 1)]));
         ck_assert(same(f[7], row[slot_of(fx.vs, "p", 2)]));
         ck_assert(same(f[8], row[slot_of(fx.vs, "e", 0)]));
-        ck_assert(same(f[9], row[slot_of(fx.vs, "n", 0)]));
-        ck_assert(same(f[10], row[slot_of(fx.vs, "i", 0)]));
+        ck_assert(same(f[9], row[slot_of(fx.vs, "nn", 0)]));
+        ck_assert(same(f[10], row[slot_of(fx.vs, "ii", 0)]));
         ck_assert(same(f[11], row[slot_of(fx.vs, "ni", 0)]));
         /* and the doubles are the scene's, by closed forms */
         ck_assert(f[1] == 5.0);
@@ -217,7 +217,7 @@ START_TEST(test_format_no_rows)
     size_t len = 99;
 
     fixture_load(&fx);
-    ck_assert_int_eq(rf_trace_format(fx.vs, times, fx.slots, 0, &text, &len), 0);
+    ck_assert_int_eq(rf_trace_format(fx.vs, NULL, times, fx.slots, 0, &text, &len), 0);
     ck_assert_str_eq(text, scene_header);
     ck_assert_uint_eq(len, strlen(scene_header));
     free(text);
@@ -283,7 +283,7 @@ START_TEST(test_roundtrip)
     ck_assert_uint_eq(rf_trace_rows(tr), NTIMES);
     for (int i = 0; i < NTIMES; i++) {
         memset(&d, 0xab, sizeof d);
-        rf_trace_compare(tr, fx.vs, times[i], fx.slots + (size_t)i * fx.vs->nslots, moves, 4, &d);
+        rf_trace_compare(tr, fx.vs, NULL, times[i], fx.slots + (size_t)i * fx.vs->nslots, moves, 4, &d);
         ck_assert_int_eq(d.has_row, 1);
         ck_assert_uint_eq(d.moved, 0);   /* n is NaN on both sides */
         ck_assert_uint_eq(d.nmoves, 0);
@@ -294,7 +294,7 @@ START_TEST(test_roundtrip)
     }
     /* Every row at the wrong time differs somewhere (b moves all the time
      * until it settles): rows are matched by t, not by position. */
-    rf_trace_compare(tr, fx.vs, times[2], fx.slots + 1 * fx.vs->nslots, moves, 4, &d);
+    rf_trace_compare(tr, fx.vs, NULL, times[2], fx.slots + 1 * fx.vs->nslots, moves, 4, &d);
     ck_assert_int_eq(d.has_row, 1);
     ck_assert_uint_gt(d.moved, 0);
     rf_trace_destroy(tr);
@@ -327,7 +327,7 @@ START_TEST(test_compare_perturbed)
     ck_assert(orig[spy] == 0);
     now[spy] = 1e-300;
 
-    rf_trace_compare(tr, fx.vs, 0.5, now, moves, 8, &d);
+    rf_trace_compare(tr, fx.vs, NULL, 0.5, now, moves, 8, &d);
     ck_assert_int_eq(d.has_row, 1);
     ck_assert_uint_eq(d.moved, 3);
     ck_assert_uint_eq(d.nmoves, 3);
@@ -346,27 +346,27 @@ START_TEST(test_compare_perturbed)
 
     /* a cap smaller than the count: the first ones, the full count */
     memset(moves, 0, sizeof moves);
-    rf_trace_compare(tr, fx.vs, 0.5, now, moves, 1, &d);
+    rf_trace_compare(tr, fx.vs, NULL, 0.5, now, moves, 1, &d);
     ck_assert_uint_eq(d.moved, 3);
     ck_assert_uint_eq(d.nmoves, 1);
     ck_assert_str_eq(moves[0].value, "b");
     ck_assert_ptr_null(moves[1].value);
-    rf_trace_compare(tr, fx.vs, 0.5, now, NULL, 0, &d);
+    rf_trace_compare(tr, fx.vs, NULL, 0.5, now, NULL, 0, &d);
     ck_assert_uint_eq(d.moved, 3);
     ck_assert_uint_eq(d.nmoves, 0);
 
     /* NaN -> a number moves; NaN with another payload or sign does not */
     memcpy(now, orig, fx.vs->nslots * sizeof *now);
-    now[slot_of(fx.vs, "n", 0)] = -NAN;
-    rf_trace_compare(tr, fx.vs, 0.5, now, moves, 8, &d);
+    now[slot_of(fx.vs, "nn", 0)] = -NAN;
+    rf_trace_compare(tr, fx.vs, NULL, 0.5, now, moves, 8, &d);
     ck_assert_uint_eq(d.moved, 0);
-    now[slot_of(fx.vs, "n", 0)] = 7;
-    now[slot_of(fx.vs, "i", 0)] = -INFINITY;
-    rf_trace_compare(tr, fx.vs, 0.5, now, moves, 8, &d);
+    now[slot_of(fx.vs, "nn", 0)] = 7;
+    now[slot_of(fx.vs, "ii", 0)] = -INFINITY;
+    rf_trace_compare(tr, fx.vs, NULL, 0.5, now, moves, 8, &d);
     ck_assert_uint_eq(d.moved, 2);
-    ck_assert_str_eq(moves[0].value, "n");
+    ck_assert_str_eq(moves[0].value, "nn");
     ck_assert(isnan(moves[0].was) && moves[0].now == 7);
-    ck_assert_str_eq(moves[1].value, "i");
+    ck_assert_str_eq(moves[1].value, "ii");
     ck_assert(moves[1].was == INFINITY && moves[1].now == -INFINITY);
 
     free(now);
@@ -383,7 +383,7 @@ START_TEST(test_compare_signed_zero)
     rf_trace_move_t moves[4];
     double *now;
     uint32_t sp = 0;
-    static const char neg[] = "t,a,b,s,prog,p.x,p.y,p.angle,e,n,i,ni\n"
+    static const char neg[] = "t,a,b,s,prog,p.x,p.y,p.angle,e,nn,ii,ni\n"
                               "0,5,-0,-0,-0,-0,-0,-0,-0,nan,inf,-inf\n";
 
     fixture_load(&fx);
@@ -394,20 +394,20 @@ START_TEST(test_compare_signed_zero)
     ck_assert(now[sp] == 0 && !signbit(now[sp]));
     now[sp] = -0.0;
     tr = parse_ok(fx.text, fx.len);
-    rf_trace_compare(tr, fx.vs, 0, now, moves, 4, &d);
+    rf_trace_compare(tr, fx.vs, NULL, 0, now, moves, 4, &d);
     ck_assert_int_eq(d.has_row, 1);
     ck_assert_uint_eq(d.moved, 0);
     rf_trace_destroy(tr);
 
     /* the trace holds -0 everywhere, the scene 0: the same */
     tr = parse_ok(neg, strlen(neg));
-    rf_trace_compare(tr, fx.vs, 0, fx.slots, moves, 4, &d);
+    rf_trace_compare(tr, fx.vs, NULL, 0, fx.slots, moves, 4, &d);
     ck_assert_int_eq(d.has_row, 1);
     ck_assert_uint_eq(d.moved, 0);
     ck_assert_uint_eq(d.added, 0);
     ck_assert_uint_eq(d.gone, 0);
     /* t = -0 is the same double as the row's 0 */
-    rf_trace_compare(tr, fx.vs, -0.0, fx.slots, moves, 4, &d);
+    rf_trace_compare(tr, fx.vs, NULL, -0.0, fx.slots, moves, 4, &d);
     ck_assert_int_eq(d.has_row, 1);
     rf_trace_destroy(tr);
     free(now);
@@ -443,7 +443,7 @@ START_TEST(test_compare_added_gone)
     /* b renamed bb: bb is gone, b is new */
     text = replace(fx.text, "t,a,b,", "t,a,bb,");
     tr = parse_ok(text, strlen(text));
-    rf_trace_compare(tr, fx.vs, times[1], fx.slots + fx.vs->nslots, moves, 4, &d);
+    rf_trace_compare(tr, fx.vs, NULL, times[1], fx.slots + fx.vs->nslots, moves, 4, &d);
     ck_assert_int_eq(d.has_row, 1);
     ck_assert_uint_eq(d.moved, 0);
     ck_assert_uint_eq(d.added, 1);
@@ -456,12 +456,12 @@ START_TEST(test_compare_added_gone)
     /* p.angle renamed p.heading, and i renamed zz */
     text = replace(fx.text, "p.angle", "p.heading");
     {
-        char *t2 = replace(text, ",i,", ",zz,");
+        char *t2 = replace(text, ",ii,", ",zz,");
         free(text);
         text = t2;
     }
     tr = parse_ok(text, strlen(text));
-    rf_trace_compare(tr, fx.vs, times[1], fx.slots + fx.vs->nslots, moves, 4, &d);
+    rf_trace_compare(tr, fx.vs, NULL, times[1], fx.slots + fx.vs->nslots, moves, 4, &d);
     ck_assert_uint_eq(d.moved, 0);
     ck_assert_uint_eq(d.added, 2);
     ck_assert_str_eq(d.first_added, "p");
@@ -474,7 +474,7 @@ START_TEST(test_compare_added_gone)
     {
         static const char shape[] = "t,a.x,p\n0,5,0\n";
         tr = parse_ok(shape, strlen(shape));
-        rf_trace_compare(tr, fx.vs, 0, fx.slots, moves, 4, &d);
+        rf_trace_compare(tr, fx.vs, NULL, 0, fx.slots, moves, 4, &d);
         ck_assert_int_eq(d.has_row, 1);
         ck_assert_uint_eq(d.moved, 0);
         ck_assert_uint_eq(d.gone, 2);
@@ -488,7 +488,7 @@ START_TEST(test_compare_added_gone)
     {
         static const char one[] = "t,a\n0,4\n";
         tr = parse_ok(one, strlen(one));
-        rf_trace_compare(tr, fx.vs, 0, fx.slots, moves, 4, &d);
+        rf_trace_compare(tr, fx.vs, NULL, 0, fx.slots, moves, 4, &d);
         ck_assert_uint_eq(d.moved, 1);
         ck_assert_str_eq(moves[0].value, "a");
         ck_assert(moves[0].was == 4 && moves[0].now == 5);
@@ -518,7 +518,7 @@ START_TEST(test_compare_no_row)
         const double ts[] = { 0.25, nextafter(0.5, 1), NAN, INFINITY, 1e-300 };
         for (size_t i = 0; i < sizeof ts / sizeof ts[0]; i++) {
             memset(&d, 0xab, sizeof d);
-            rf_trace_compare(tr, fx.vs, ts[i], fx.slots, moves, 4, &d);
+            rf_trace_compare(tr, fx.vs, NULL, ts[i], fx.slots, moves, 4, &d);
             ck_assert_int_eq(d.has_row, 0);
             ck_assert_uint_eq(d.moved, 0);
             ck_assert_uint_eq(d.nmoves, 0);
@@ -546,17 +546,17 @@ START_TEST(test_compare_row_order)
     fixture_load(&fx);
     tr = parse_ok(text, strlen(text));
     ck_assert_uint_eq(rf_trace_rows(tr), 7);
-    rf_trace_compare(tr, fx.vs, 1, fx.slots, moves, 4, &d);
+    rf_trace_compare(tr, fx.vs, NULL, 1, fx.slots, moves, 4, &d);
     ck_assert_int_eq(d.has_row, 1);
     ck_assert_uint_eq(d.moved, 1);
     ck_assert(moves[0].was == 1);
-    rf_trace_compare(tr, fx.vs, 2, fx.slots, moves, 4, &d);
+    rf_trace_compare(tr, fx.vs, NULL, 2, fx.slots, moves, 4, &d);
     ck_assert(d.has_row == 1 && d.moved == 1 && moves[0].was == 3);
-    rf_trace_compare(tr, fx.vs, 0.5, fx.slots, moves, 4, &d);
+    rf_trace_compare(tr, fx.vs, NULL, 0.5, fx.slots, moves, 4, &d);
     ck_assert(d.has_row == 1 && d.moved == 1 && moves[0].was == 8);
-    rf_trace_compare(tr, fx.vs, -INFINITY, fx.slots, moves, 4, &d);
+    rf_trace_compare(tr, fx.vs, NULL, -INFINITY, fx.slots, moves, 4, &d);
     ck_assert(d.has_row == 1 && d.moved == 1 && moves[0].was == 7);
-    rf_trace_compare(tr, fx.vs, NAN, fx.slots, moves, 4, &d);
+    rf_trace_compare(tr, fx.vs, NULL, NAN, fx.slots, moves, 4, &d);
     ck_assert_int_eq(d.has_row, 0);
     rf_trace_destroy(tr);
     fixture_free(&fx);
@@ -584,18 +584,18 @@ START_TEST(test_parse_accepts)
     }
     tr = parse_ok(crlf, k);
     ck_assert_uint_eq(rf_trace_rows(tr), NTIMES);
-    rf_trace_compare(tr, fx.vs, times[3], fx.slots + 3 * fx.vs->nslots, moves, 4, &d);
+    rf_trace_compare(tr, fx.vs, NULL, times[3], fx.slots + 3 * fx.vs->nslots, moves, 4, &d);
     ck_assert(d.has_row == 1 && d.moved == 0 && d.added == 0 && d.gone == 0);
     rf_trace_destroy(tr);
     /* no final newline, CRLF and LF */
     tr = parse_ok(crlf, k - 2);
     ck_assert_uint_eq(rf_trace_rows(tr), NTIMES);
-    rf_trace_compare(tr, fx.vs, times[6], fx.slots + 6 * fx.vs->nslots, moves, 4, &d);
+    rf_trace_compare(tr, fx.vs, NULL, times[6], fx.slots + 6 * fx.vs->nslots, moves, 4, &d);
     ck_assert(d.has_row == 1 && d.moved == 0 && d.added == 0 && d.gone == 0);
     rf_trace_destroy(tr);
     tr = parse_ok(fx.text, fx.len - 1);
     ck_assert_uint_eq(rf_trace_rows(tr), NTIMES);
-    rf_trace_compare(tr, fx.vs, times[6], fx.slots + 6 * fx.vs->nslots, moves, 4, &d);
+    rf_trace_compare(tr, fx.vs, NULL, times[6], fx.slots + 6 * fx.vs->nslots, moves, 4, &d);
     ck_assert(d.has_row == 1 && d.moved == 0);
     rf_trace_destroy(tr);
     free(crlf);
@@ -606,7 +606,7 @@ START_TEST(test_parse_accepts)
         for (size_t i = 0; i < 4; i++) {
             tr = parse_ok(heads[i], strlen(heads[i]));
             ck_assert_uint_eq(rf_trace_rows(tr), 0);
-            rf_trace_compare(tr, fx.vs, 0, fx.slots, moves, 4, &d);
+            rf_trace_compare(tr, fx.vs, NULL, 0, fx.slots, moves, 4, &d);
             ck_assert_int_eq(d.has_row, 0);
             rf_trace_destroy(tr);
         }
@@ -637,7 +637,7 @@ START_TEST(test_parse_accepts)
             char text[128];
             snprintf(text, sizeof text, "t,a\n0,%s\n", nums[i].field);
             tr = parse_ok(text, strlen(text));
-            rf_trace_compare(tr, fx.vs, 0, fx.slots, moves, 4, &d);
+            rf_trace_compare(tr, fx.vs, NULL, 0, fx.slots, moves, 4, &d);
             ck_assert_int_eq(d.has_row, 1);
             if (nums[i].value == 5) {
                 ck_assert_msg(d.moved == 0, "%s", nums[i].field);
@@ -652,7 +652,7 @@ START_TEST(test_parse_accepts)
     {
         static const char nan_text[] = "t,n\n0,nan\n";
         tr = parse_ok(nan_text, strlen(nan_text));
-        rf_trace_compare(tr, fx.vs, 0, fx.slots, moves, 4, &d);
+        rf_trace_compare(tr, fx.vs, NULL, 0, fx.slots, moves, 4, &d);
         ck_assert(d.has_row == 1 && d.moved == 0);
         rf_trace_destroy(tr);
     }
@@ -805,7 +805,7 @@ START_TEST(test_parse_wide)
     ck_assert_uint_lt(k, cap);
 
     tr = parse_ok(text, k);
-    rf_trace_compare(tr, fx.vs, 0, fx.slots, moves, 2, &d);
+    rf_trace_compare(tr, fx.vs, NULL, 0, fx.slots, moves, 2, &d);
     ck_assert_int_eq(d.has_row, 1);
     ck_assert_uint_eq(d.moved, 0);
     ck_assert_uint_eq(d.gone, NC);
@@ -841,7 +841,7 @@ START_TEST(test_parse_long)
     tr = parse_ok(text, k);
     ck_assert_uint_eq(rf_trace_rows(tr), NR);
     for (int i = 0; i < NR; i++) {
-        rf_trace_compare(tr, fx.vs, (double)i / 30, fx.slots, moves, 2, &d);
+        rf_trace_compare(tr, fx.vs, NULL, (double)i / 30, fx.slots, moves, 2, &d);
         ck_assert_int_eq(d.has_row, 1);
         if (i == 5) {
             ck_assert_uint_eq(d.moved, 0);
@@ -887,7 +887,7 @@ START_TEST(test_load)
     ck_assert_msg(tr != NULL, "%s", err);
     ck_assert_int_eq(missing, 0);
     ck_assert_uint_eq(rf_trace_rows(tr), NTIMES);
-    rf_trace_compare(tr, fx.vs, times[4], fx.slots + 4 * fx.vs->nslots, moves, 2, &d);
+    rf_trace_compare(tr, fx.vs, NULL, times[4], fx.slots + 4 * fx.vs->nslots, moves, 2, &d);
     ck_assert(d.has_row == 1 && d.moved == 0 && d.added == 0 && d.gone == 0);
     rf_trace_destroy(tr);
 
@@ -984,6 +984,92 @@ static void move_is(const char *value, const char *suffix, double was, double no
     ck_assert_int_eq(n, (int)strlen(expect));
 }
 
+/* Inline values, traced under the names the caller gives them (their
+ * pointers): the header, the numbers (t * 90, a closed form), read back,
+ * compared and flagged; names with '/' parse, malformed ones do not. */
+START_TEST(test_inline_values)
+{
+    static const char sj[] =
+        "{ \"runeframe\": 1, \"canvas\": { \"width\": 8, \"height\": 8 },\n"
+        "  \"timeline\": { \"duration\": 1 },\n"
+        "  \"values\": { \"a\": 3 },\n"
+        "  \"layers\": [ { \"type\": \"rect\", \"x\": \"a\", \"y\": 0, \"width\": 2, "
+        "\"height\": 2, \"rotate\": { \"expr\": \"t * 90\" } } ] }\n";
+    static const char *const inames[] = { "layers/0/rotate" };
+    rf_diag_t diag;
+    rf_scene_t *sc = rf_scene_load_buffer("i.json", sj, sizeof sj - 1, &diag);
+    ck_assert_ptr_nonnull(sc);
+    const rf_values_t *vs = &sc->values;
+    ck_assert_uint_eq(vs->n, 2);
+    ck_assert_uint_eq(vs->nnamed, 1);
+    double tt[2] = { 0.5, 1 };
+    double *slots = malloc(2 * vs->nslots * sizeof *slots);
+    ck_assert_ptr_nonnull(slots);
+    rf_values_eval(vs, tt[0], slots);
+    rf_values_eval(vs, tt[1], slots + vs->nslots);
+    char *text;
+    size_t len;
+    ck_assert_int_eq(rf_trace_format(vs, inames, tt, slots, 2, &text, &len), 0);
+    ck_assert_str_eq(text, "t,a,layers/0/rotate\n0.5,3,45\n1,3,90\n");
+    free(text);
+    /* without names: sample's CSV */
+    ck_assert_int_eq(rf_trace_format(vs, NULL, tt, slots, 2, &text, &len), 0);
+    ck_assert_str_eq(text, "t,a\n0.5,3\n1,3\n");
+    free(text);
+
+    char err[256];
+    static const char tr_text[] = "t,a,layers/0/rotate,layers/9/x\n0.5,3,40,1\n";
+    rf_trace_t *tr = rf_trace_parse(tr_text, sizeof tr_text - 1, "trace.csv", err, sizeof err);
+    ck_assert_msg(tr != NULL, "%s", err);
+    rf_trace_move_t moves[4];
+    rf_trace_diff_t d;
+    rf_trace_compare(tr, vs, inames, 0.5, slots, moves, 4, &d);
+    ck_assert_int_eq(d.has_row, 1);
+    ck_assert_uint_eq(d.moved, 1);
+    ck_assert_str_eq(moves[0].value, "layers/0/rotate");
+    ck_assert(moves[0].was == 40 && moves[0].now == 45);
+    ck_assert_uint_eq(d.gone, 1);
+    ck_assert_str_eq(d.first_gone, "layers/9/x");
+    ck_assert_uint_eq(d.added, 0);
+    unsigned char flags[2];
+    ck_assert_int_eq(rf_trace_moved(tr, vs, inames, 0.5, slots, flags), 1);
+    ck_assert_int_eq(flags[0], 0);
+    ck_assert_int_eq(flags[1], 1);
+    ck_assert_int_eq(rf_trace_moved(tr, vs, inames, 0.25, slots, flags), 0);
+    /* an older trace, without the inline column: the value is new */
+    rf_trace_destroy(tr);
+    tr = rf_trace_parse("t,a\n0.5,3\n", 10, "trace.csv", err, sizeof err);
+    ck_assert_ptr_nonnull(tr);
+    rf_trace_compare(tr, vs, inames, 0.5, slots, moves, 4, &d);
+    ck_assert_uint_eq(d.moved, 0);
+    ck_assert_uint_eq(d.added, 1);
+    ck_assert_str_eq(d.first_added, "layers/0/rotate");
+    ck_assert_int_eq(rf_trace_moved(tr, vs, inames, 0.5, slots, flags), 1);
+    ck_assert_int_eq(flags[1], 2);
+    /* recalled: the named value from the trace, the inline one kept */
+    double row[2] = { 7, 11 };
+    ck_assert_uint_eq(vs->nslots, 2);
+    ck_assert_int_eq(rf_trace_recall(tr, vs, inames, 0.5, row), 2);
+    ck_assert(row[0] == 3 && row[1] == 11);
+    ck_assert_int_eq(rf_trace_recall(tr, vs, NULL, 0.5, row), 1);
+    ck_assert_int_eq(rf_trace_recall(tr, vs, inames, 0.75, row), 0);
+    rf_trace_destroy(tr);
+
+    static const char *const bad[] = { "t,layers//x\n", "t,3/x\n", "t,a/\n", "t,/a\n",
+                                       "t,a/b.c.d\n", "t,a/b.\n", "t,a-b/c\n" };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        tr = rf_trace_parse(bad[i], strlen(bad[i]), "trace.csv", err, sizeof err);
+        ck_assert_msg(tr == NULL, "accepted %s", bad[i]);
+        ck_assert_ptr_nonnull(strstr(err, "is not a value name"));
+    }
+    tr = rf_trace_parse("t,a/b_2/c.x\n", 12, "trace.csv", err, sizeof err);
+    ck_assert_msg(tr != NULL, "%s", err);
+    rf_trace_destroy(tr);
+    free(slots);
+    rf_scene_destroy(sc);
+}
+END_TEST
+
 START_TEST(test_move_format)
 {
     move_is("card", "x", 212.4, 215, 0.53333333333333333, "card.x at t=0.533333: 212.4 -> 215 (+2.6)");
@@ -1067,6 +1153,7 @@ static Suite *trace_suite(void)
 
     tc = tcase_create("move");
     tcase_add_test(tc, test_move_format);
+    tcase_add_test(tc, test_inline_values);
     suite_add_tcase(s, tc);
     return s;
 }

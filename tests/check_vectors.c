@@ -29,6 +29,7 @@
 
 #include "anim.h"
 #include "easing.h"
+#include "motion.h"
 
 static int verbose;
 static long n_pass, n_fail, n_skip;
@@ -41,8 +42,6 @@ static long n_pass, n_fail, n_skip;
 #define SKIP_BEZIER_KIND "bezier kind not known to this driver"
 #define SKIP_BEFORE_FLAG "before flag set: our callers never evaluate in the before phase"
 #define SKIP_STEPS_KIND "steps/linear kind not known to this driver"
-#define SKIP_COMPOSE \
-    "Compose spring(duration, bounce) parameterization: not part of runeframe"
 #define SKIP_ISDONE \
     "source's instantaneous isDone (distance and velocity tolerance): not our settle rule"
 #define SKIP_QUANTITY "quantity not known to this driver"
@@ -55,8 +54,7 @@ static long n_pass, n_fail, n_skip;
  * points are CSS ones and its solve_eps1 rows are outside [0,1].
  *   steps_linear.tsv: the spec table's 7 rows with before_flag=true (the
  *     before phase of a CSS animation; our callers never evaluate there).
- *   spring.tsv: Compose's spring(duration, bounce) rows (2 conversions and
- *     1 throw: a parameterization runeframe does not have); Flutter's 5
+ *   spring.tsv: Flutter's 5
  *     isDone rows (an instantaneous distance-and-velocity test, not our
  *     settle rule, which the durationMillis rows check); 1 framer_motion
  *     row whose reference is the source's own numerics (it caps sinh/cosh
@@ -69,7 +67,6 @@ static const struct expected_skip {
     long count;
 } expected_skips[] = {
     {"steps_linear.tsv", SKIP_BEFORE_FLAG, 7},
-    {"spring.tsv", SKIP_COMPOSE, 3},
     {"spring.tsv", SKIP_ISDONE, 5},
     {"spring.tsv", SKIP_SOURCE_NUMERICS, 1},
 };
@@ -697,6 +694,46 @@ static double sref_last_exceed(const spring_ref_t *s, double thr)
     return (double)t;
 }
 
+/* Compose's spring(durationMillis, bounce) rows: "spring(durationMillis=500,
+ * bounce=0.25, ...)" converts to the expected "stiffness; dampingRatio"
+ * (abs 0.001, the source's tolerance); "throws" lists calls separated by
+ * '|' ("spring(500,bounce=1.1)"), each of which must be refused. */
+static int feel_args(const char *call, double *ms, double *bounce)
+{
+    const char *p = strstr(call, "spring(");
+    if (!p)
+        return 0;
+    p += 7;
+    if (strncmp(p, "durationMillis=", 15) == 0)
+        p += 15;
+    const char *b = strstr(p, "bounce=");
+    return sscanf(p, "%lf", ms) == 1 && b && sscanf(b + 7, "%lf", bounce) == 1;
+}
+
+static void run_spring_feel(result_t *res, const char *orig, const char *q, const char *exp_s)
+{
+    double ms, bounce, k = 0, z = 0;
+    if (strcmp(q, "throws") == 0) {
+        int calls = 0;
+        for (const char *p = orig; (p = strstr(p, "spring(")) != NULL; p++) {
+            calls++;
+            truth(res, feel_args(p, &ms, &bounce), "cannot read the call at '%.30s'", p);
+            truth(res, rf_spring_by_feel(ms / 1000.0, bounce, &k, &z) != 0,
+                  "spring(%g ms, bounce %g) accepted, the source throws", ms, bounce);
+        }
+        truth(res, calls == 3, "%d calls in '%s', want 3", calls, orig);
+        return;
+    }
+    double wk, wz;
+    if (!feel_args(orig, &ms, &bounce) || sscanf(exp_s, "%lf; %lf", &wk, &wz) != 2) {
+        fail(res, "cannot read '%s' or '%s'", orig, exp_s);
+        return;
+    }
+    truth(res, rf_spring_by_feel(ms / 1000.0, bounce, &k, &z) == 0, "spring by feel refused");
+    near(res, "stiffness", k, wk, 1e-3);
+    near(res, "dampingRatio", z, wz, 1e-3);
+}
+
 static void run_spring(const table_t *t)
 {
     int c_src = col(t, "source"), c_case = col(t, "case"), c_m = col(t, "mass");
@@ -704,6 +741,7 @@ static void run_spring(const table_t *t)
     int c_x0 = col(t, "start"), c_to = col(t, "target"), c_v0 = col(t, "v0_units_per_s");
     int c_thr = col(t, "threshold"), c_t = col(t, "t_s"), c_q = col(t, "quantity");
     int c_exp = col(t, "expected"), c_cmp = col(t, "cmp"), c_ref = col(t, "closed_form_ref");
+    int c_orig = col(t, "orig_params");
 
     for (int i = 0; i < t->nrows; i++) {
         const row_t *r = &t->rows[i];
@@ -724,7 +762,7 @@ static void run_spring(const table_t *t)
         have_ref = num(cell(r, c_ref), &ref);
 
         if (strcmp(q, "stiffness; dampingRatio") == 0 || strcmp(q, "throws") == 0) {
-            res.skip = SKIP_COMPOSE;
+            run_spring_feel(&res, cell(r, c_orig), q, exp_s);
             res_done(&res);
             continue;
         }

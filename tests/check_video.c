@@ -48,27 +48,85 @@ START_TEST(test_tmp_name)
 }
 END_TEST
 
+/* rf_video_argv of spec writing tmp is exactly want (NULL-terminated). */
+static void expect_argv(const rf_video_spec_t *spec, const char *tmp, const char *const *want)
+{
+    rf_video_argv_t a;
+    size_t i;
+
+    rf_video_argv(spec, tmp, &a);
+    for (i = 0; want[i] != NULL; i++)
+        ck_assert_str_eq(a.argv[i], want[i]);
+    ck_assert_ptr_null(a.argv[i]);
+}
+
 START_TEST(test_argv)
 {
-    rf_video_spec_t mp4 = { 640, 360, 30, 1, 1 };
-    rf_video_spec_t webm = { 64, 48, 29.97, 0, 0 };
+    rf_video_spec_t mp4 = { .width = 640, .height = 360, .fps = 30, .rgb = 1, .mp4 = 1 };
+    rf_video_spec_t webm = { .width = 64, .height = 48, .fps = 29.97, .webm = 1 };
     const char *want_mp4[] = { "ffmpeg", "-hide_banner", "-loglevel", "error", "-y", "-f",
                                "rawvideo", "-pix_fmt", "rgb24", "-s", "640x360", "-r", "30/1",
                                "-i", "-", "-pix_fmt", "yuv420p", "./o.tmp.mp4", NULL };
     const char *want_webm[] = { "ffmpeg", "-hide_banner", "-loglevel", "error", "-y", "-f",
                                 "rawvideo", "-pix_fmt", "rgba", "-s", "64x48", "-r",
-                                "2997/100", "-i", "-", "./o.tmp.webm", NULL };
-    rf_video_argv_t a;
-    size_t i;
+                                "2997/100", "-i", "-", "-c:v", "libvpx-vp9", "-row-mt", "1",
+                                "-deadline", "realtime", "-cpu-used", "6", "-crf", "32",
+                                "-b:v", "0", "-pix_fmt", "yuva420p", "./o.tmp.webm", NULL };
 
-    rf_video_argv(&mp4, "./o.tmp.mp4", &a);
-    for (i = 0; want_mp4[i] != NULL; i++)
-        ck_assert_str_eq(a.argv[i], want_mp4[i]);
-    ck_assert_ptr_null(a.argv[i]);
-    rf_video_argv(&webm, "./o.tmp.webm", &a);
-    for (i = 0; want_webm[i] != NULL; i++)
-        ck_assert_str_eq(a.argv[i], want_webm[i]);
-    ck_assert_ptr_null(a.argv[i]);
+    expect_argv(&mp4, "./o.tmp.mp4", want_mp4);
+    expect_argv(&webm, "./o.tmp.webm", want_webm);
+}
+END_TEST
+
+/* A GIF's delays: whole 1/100 s of at least 2, adding up to the duration
+ * (to 1/100 s), all equal but the last (one delay up to two); the rate the
+ * largest 100 / cs <= fps. */
+START_TEST(test_gif_timing)
+{
+    static const struct {
+        double fps, duration;
+        int cs;
+        long frames, final;
+        int dropped;
+    } cases[] = {
+        { 60, 3, 2, 150, 2, 1 },            /* 50 fps: 150 x 2 = 300 */
+        { 30, 2, 4, 50, 4, 1 },             /* 25 fps */
+        { 50, 1, 2, 50, 2, 0 },
+        { 25, 4, 4, 100, 4, 0 },
+        { 24, 1, 5, 20, 5, 1 },             /* 20 fps */
+        { 29.97, 1, 4, 25, 4, 1 },
+        { 1000, 0.5, 2, 25, 2, 1 },
+        { 60, 10.0 / 60, 2, 8, 3, 1 },      /* 17/100 s: 7 x 2 + 3 */
+        { 30, 10.0 / 30, 4, 8, 5, 1 },      /* 33/100 s: 7 x 4 + 5 */
+        { 20, 0.1, 5, 2, 5, 0 },
+        { 10, 1.234, 10, 12, 13, 0 },       /* 123/100 s: 11 x 10 + 13 */
+        { 100.0 / 3, 1, 3, 33, 4, 0 },      /* 3/100 s a frame, exactly */
+        { 60, 0.01, 2, 1, 2, 1 },           /* shorter than a frame: one, 2/100 s */
+        { 60, 0.001, 2, 1, 2, 1 },
+        { 0.5, 4, 200, 2, 200, 0 },         /* 2 s a frame */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        rf_video_gif_timing_t g;
+        rf_video_gif_timing(cases[i].fps, cases[i].duration, &g);
+        ck_assert_msg(g.cs == cases[i].cs && g.frames == cases[i].frames &&
+                          g.final == cases[i].final && g.dropped == cases[i].dropped,
+                      "case %zu: cs %d frames %ld final %ld dropped %d", i, g.cs, g.frames,
+                      g.final, g.dropped);
+    }
+}
+END_TEST
+
+START_TEST(test_gif_argv)
+{
+    rf_video_spec_t gif = { .width = 96, .height = 64, .fps = 60, .gif = 1, .duration = 3 };
+    const char *want[] = { "ffmpeg", "-hide_banner", "-loglevel", "error", "-y", "-f",
+                           "rawvideo", "-pix_fmt", "rgba", "-s", "96x64", "-r", "60/1", "-i", "-",
+                           "-filter_complex",
+                           "[0:v]fps=100/2,split[a][b];[a]palettegen=stats_mode=full[p];"
+                           "[b][p]paletteuse=dither=sierra2_4a:diff_mode=rectangle",
+                           "-frames:v", "150", "-final_delay", "2", "./o.tmp.gif", NULL };
+
+    expect_argv(&gif, "./o.tmp.gif", want);
 }
 END_TEST
 
@@ -118,7 +176,7 @@ static void fake_teardown(void)
 /* Feeds n bytes and finishes: rf_video_finish's result. */
 static int run(rf_video_t *v, size_t n, char *err, size_t errlen)
 {
-    rf_video_spec_t spec = { 2, 2, 10, 0, 0 };
+    rf_video_spec_t spec = { .width = 2, .height = 2, .fps = 10 };
     int stopped = 0;
 
     ck_assert_int_eq(rf_video_create(v, out, rf_video_ext(out), err, errlen), 0);
@@ -204,6 +262,8 @@ static Suite *video_suite(void)
     tcase_add_test(tc, test_ext);
     tcase_add_test(tc, test_tmp_name);
     tcase_add_test(tc, test_argv);
+    tcase_add_test(tc, test_gif_timing);
+    tcase_add_test(tc, test_gif_argv);
     suite_add_tcase(s, tc);
     tc = tcase_create("ffmpeg");
     tcase_add_checked_fixture(tc, fake_setup, fake_teardown);

@@ -1,17 +1,18 @@
 #!/bin/sh
-# build.sh - builds the five libFuzzer harnesses with clang.
+# build.sh - builds the seven libFuzzer harnesses with clang.
 #
 #   tests/fuzz/build.sh [OUTDIR]      (default: tests/fuzz/bin under the cwd)
 #
-# Compiles the library sources (src/*.c except main.c and cmd*.c) once with
+# Compiles the library sources (src/*.c except main.c, cmd*.c and preview.c) once with
 # coverage instrumentation and ASan + UBSan, then links each
 # tests/fuzz/fuzz-<h>.c with libFuzzer into OUTDIR/fuzz-<h>, for h in
-# scene path expr png render. `make fuzz` calls it; tests/fuzz/run.sh runs
+# scene path expr png render text query image. `make fuzz` calls it; tests/fuzz/run.sh runs
 # the results. Needs clang with libFuzzer (Debian: clang libclang-rt-14-dev)
-# and pkg-config for cairo, libpng, libcjson and libdeflate.
+# and pkg-config for cairo, libpng, libcjson, libdeflate, HarfBuzz, FreeType,
+# libjpeg and librsvg.
 # Environment: CLANG (default clang), JOBS (parallel compiles, default 2),
 # FUZZ_CFLAGS (added to every compile).
-# Exit status: 0 when all five were built, 77 when clang or libFuzzer is
+# Exit status: 0 when all seven were built, 77 when clang or libFuzzer is
 # missing (nothing to do), 1 on a build failure.
 set -eu
 
@@ -20,7 +21,7 @@ top=$(cd "$here/../.." && pwd)
 out=${1:-tests/fuzz/bin}
 cc=${CLANG:-clang}
 jobs=${JOBS:-2}
-harnesses="scene path expr png render"
+harnesses="scene path expr png render text query image"
 
 if ! command -v "$cc" >/dev/null 2>&1; then
     echo "build.sh: $cc not found: install clang and libclang-rt-14-dev to fuzz" >&2
@@ -39,7 +40,7 @@ if ! "$cc" -fsanitize=fuzzer,address,undefined "$probe/p.c" -o "$probe/p" 2>"$pr
     exit 77
 fi
 
-pkgs="cairo libpng libcjson libdeflate"
+pkgs="cairo libpng libcjson libdeflate harfbuzz freetype2 libjpeg librsvg-2.0"
 pc_cflags=$(pkg-config --cflags $pkgs)
 pc_libs=$(pkg-config --libs $pkgs)
 cflags="-g -O1 -fno-omit-frame-pointer -ffp-contract=off -std=c11 -Wall -Wextra
@@ -53,7 +54,7 @@ out=$(cd "$out" && pwd)
 srcs=
 for f in "$top"/src/*.c; do
     case $(basename "$f") in
-    main.c | cmd*.c) ;;
+    main.c | cmd*.c | preview.c) ;;   # preview.c: the HTTP server, not fuzzed here
     *) srcs="$srcs $f" ;;
     esac
 done

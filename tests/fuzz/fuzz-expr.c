@@ -63,7 +63,12 @@ static int resolve(void *ctx, const char *name, size_t len, int comp, rf_expr_re
             snprintf(err, errlen, "'p' is a path sample: use p.x, p.y or p.angle");
             return -1;
         }
-        FUZZ_CHECK(comp >= RF_EXPR_X && comp <= RF_EXPR_ANGLE, "component %d", comp);
+        FUZZ_CHECK(comp >= RF_EXPR_X && comp <= RF_EXPR_A, "component %d", comp);
+        if (comp > RF_EXPR_ANGLE) {
+            /* .z .w .r .g .b .a: a vector's or a color's, not a path sample's */
+            snprintf(err, errlen, "'p' is a path sample: it has .x, .y and .angle");
+            return -1;
+        }
         out->slot = (uint32_t)(4 + comp - RF_EXPR_X);
         out->lo = r->lo[out->slot];
         out->hi = r->hi[out->slot];

@@ -73,7 +73,7 @@ static void check_path(const rf_path_t *p, fuzz_rng_t *rng)
         const double *pts;
         rf_path_kind_t k = rf_path_segment(p, i, &pts);
         int deg = k == RF_PATH_QUAD ? 2 : k == RF_PATH_CUBIC ? 3 : 1;
-        FUZZ_CHECK((unsigned)k <= RF_PATH_CLOSE, "segment %u kind %d", i, (int)k);
+        FUZZ_CHECK((unsigned)k <= RF_PATH_MOVE, "segment %u kind %d", i, (int)k);
         for (int j = 0; j <= deg; j++) {
             FUZZ_CHECK(isfinite(pts[2 * j]) && isfinite(pts[2 * j + 1]) &&
                            fabs(pts[2 * j]) <= 1e150 && fabs(pts[2 * j + 1]) <= 1e150,
@@ -126,6 +126,14 @@ static void check_path(const rf_path_t *p, fuzz_rng_t *rng)
         prog[np++] = fuzz_unit(rng);
     qsort(prog, np, sizeof prog[0], cmp_double);
 
+    /* the figure of each segment: chords are bounded only within one */
+    uint32_t *fig = malloc((nseg ? nseg : 1) * sizeof *fig), nfig = 0, pfig = 0;
+    FUZZ_CHECK(fig != NULL, "out of memory");
+    for (uint32_t i = 0; i < nseg; i++) {
+        nfig += rf_path_segment(p, i, NULL) == RF_PATH_MOVE;
+        fig[i] = nfig;
+    }
+    FUZZ_CHECK(nfig + 1 == rf_path_figures(p), "%u figures, %u moves", rf_path_figures(p), nfig);
     double px = 0, py = 0, pp = 0;
     for (size_t i = 0; i < np; i++) {
         double x, y, a, lx, ly, t;
@@ -147,7 +155,7 @@ static void check_path(const rf_path_t *p, fuzz_rng_t *rng)
         FUZZ_CHECK(fabs(lx - x) <= tol && fabs(ly - y) <= tol,
                    "sample (%.17g, %.17g) but segment %u at %.17g is (%.17g, %.17g)", x, y, seg,
                    t, lx, ly);
-        if (i > 0) {
+        if (i > 0 && fig[seg] == pfig) {
             double chord = hypot(x - px, y - py), arc = (prog[i] - pp) * len;
             FUZZ_CHECK(chord <= arc * (1 + 1e-6) + 1e-6 * len + tol,
                        "chord %.17g over arc %.17g from %.17g to %.17g (length %.17g)", chord,
@@ -156,7 +164,9 @@ static void check_path(const rf_path_t *p, fuzz_rng_t *rng)
         px = x;
         py = y;
         pp = prog[i];
+        pfig = fig[seg];
     }
+    free(fig);
     /* out-of-range progresses clamp */
     {
         static const double odd[] = { -1, 2, -INFINITY, INFINITY, NAN, -1e300, 1e300 };
@@ -201,11 +211,13 @@ static void check_path(const rf_path_t *p, fuzz_rng_t *rng)
         }
         for (size_t i = 0; i < n; i++) {
             int kind = ops[i].kind, np2 = kind == RF_PATH_OP_CURVE ? 6 : 2;
-            FUZZ_CHECK((i == 0) == (kind == RF_PATH_OP_MOVE), "trim op %zu kind %d", i, kind);
+            FUZZ_CHECK(i > 0 || kind == RF_PATH_OP_MOVE, "trim op %zu kind %d", i, kind);
             FUZZ_CHECK(kind >= RF_PATH_OP_MOVE && kind <= RF_PATH_OP_CLOSE, "op kind %d", kind);
             if (kind == RF_PATH_OP_CLOSE) {
-                FUZZ_CHECK(i == n - 1 && !(a > 0) && b >= 1, "close at op %zu of [%g, %g]", i, a,
-                           b);
+                /* a figure's end: the last op, or the next figure's move_to */
+                FUZZ_CHECK(i == n - 1 || ops[i + 1].kind == RF_PATH_OP_MOVE,
+                           "close at op %zu of [%g, %g] followed by op kind %d", i, a, b,
+                           ops[i + 1].kind);
                 continue;
             }
             for (int j = 0; j < np2; j++)
@@ -220,6 +232,26 @@ static void check_path(const rf_path_t *p, fuzz_rng_t *rng)
                        n, nseg);
         else if (!(ca < cb) || len == 0)
             FUZZ_CHECK(n == 0, "trim [%g, %g] gives %zu ops", a, b, n);
+        /* a morph of p with itself is p (to rounding), in the same ops */
+        double w = fuzz_unit(rng);
+        size_t mn = rf_path_mix_trim(p, p, w, a, b, NULL, 0);
+        FUZZ_CHECK(mn <= cap, "mix trim [%g, %g] by %g needs %zu > %zu", a, b, w, mn, cap);
+        mn = rf_path_mix_trim(p, p, w, a, b, ops, cap);
+        for (size_t i = 0; i < mn && i < cap; i++) {
+            int np2 = ops[i].kind == RF_PATH_OP_CURVE ? 6 : ops[i].kind == RF_PATH_OP_CLOSE ? 0 : 2;
+            for (int j = 0; j < np2; j++)
+                FUZZ_CHECK(isfinite(ops[i].p[j]), "mix trim op %zu p[%d]", i, j);
+        }
+    }
+    FUZZ_CHECK(rf_path_mismatch(p, p) == UINT32_MAX, "a path mismatches itself");
+    {
+        double w = fuzz_unit(rng), ml = rf_path_mix_length(p, p, w), b0, b1, b2, b3;
+        FUZZ_CHECK(fabs(ml - len) <= 1e-9 * len + tol * 1e-6, "mix length %.17g, length %.17g",
+                   ml, len);
+        rf_path_mix_bounds(p, p, w, &b0, &b1, &b2, &b3);
+        FUZZ_CHECK(fabs(b0 - x0) <= tol && fabs(b1 - y0) <= tol && fabs(b2 - x1) <= tol &&
+                       fabs(b3 - y1) <= tol,
+                   "mix bounds [%g %g %g %g]", b0, b1, b2, b3);
     }
     free(ops);
 }

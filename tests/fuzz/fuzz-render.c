@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "diag.h"
+#include "lint.h"
 #include "pngio.h"
 #include "render.h"
 #include "scene.h"
@@ -67,6 +68,16 @@ static void check_png(const uint8_t *pix, int stride, int w, int h, rf_png_buffe
     rf_png_rgba_destroy(&img);
 }
 
+/* A warning (lint.h): a JSON pointer and one line of message. */
+static void check_warning(void *ctx, const char *pointer, const char *message)
+{
+    (void)ctx;
+    FUZZ_CHECK(pointer[0] == '/' && strpbrk(pointer, "\r\n") == NULL, "warning pointer '%s'",
+               pointer);
+    FUZZ_CHECK(message[0] != '\0' && strpbrk(message, "\r\n") == NULL, "warning '%s'",
+               message);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static rf_diag_t diag;
@@ -82,6 +93,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (sc->height > SIDE)
         sc->height = SIDE;
     int w = sc->width, h = sc->height;
+
+    /* the warnings walk every frame: only on short timelines here */
+    if (sc->nframes <= 64)
+        rf_lint_scene(sc, check_warning, NULL);
 
     rf_renderer_t *r = rf_renderer_create(sc, err, sizeof err);
     FUZZ_CHECK(r != NULL, "renderer: %s", err);
@@ -106,9 +121,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             FUZZ_CHECK(rc == rc0, "frame 0 drawn again: %d, first %d (%s)", rc, rc0, msg);
         if (rc != 0) {
             /* the renderer may refuse a shape it cannot draw faithfully
-             * (render.c's draw_huge), with its reason; cairo itself in an
-             * error state is a bug */
-            FUZZ_CHECK(rc == -1 && msg[0] != '\0' && strncmp(msg, "cairo:", 6) != 0 &&
+             * (render.c's draw_huge: RF_RENDER_UNDRAWABLE), with its
+             * reason; cairo itself in an error state is a bug */
+            FUZZ_CHECK(rc == RF_RENDER_UNDRAWABLE && msg[0] != '\0' && strncmp(msg, "cairo:", 6) != 0 &&
                            strpbrk(msg, "\r\n") == NULL,
                        "draw at t=%.17g: %d, '%s'", t, rc, msg);
             continue;

@@ -49,6 +49,9 @@ static void check_diag(const rf_diag_t *d)
         FUZZ_CHECK(strncmp(m, prefix, sizeof prefix - 1) == 0, "message %d: '%s'", i, m);
         FUZZ_CHECK(m[sizeof prefix - 1] == ':', "message %d: '%s'", i, m);
         FUZZ_CHECK(strchr(m, '\r') == NULL, "message %d has a CR: '%s'", i, m);
+        /* a storyboard's synthesized values answer at the user's keys */
+        FUZZ_CHECK(strncmp(m + sizeof prefix - 1, ": #", 3) != 0,
+                   "message %d at a synthesized pointer: '%s'", i, m);
         /* one line, except that an error at a column of an expression or
          * of path data, or a JSON syntax error (FILE:LINE:COL), carries its
          * caret display on two more lines */
@@ -62,6 +65,24 @@ static void check_diag(const rf_diag_t *d)
                        "message %d has a line break: '%s'", i, m);
         }
         FUZZ_CHECK(n > sizeof prefix + 1, "message %d is empty: '%s'", i, m);
+    }
+}
+
+/* Storyboard steps (scene.h): in time order, complete at or after they
+ * start, the slowest channel a named value. */
+static void check_steps(const rf_scene_t *sc)
+{
+    for (uint32_t j = 0; j < sc->nsteps; j++) {
+        const rf_story_step_t *st = &sc->steps[j];
+        FUZZ_CHECK(st->state != NULL, "step %u has no state", j);
+        FUZZ_CHECK(j == 0 || st->at > sc->steps[j - 1].at, "step %u at %g", j, st->at);
+        FUZZ_CHECK(st->complete >= st->at, "step %u complete %g before %g", j, st->complete,
+                   st->at);
+        FUZZ_CHECK((st->slowest == NULL) == (st->nchannels == 0), "step %u slowest", j);
+        FUZZ_CHECK(st->slowest == NULL || rf_values_find(&sc->values, st->slowest) != NULL,
+                   "step %u slowest '%s'", j, st->slowest);
+        FUZZ_CHECK(st->interrupted == (j + 1 < sc->nsteps && st->complete > sc->steps[j + 1].at),
+                   "step %u interrupted", j);
     }
 }
 
@@ -84,8 +105,15 @@ static void check_values(const rf_values_t *vs, uint32_t *owner, uint32_t *pos)
     for (uint32_t i = 0; i < vs->n; i++) {
         const rf_value_t *v = &vs->values[i];
         FUZZ_CHECK((unsigned)v->kind < RF_VALUE_KINDS, "value %u kind %d", i, (int)v->kind);
-        FUZZ_CHECK(v->nout == (v->kind == RF_VALUE_SAMPLE_PATH ? 3u : 1u), "value %u nout %u", i,
-                   v->nout);
+        /* a vector or color value: one track per component, each a scalar's */
+        FUZZ_CHECK(v->kind == RF_VALUE_SAMPLE_PATH ? v->nout == 3u && v->shape == RF_SHAPE_SAMPLE
+                   : v->comps != NULL ? v->nout >= 2u && v->nout <= RF_VALUE_MAXOUT &&
+                                            (v->shape == RF_SHAPE_VECTOR ||
+                                             (v->shape == RF_SHAPE_COLOR && v->nout == 4u))
+                   : v->nout == 1u && v->shape == RF_SHAPE_SCALAR,
+                   "value %u nout %u shape %d", i, v->nout, (int)v->shape);
+        FUZZ_CHECK(v->comps == NULL || v->settle >= v->out[v->nout - 1].settle,
+                   "value %u settles before its last component", i);
         FUZZ_CHECK(v->slot < vs->nslots && vs->nslots - v->slot >= v->nout,
                    "value %u slot %u of %u", i, v->slot, vs->nslots);
         FUZZ_CHECK(v->name != NULL, "value %u has no name", i);
@@ -291,6 +319,7 @@ static void check_scene(const rf_scene_t *sc)
     uint32_t *pos = malloc(nv * sizeof *pos);
     FUZZ_CHECK(slots != NULL && owner != NULL && pos != NULL, "out of memory");
     check_values(vs, owner, pos);
+    check_steps(sc);
 
     double times[MAX_TIMES];
     size_t nt = 0;

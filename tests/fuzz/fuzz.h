@@ -1,4 +1,4 @@
-/* fuzz.h - what the five fuzz harnesses share: the entry point's prototype,
+/* fuzz.h - what the six fuzz harnesses share: the entry point's prototype,
  * a check that aborts (so libFuzzer and the replayer both see a crash), and
  * a deterministic stream of choices drawn from the input itself.
  *

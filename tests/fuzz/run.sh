@@ -19,7 +19,7 @@
 #
 # Environment: FUZZ_BIN (the harness binaries, default tests/fuzz/bin),
 # FUZZ_WORK (work directory, default a new one under $TMPDIR),
-# FUZZ_HARNESSES (default "scene path expr png render"),
+# FUZZ_HARNESSES (default "scene path expr png render text query image"),
 # FUZZ_MERGE=1 (merge the new inputs into the repository's corpus after the
 # run: the one way this script writes there), FUZZ_ARGS (more libFuzzer
 # options).
@@ -28,10 +28,13 @@
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
+# the text harness finds the built-in fonts here
+RUNEFRAME_FONT_DIR=${RUNEFRAME_FONT_DIR:-$here/../../fonts}
+export RUNEFRAME_FONT_DIR
 secs=${1:-60}
 jobs=${2:-2}
 bin=${FUZZ_BIN:-tests/fuzz/bin}
-harnesses=${FUZZ_HARNESSES:-scene path expr png render}
+harnesses=${FUZZ_HARNESSES:-scene path expr png render text query image}
 
 case $secs in '' | *[!0-9]*) echo "run.sh: SECONDS must be a whole number, got '$secs'" >&2; exit 2 ;; esac
 case $jobs in '' | *[!0-9]* | 0) echo "run.sh: JOBS must be a positive whole number, got '$jobs'" >&2; exit 2 ;; esac
@@ -49,8 +52,8 @@ work=$(cd "$work" && pwd)
 # Per harness: the longest input and the dictionary.
 max_len() {
     case $1 in
-    scene | render | expr) echo 8192 ;;
-    png) echo 16384 ;;
+    scene | render | expr | text) echo 8192 ;;
+    png | image) echo 16384 ;;
     *) echo 4096 ;;
     esac
 }

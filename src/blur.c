@@ -1,0 +1,389 @@
+/* blur.c - feGaussianBlur on premultiplied ARGB32 pixels: running-sum box
+ * passes, or a true Gaussian kernel below s = 2 (blur.h says which and
+ * how rounded). */
+#include "blur.h"
+
+#include <math.h>
+#include <string.h>
+
+#define GAUSS_MAX_R 6 /* ceil(3 s) for s < 2 */
+#define RECIP16_KMAX 8 /* vbox16's shifts: copies for k = 0 .. 8 */
+
+/* GCC on x86-64 builds the box pass twice, for AVX2 and for the baseline,
+ * and picks one when the program loads: integer arithmetic, so the same
+ * bytes either way (measured 1.5x on the blur; BENCHMARKS.md). Not under
+ * ThreadSanitizer: the ifunc resolver runs at relocation, before its
+ * runtime is up, and the instrumented resolver crashes (--enable-tsan). */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__GLIBC__) && \
+    !defined(__SANITIZE_THREAD__)
+#define RF_BLUR_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define RF_BLUR_CLONES
+#endif
+
+int rf_blur_box_size(double s)
+{
+    double d = floor(s * 3.0 * sqrt(2.0 * 3.14159265358979323846) / 4.0 + 0.5);
+    return d < 1 ? 1 : d > 1e9 ? 1000000000 : (int)d;
+}
+
+int rf_blur_reach(double s)
+{
+    if (!(s > 0))
+        return 0;
+    double r = ceil(3.0 * s);
+    return r > 1e9 ? 1000000000 : (int)r;
+}
+
+/* The Gaussian kernel of s < 2 as 16.16 weights summing to 65536; its
+ * radius. */
+static int gauss_kernel(double s, uint32_t *wt)
+{
+    int r = (int)ceil(3.0 * s);
+    if (r > GAUSS_MAX_R)
+        r = GAUSS_MAX_R;
+    double w[GAUSS_MAX_R + 1], sum = 0;
+    for (int k = 0; k <= r; k++) {
+        w[k] = exp(-(double)(k * k) / (2.0 * s * s));
+        sum += k == 0 ? w[k] : 2 * w[k];
+    }
+    uint32_t tot = 0;
+    for (int k = 1; k <= r; k++) {
+        wt[k] = (uint32_t)floor(65536.0 * w[k] / sum + 0.5);
+        tot += 2 * wt[k];
+    }
+    wt[0] = 65536u - tot;
+    return r;
+}
+
+/* A box pass down the columns of w4 channels and h rows from a to b (row
+ * strides as, bs): one loop per row adds the row entering the window,
+ * writes the mean and takes out the row leaving it (zero, w4 zero bytes,
+ * stands for the rows past the ends); acc holds w4 sums. */
+RF_BLUR_CLONES
+static void vbox(const uint8_t *restrict a, size_t as, uint8_t *restrict b, size_t bs, int w4,
+                 int h, int lo, int hi, uint32_t *restrict acc, const uint8_t *restrict zero)
+{
+    uint32_t d = (uint32_t)(lo + hi + 1), half = d / 2;
+    uint64_t m = (UINT64_C(1) << 40) / d + 1;
+    uint32_t m32 = (uint32_t)((UINT32_C(1) << 24) / d + 1);
+    int wb = w4 & ~15; /* blocks of 16 channels: loops of a known count vectorize at -O2 */
+    memset(acc, 0, (size_t)w4 * sizeof *acc);
+    for (int j = 0; j < hi && j < h; j++)
+        for (int c = 0; c < w4; c++)
+            acc[c] += a[(size_t)j * as + (size_t)c];
+    for (int y = 0; y < h; y++) {
+        const uint8_t *in = y + hi < h ? a + (size_t)(y + hi) * as : zero;
+        const uint8_t *out = y - lo >= 0 ? a + (size_t)(y - lo) * as : zero;
+        uint8_t *o = b + (size_t)y * bs;
+        if (d < 256) {
+            for (int c0 = 0; c0 < wb; c0 += 16)
+                for (int k = 0; k < 16; k++) {
+                    uint32_t v = acc[c0 + k] + in[c0 + k];
+                    o[c0 + k] = (uint8_t)((v + half) * m32 >> 24);
+                    acc[c0 + k] = v - out[c0 + k];
+                }
+            for (int c = wb; c < w4; c++) {
+                uint32_t v = acc[c] + in[c];
+                o[c] = (uint8_t)((v + half) * m32 >> 24);
+                acc[c] = v - out[c];
+            }
+        } else {
+            for (int c = 0; c < w4; c++) {
+                uint32_t v = acc[c] + in[c];
+                o[c] = (uint8_t)(((uint64_t)v + half) * m >> 40);
+                acc[c] = v - out[c];
+            }
+        }
+    }
+}
+
+/* The box mean of 16-bit sums: for d <= 256 a window's sum plus d / 2
+ * fits 16 bits, and (v * m) >> (16 + k) with m = ceil(2^(16+k) / d) < 2^16
+ * is v / d exactly when nmax * (m d - 2^(16+k)) < 2^(16+k) (write v = q d
+ * + r, r <= d - 1: v m / 2^(16+k) = q + r / d + v e / (d 2^(16+k)), below
+ * q + 1). Finds such m and k; 0 when there are none (then vbox's 32-bit
+ * sums). */
+static int recip16(uint32_t d, uint16_t *m, int *k)
+{
+    uint64_t nmax = 255u * (uint64_t)d + d / 2;
+    if (nmax > 65535)
+        return 0;
+    for (int kk = RECIP16_KMAX; kk >= 0; kk--) {
+        uint64_t p = UINT64_C(1) << (16 + kk), mm = (p + d - 1) / d;
+        if (mm <= 65535 && nmax * (mm * d - p) < p) {
+            *m = (uint16_t)mm;
+            *k = kk;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+unsigned rf_blur_box_mean(unsigned d, unsigned v)
+{
+    uint16_t m;
+    int k;
+    if (d >= 1 && d < 65536 && recip16(d, &m, &k)) /* vbox16's arithmetic */
+        return (uint16_t)(((uint32_t)(uint16_t)(v + d / 2) * m) >> 16) >> k;
+    return d >= 1 ? (v + d / 2) / d : 0; /* vbox's: an exact division */
+}
+
+/* vbox with 16-bit sums (twice the channels per vector, and the mean by a
+ * high-half multiply, then a shift by the constant k: GCC vectorizes the
+ * pair only when k is a constant, hence one copy per k). */
+#if defined(__GNUC__)
+#define RF_INLINE inline __attribute__((always_inline))
+#else
+#define RF_INLINE inline
+#endif
+static RF_INLINE void vbox16_k(const uint8_t *restrict a, size_t as, uint8_t *restrict b,
+                               size_t bs, int w4, int h, int lo, int hi, uint16_t m, const int k,
+                               uint16_t *restrict acc, const uint8_t *restrict zero)
+{
+    uint16_t half = (uint16_t)((lo + hi + 1) / 2);
+    int wb = w4 & ~31; /* blocks of 32 channels */
+    memset(acc, 0, (size_t)w4 * sizeof *acc);
+    for (int j = 0; j < hi && j < h; j++) {
+        const uint8_t *in = a + (size_t)j * as;
+        for (int c0 = 0; c0 < wb; c0 += 32)
+            for (int q = 0; q < 32; q++)
+                acc[c0 + q] = (uint16_t)(acc[c0 + q] + in[c0 + q]);
+        for (int c = wb; c < w4; c++)
+            acc[c] = (uint16_t)(acc[c] + in[c]);
+    }
+    for (int y = 0; y < h; y++) {
+        const uint8_t *in = y + hi < h ? a + (size_t)(y + hi) * as : zero;
+        const uint8_t *out = y - lo >= 0 ? a + (size_t)(y - lo) * as : zero;
+        uint8_t *o = b + (size_t)y * bs;
+        for (int c0 = 0; c0 < wb; c0 += 32)
+            for (int q = 0; q < 32; q++) {
+                uint16_t v = (uint16_t)(acc[c0 + q] + in[c0 + q]);
+                uint16_t hv = (uint16_t)(((uint32_t)(uint16_t)(v + half) * m) >> 16);
+                o[c0 + q] = (uint8_t)(hv >> k);
+                acc[c0 + q] = (uint16_t)(v - out[c0 + q]);
+            }
+        for (int c = wb; c < w4; c++) {
+            uint16_t v = (uint16_t)(acc[c] + in[c]);
+            uint16_t hv = (uint16_t)(((uint32_t)(uint16_t)(v + half) * m) >> 16);
+            o[c] = (uint8_t)(hv >> k);
+            acc[c] = (uint16_t)(v - out[c]);
+        }
+    }
+}
+
+RF_BLUR_CLONES
+static void vbox16(const uint8_t *restrict a, size_t as, uint8_t *restrict b, size_t bs, int w4,
+                   int h, int lo, int hi, uint16_t m, int k, uint16_t *restrict acc,
+                   const uint8_t *restrict zero)
+{
+    switch (k) {
+#define K(n)                                                                                       case n:                                                                                            vbox16_k(a, as, b, bs, w4, h, lo, hi, m, n, acc, zero);                                        break;
+        K(0) K(1) K(2) K(3) K(4) K(5) K(6) K(7) K(8)
+#undef K
+    }
+}
+
+/* One box pass of lo + 1 + hi rows: vbox16 when its reciprocal is exact,
+ * else vbox. */
+static void box(const uint8_t *a, size_t as, uint8_t *b, size_t bs, int w4, int h, int lo,
+                int hi, uint32_t *acc, const uint8_t *zero)
+{
+    uint16_t m;
+    int k;
+    if (recip16((uint32_t)(lo + hi + 1), &m, &k))
+        vbox16(a, as, b, bs, w4, h, lo, hi, m, k, (uint16_t *)(void *)acc, zero);
+    else
+        vbox(a, as, b, bs, w4, h, lo, hi, acc, zero);
+}
+
+/* The Gaussian kernel down the columns, from a to b. */
+static void vgauss(const uint8_t *restrict a, size_t as, uint8_t *restrict b, size_t bs, int w4,
+                   int h, int r, const uint32_t *restrict wt, uint32_t *restrict acc)
+{
+    for (int y = 0; y < h; y++) {
+        for (int c = 0; c < w4; c++)
+            acc[c] = 32768;
+        for (int k = -r; k <= r; k++) {
+            if (y + k < 0 || y + k >= h)
+                continue;
+            const uint8_t *in = a + (size_t)(y + k) * as;
+            uint32_t wk = wt[k < 0 ? -k : k];
+            for (int c = 0; c < w4; c++)
+                acc[c] += wk * in[c];
+        }
+        uint8_t *o = b + (size_t)y * bs;
+        for (int c = 0; c < w4; c++)
+            o[c] = (uint8_t)(acc[c] >> 16);
+    }
+}
+
+#if defined(__GNUC__) && !defined(__clang__)
+typedef uint32_t v4u32 __attribute__((vector_size(16)));
+typedef int32_t v4i32 __attribute__((vector_size(16)));
+typedef uint8_t v16u8 __attribute__((vector_size(16)));
+typedef int8_t v16i8 __attribute__((vector_size(16)));
+#define SHUF(a, b, i, j, k, l) __builtin_shuffle(a, b, (v4i32){ i, j, k, l })
+#define ZIPLO(a, b)                                                                            \
+    __builtin_shuffle(a, b, (v16i8){ 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23 })
+#define ZIPHI(a, b)                                                                            \
+    __builtin_shuffle(a, b, (v16i8){ 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31 })
+#elif defined(__clang__)
+typedef uint32_t v4u32 __attribute__((vector_size(16)));
+typedef uint8_t v16u8 __attribute__((vector_size(16)));
+#define SHUF(a, b, i, j, k, l) __builtin_shufflevector(a, b, i, j, k, l)
+#define ZIPLO(a, b)                                                                            \
+    __builtin_shufflevector(a, b, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23)
+#define ZIPHI(a, b)                                                                            \
+    __builtin_shufflevector(a, b, 8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31)
+#endif
+
+/* The 16 x 16 bytes (A8) at src into dst transposed: interleaving rows i
+ * and i + 8 byte by byte, four times over, turns rows into columns. */
+static void transpose16(const uint8_t *restrict src, size_t ss, uint8_t *restrict dst, size_t ds)
+{
+#ifdef ZIPLO
+    v16u8 r[16], t[16];
+    for (int i = 0; i < 16; i++)
+        memcpy(&r[i], src + (size_t)i * ss, 16);
+    for (int k = 0; k < 4; k++) {
+        for (int i = 0; i < 8; i++) {
+            t[2 * i] = ZIPLO(r[i], r[i + 8]);
+            t[2 * i + 1] = ZIPHI(r[i], r[i + 8]);
+        }
+        memcpy(r, t, sizeof r);
+    }
+    for (int i = 0; i < 16; i++)
+        memcpy(dst + (size_t)i * ds, &r[i], 16);
+#else
+    for (int y = 0; y < 16; y++)
+        for (int x = 0; x < 16; x++)
+            dst[(size_t)x * ds + (size_t)y] = src[(size_t)y * ss + (size_t)x];
+#endif
+}
+
+/* The 4 x 4 pixels (ARGB32) at src into dst transposed: four rows read,
+ * four columns written, in vector registers. */
+static void transpose4(const uint8_t *restrict src, size_t ss, uint8_t *restrict dst, size_t ds)
+{
+#ifdef SHUF
+    v4u32 r0, r1, r2, r3;
+    memcpy(&r0, src, 16);
+    memcpy(&r1, src + ss, 16);
+    memcpy(&r2, src + 2 * ss, 16);
+    memcpy(&r3, src + 3 * ss, 16);
+    v4u32 t0 = SHUF(r0, r1, 0, 4, 1, 5), t1 = SHUF(r0, r1, 2, 6, 3, 7);
+    v4u32 t2 = SHUF(r2, r3, 0, 4, 1, 5), t3 = SHUF(r2, r3, 2, 6, 3, 7);
+    v4u32 c0 = SHUF(t0, t2, 0, 1, 4, 5), c1 = SHUF(t0, t2, 2, 3, 6, 7);
+    v4u32 c2 = SHUF(t1, t3, 0, 1, 4, 5), c3 = SHUF(t1, t3, 2, 3, 6, 7);
+    memcpy(dst, &c0, 16);
+    memcpy(dst + ds, &c1, 16);
+    memcpy(dst + 2 * ds, &c2, 16);
+    memcpy(dst + 3 * ds, &c3, 16);
+#else
+    for (int y = 0; y < 4; y++)
+        for (int x = 0; x < 4; x++)
+            memcpy(dst + (size_t)x * ds + (size_t)y * 4, src + (size_t)y * ss + (size_t)x * 4, 4);
+#endif
+}
+
+/* The w x h pixels of bpp bytes (4 or 1) at src (rows ss bytes apart)
+ * into dst transposed: dst row x (ds bytes apart) holds column x. ARGB32
+ * in blocks of 4 x 4 (transpose4), four rows of the source at a time, so
+ * both sides stay in cache; A8 in blocks of 16 x 16 (transpose16), the
+ * rows left over in tiles of 8 x 8. */
+static void transpose(const uint8_t *restrict src, size_t ss, uint8_t *restrict dst, size_t ds,
+                      int w, int h, int bpp)
+{
+    int y0 = 0;
+    if (bpp == 4) {
+        for (; y0 + 4 <= h; y0 += 4) {
+            const uint8_t *sr = src + (size_t)y0 * ss;
+            int x = 0;
+            for (; x + 4 <= w; x += 4)
+                transpose4(sr + (size_t)x * 4, ss, dst + (size_t)x * ds + (size_t)y0 * 4, ds);
+            for (; x < w; x++)
+                for (int y = y0; y < y0 + 4; y++)
+                    memcpy(dst + (size_t)x * ds + (size_t)y * 4, src + (size_t)y * ss + (size_t)x * 4, 4);
+        }
+        for (; y0 < h; y0++)
+            for (int x = 0; x < w; x++)
+                memcpy(dst + (size_t)x * ds + (size_t)y0 * 4, src + (size_t)y0 * ss + (size_t)x * 4, 4);
+        return;
+    }
+    for (; y0 + 16 <= h; y0 += 16) {
+        const uint8_t *sr = src + (size_t)y0 * ss;
+        int x = 0;
+        for (; x + 16 <= w; x += 16)
+            transpose16(sr + (size_t)x, ss, dst + (size_t)x * ds + (size_t)y0, ds);
+        for (; x < w; x++)
+            for (int y = y0; y < y0 + 16; y++)
+                dst[(size_t)x * ds + (size_t)y] = src[(size_t)y * ss + (size_t)x];
+    }
+    for (; y0 < h; y0 += 8)
+        for (int x0 = 0; x0 < w; x0 += 8) {
+            int y1 = y0 + 8 < h ? y0 + 8 : h, x1 = x0 + 8 < w ? x0 + 8 : w;
+            for (int y = y0; y < y1; y++)
+                for (int x = x0; x < x1; x++)
+                    dst[(size_t)x * ds + (size_t)y] = src[(size_t)y * ss + (size_t)x];
+        }
+}
+
+/* Three box passes (or the Gaussian) down the columns of the rows at a:
+ * a -> b -> a -> b. */
+static void vpasses(uint8_t *a, size_t as, uint8_t *b, size_t bs, int w4, int h, int d, int gr,
+                    const uint32_t *wt, uint32_t *acc, const uint8_t *zero)
+{
+    if (gr >= 0) {
+        vgauss(a, as, b, bs, w4, h, gr, wt, acc);
+    } else if (d % 2) {
+        box(a, as, b, bs, w4, h, d / 2, d / 2, acc, zero);
+        box(b, bs, a, as, w4, h, d / 2, d / 2, acc, zero);
+        box(a, as, b, bs, w4, h, d / 2, d / 2, acc, zero);
+    } else {
+        box(a, as, b, bs, w4, h, d / 2, d / 2 - 1, acc, zero);
+        box(b, bs, a, as, w4, h, d / 2 - 1, d / 2, acc, zero);
+        box(a, as, b, bs, w4, h, d / 2, d / 2, acc, zero);
+    }
+}
+
+/* The blur of w x h pixels of bpp bytes (4: ARGB32, 1: A8), every byte a
+ * channel of its own. */
+static void blur_bytes(uint8_t *pix, int stride, int w, int h, int bpp, double s, void *work)
+{
+    if (!(s > 0) || w <= 0 || h <= 0)
+        return;
+    int n = w > h ? w : h;
+    uint32_t *acc = work;
+    uint32_t wt[GAUSS_MAX_R + 1];
+    int gr = -1, d = 0;
+    if (s > 16384)
+        s = 16384; /* d < 65536: vbox's exact division */
+    if (s < 2)
+        gr = gauss_kernel(s, wt);
+    else
+        d = rf_blur_box_size(s);
+    uint8_t *t = (uint8_t *)(acc + (size_t)n * 4 * 2), *u = t + (size_t)w * (size_t)h * 4;
+    /* a row of zeros (the second line of sums) for rows past the ends */
+    uint8_t *zero = (uint8_t *)(acc + (size_t)n * 4);
+    memset(zero, 0, (size_t)n * 4);
+    size_t ps = (size_t)stride, rs = (size_t)w * (size_t)bpp, cs = (size_t)h * (size_t)bpp;
+    /* the rows, as columns of the transposed region: t holds column x as
+     * its row x */
+    transpose(pix, ps, t, cs, w, h, bpp);
+    vpasses(t, cs, u, cs, bpp * h, w, d, gr, wt, acc, zero);
+    transpose(u, cs, t, rs, h, w, bpp);
+    /* the columns, from t (rows rs bytes apart) to pix: t -> pix -> t ->
+     * pix, or one Gaussian pass t -> pix */
+    vpasses(t, rs, pix, ps, bpp * w, h, d, gr, wt, acc, zero);
+}
+
+void rf_blur_argb32(uint8_t *pix, int stride, int w, int h, double s, void *work)
+{
+    blur_bytes(pix, stride, w, h, 4, s, work);
+}
+
+void rf_blur_a8(uint8_t *pix, int stride, int w, int h, double s, void *work)
+{
+    blur_bytes(pix, stride, w, h, 1, s, work);
+}

@@ -1,0 +1,86 @@
+/* font.h - font files: opened once, read by any number of threads.
+ *
+ * Owns: rf_font_t, one font file of a scene (an entry of `fonts`, or a
+ * built-in: `sans`, `sans-bold`, `mono`), and where the built-in fonts
+ * live. FreeType opens the file (FT_New_Memory_Face: the one judge of
+ * whether it is a font we can draw, with its error named when it is not);
+ * HarfBuzz then keeps an immutable face over the same bytes, from which
+ * text.c shapes and takes glyph outlines. No fontconfig, no system font
+ * lookup: what a scene names is the file that draws it, so the same scene
+ * draws the same glyphs on every machine.
+ *
+ * A font is created by the scene loader and destroyed with the scene. It
+ * is immutable once created: hb_face_t is thread-safe, and every renderer
+ * makes its own hb_font_t over it (text.c).
+ */
+#ifndef RF_FONT_H
+#define RF_FONT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sha256.h"
+
+struct hb_face_t;
+
+/* The largest font file we read: larger is an error, not a crash. */
+#define RF_FONT_MAX_BYTES (32u << 20)
+/* Variation axes of one font we keep (more are ignored: none known has). */
+#define RF_FONT_MAX_AXES 16
+
+typedef struct rf_font_axis {
+    uint32_t tag;                /* 'wght' as HB_TAG('w','g','h','t') */
+    double min, def, max;
+} rf_font_axis_t;
+
+typedef struct rf_font {
+    char *name;                  /* the name scenes use: "sans", or a `fonts` key */
+    char *file;                  /* the file as the scene names it, or the
+                                    built-in's file name */
+    int builtin;                 /* 1: ships with runeframe */
+    unsigned char *bytes;        /* the whole file */
+    size_t len;
+    uint8_t sha256[RF_SHA256_BYTES];
+    struct hb_face_t *face;      /* over bytes */
+    unsigned upem;               /* units per em */
+    double ascender, descender;  /* font units at the default instance
+                                    (descender below the baseline: < 0) */
+    uint32_t naxes;
+    rf_font_axis_t axes[RF_FONT_MAX_AXES];
+    uint32_t nglyphs;
+    double def_wght;             /* a built-in instance's weight (sans-bold:
+                                    700), NaN when the axes' defaults hold */
+} rf_font_t;
+
+/* Opens a font from bytes (malloc'd; the font takes them, also on failure).
+ * name and file are copied. Returns NULL with a one-line reason in err
+ * ("FreeType: unknown file format", "out of memory", ...). */
+rf_font_t *rf_font_create(const char *name, const char *file, unsigned char *bytes, size_t len,
+                          char *err, size_t errlen);
+
+/* Frees the font. NULL is a no-op. */
+void rf_font_destroy(rf_font_t *f);
+
+/* The axis tagged tag, or NULL. */
+const rf_font_axis_t *rf_font_axis(const rf_font_t *f, uint32_t tag);
+
+/* ---- built-in fonts ---- */
+
+/* The built-in named name ("sans", "sans-bold", "mono"): its file name in
+ * the font folder and its weight (NaN: the file's default). 0 when name is
+ * not a built-in. */
+int rf_font_builtin(const char *name, const char **file, double *wght);
+
+/* The names of the built-ins, NULL-terminated (for did-you-mean). */
+extern const char *const rf_font_builtin_names[];
+
+/* The folder holding the built-in fonts, into buf: $RUNEFRAME_FONT_DIR
+ * when set (the test suite points it at the source tree), else `fonts`
+ * next to the running binary or one folder up (the build tree), else
+ * share/runeframe/fonts beside the binary's bin/ (an installed tree, also
+ * when moved or under a DESTDIR), else the configured
+ * $(datadir)/runeframe/fonts. 0 on success, -1 when none holds the
+ * built-ins. */
+int rf_font_dir(char *buf, size_t cap);
+
+#endif

@@ -1,0 +1,322 @@
+/* lint.c - warnings about a valid scene (lint.h). */
+#include "lint.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "layer.h"
+#include "numfmt.h"
+#include "render.h"
+
+#define LINT_POINTER 512
+#define LINT_MESSAGE 512
+
+/* Frames evaluated to find what an opacity reaches: every frame of the
+ * timeline, or this many evenly spaced ones in a longer one. */
+#define LINT_MAX_FRAMES 20000
+/* Frames laid out to find layers that never reach the canvas: a longer
+ * timeline is not checked (a layer may pass through between samples). */
+#define LINT_MAX_LAYOUTS 5000
+
+typedef struct lint {
+    const rf_scene_t *sc;
+    rf_lint_fn fn;
+    void *ctx;
+    size_t count;
+    /* per slot, over the frames: the extremes and the frames they are at
+     * (NULL when out of memory: animated opacities are then not checked) */
+    double *lo, *hi;
+    long *lo_frame, *hi_frame;
+    double *last;               /* every slot at the last frame */
+    int in_instances;           /* the layer being linted is inside instances */
+} lint_t;
+
+static void lint_say(lint_t *l, const char *pointer, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void lint_say(lint_t *l, const char *pointer, const char *fmt, ...)
+{
+    char msg[LINT_MESSAGE];
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    l->fn(l->ctx, pointer, msg);
+    l->count++;
+}
+
+/* The value whose outputs include slot, or NULL. */
+static const rf_value_t *lint_value_of_slot(const rf_values_t *vs, uint32_t slot)
+{
+    for (uint32_t i = 0; i < vs->n; i++) {
+        const rf_value_t *v = &vs->values[i];
+        if (slot >= v->slot && slot < v->slot + v->nout)
+            return v;
+    }
+    return NULL;
+}
+
+/* ---- values ---- */
+
+/* Kinds whose settle time is a time the author wrote (a duration, a key
+ * time): the ones a millisecond slip shows in. */
+static int lint_written_time(rf_value_kind_t k)
+{
+    return k == RF_VALUE_TWEEN || k == RF_VALUE_BEZIER || k == RF_VALUE_KEYFRAMES ||
+           k == RF_VALUE_SEQUENCE;
+}
+
+static void lint_values(lint_t *l)
+{
+    const rf_scene_t *sc = l->sc;
+    const rf_values_t *vs = &sc->values;
+    char ptr[LINT_POINTER], a[RF_NUM_BUF], b[RF_NUM_BUF], c[RF_NUM_BUF];
+
+    for (uint32_t i = 0; i < vs->nnamed; i++) {
+        const rf_value_t *v = &vs->values[i];
+        if (i - sc->story_first < sc->nstory && i >= sc->story_first)
+            snprintf(ptr, sizeof ptr, "%s", sc->story_ptrs[i - sc->story_first]);
+        else
+            snprintf(ptr, sizeof ptr, "/values/%s", v->name);
+        if (!v->used) {
+            if (sc->nlayers > 0)
+                lint_say(l, ptr, "'%s' is defined and never used (no layer reads it, "
+                                 "directly or through another value)", v->name);
+            continue;
+        }
+        if (sc->duration_auto || !isfinite(v->settle) || !(v->settle > sc->duration + 1e-9))
+            continue;
+        if (lint_written_time(v->kind) && v->settle >= 10 * sc->duration &&
+            v->settle / 1000 <= sc->duration) {
+            lint_say(l, ptr, "'%s' settles at %s s, after the timeline ends at %s s (times "
+                             "are in seconds: did you mean %s s?)",
+                     v->name, rf_num_short(a, v->settle), rf_num_short(b, sc->duration),
+                     rf_num_short(c, v->settle / 1000));
+            continue;
+        }
+        /* a motion cut short by a hair (a spring's last 0.2 px) is not worth
+         * a warning: the last frame must be 1% of the value's travel away
+         * from where it settles */
+        if (l->lo == NULL || v->nout != 1 || !isfinite(v->final))
+            continue;
+        double end = l->last[v->slot];
+        double travel = fmax(l->hi[v->slot], v->final) - fmin(l->lo[v->slot], v->final);
+        if (!(fabs(end - v->final) > 0.01 * travel))
+            continue;
+        lint_say(l, ptr, "'%s' settles at %s s, after the timeline ends at %s s: the last "
+                         "frame shows %.6g, not %.6g",
+                 v->name, rf_num_short(a, v->settle), rf_num_short(b, sc->duration), end,
+                 v->final);
+    }
+}
+
+/* ---- layers ---- */
+
+static void lint_layers(lint_t *l, const rf_layer_t *layers, uint32_t n, const char *base);
+
+/* A layer outside instances that reads i or n (through a value): there
+ * they are 0 and 1 (scene-v1.md), which is rarely what was meant. */
+typedef struct inst_read {
+    lint_t *l;
+    const char *ptr;
+} inst_read_t;
+
+static int lint_inst_slot(const rf_layer_key_t *key, uint32_t *slot, void *ctx)
+{
+    inst_read_t *ir = ctx;
+    const rf_scene_t *sc = ir->l->sc;
+    uint32_t n = 0, *list = rf_values_closure_create(&sc->values, slot, 1, &n);
+    int which = -1;
+    for (uint32_t j = 0; list != NULL && j < n && which < 0; j++)
+        for (int k = 0; k < 2; k++)
+            if (sc->values.values[list[j]].slot == sc->inst_slot[k])
+                which = k;
+    free(list);
+    if (which < 0)
+        return 0;
+    const rf_value_t *v = lint_value_of_slot(&sc->values, *slot);
+    char p[LINT_POINTER];
+    snprintf(p, sizeof p, "%.400s/%s", ir->ptr, key->name);
+    if (v != NULL && v->name[0] != '\0')
+        lint_say(ir->l, p, "'%.128s' reads %s outside instances, where i is 0 and n is 1",
+                 v->name, which == 0 ? "i" : "n");
+    else
+        lint_say(ir->l, p, "the value reads %s outside instances, where i is 0 and n is 1",
+                 which == 0 ? "i" : "n");
+    return 1; /* once per layer */
+}
+
+static void lint_layer(lint_t *l, const rf_layer_t *L, const char *ptr)
+{
+    if (!l->in_instances && (l->sc->inst_slot[0] != RF_PROP_CONST ||
+                             l->sc->inst_slot[1] != RF_PROP_CONST)) {
+        inst_read_t ir = { l, ptr };
+        /* the visitor only reads through the slots it hands out */
+        rf_layer_each_slot((rf_layer_t *)(uintptr_t)L, lint_inst_slot, &ir);
+    }
+    char p[LINT_POINTER], a[RF_NUM_BUF];
+    const rf_prop_t *op = &L->opacity;
+
+    snprintf(p, sizeof p, "%s/opacity", ptr);
+    if (op->slot == RF_PROP_CONST) {
+        if (op->k < 0 || op->k > 1)
+            lint_say(l, p, "opacity %s is outside 0..1: it is drawn as %s",
+                     rf_num_short(a, op->k), op->k < 0 ? "0" : "1");
+    } else if (l->lo != NULL) {
+        const rf_value_t *v = lint_value_of_slot(&l->sc->values, op->slot);
+        char name[RF_NUM_BUF + 160], t[RF_NUM_BUF];
+        int over = l->hi[op->slot] > 1;
+        double x = over ? l->hi[op->slot] : l->lo[op->slot];
+        long f = over ? l->hi_frame[op->slot] : l->lo_frame[op->slot];
+        if (v != NULL && v->name[0] != '\0')
+            snprintf(name, sizeof name, "opacity '%.128s'", v->name);
+        else
+            snprintf(name, sizeof name, "the opacity");
+        if (over || l->lo[op->slot] < 0)
+            lint_say(l, p, "%s reaches %.6g at frame %ld (t = %s s), outside 0..1: it is drawn "
+                           "clamped to 0..1", name, x, f,
+                     rf_num_short(t, rf_scene_frame_time(l->sc, f)));
+    }
+
+    /* the layers it draws: children and a mask layer, by their key names */
+    const rf_layer_class_t *cls = rf_layer_class(L);
+    for (uint32_t k = 0; k < cls->nkeys; k++) {
+        const rf_layer_key_t *key = &cls->keys[k];
+        const char *at = (const char *)L + key->at;
+        if (key->kind == RF_KEY_CHILDREN) {
+            const rf_layer_t *children = *(const rf_layer_t *const *)(const void *)at;
+            uint32_t count = *(const uint32_t *)(const void *)((const char *)L + key->at2);
+            snprintf(p, sizeof p, "%s/%s", ptr, key->name);
+            int inst = (rf_layer_class(L)->flags & RF_CLASS_REPEAT) != 0;
+            l->in_instances += inst;
+            if (key->flags & RF_KEY_ONE) /* one layer object: no index */
+                lint_layer(l, children, p);
+            else
+                lint_layers(l, children, count, p);
+            l->in_instances -= inst;
+        } else if (key->kind == RF_KEY_MASK) {
+            const rf_layer_t *mask = *(const rf_layer_t *const *)(const void *)at;
+            if (mask != NULL) {
+                snprintf(p, sizeof p, "%s/%s/layer", ptr, key->name);
+                lint_layer(l, mask, p);
+            }
+        }
+    }
+}
+
+static void lint_layers(lint_t *l, const rf_layer_t *layers, uint32_t n, const char *base)
+{
+    char p[LINT_POINTER];
+
+    for (uint32_t i = 0; i < n; i++) {
+        snprintf(p, sizeof p, "%.*s/%u", LINT_POINTER - 16, base, i);
+        lint_layer(l, &layers[i], p);
+    }
+}
+
+/* Every value at every frame (or LINT_MAX_FRAMES of them): the extremes
+ * of each slot, the values as drawn. */
+static void lint_extremes(lint_t *l)
+{
+    const rf_scene_t *sc = l->sc;
+    uint32_t n = sc->values.nslots;
+    double *slots = malloc((n > 0 ? n : 1) * sizeof *slots);
+    l->last = slots;
+    long step = sc->nframes > LINT_MAX_FRAMES ? (sc->nframes + LINT_MAX_FRAMES - 1) / LINT_MAX_FRAMES
+                                              : 1;
+
+    l->lo = malloc((n > 0 ? n : 1) * sizeof *l->lo);
+    l->hi = malloc((n > 0 ? n : 1) * sizeof *l->hi);
+    l->lo_frame = malloc((n > 0 ? n : 1) * sizeof *l->lo_frame);
+    l->hi_frame = malloc((n > 0 ? n : 1) * sizeof *l->hi_frame);
+    if (slots == NULL || l->lo == NULL || l->hi == NULL || l->lo_frame == NULL ||
+        l->hi_frame == NULL) {
+        free(l->lo);
+        free(l->hi);
+        free(l->lo_frame);
+        free(l->hi_frame);
+        l->lo = l->hi = NULL;
+        l->lo_frame = l->hi_frame = NULL;
+        free(slots);
+        l->last = NULL;
+        return;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        l->lo[i] = INFINITY;
+        l->hi[i] = -INFINITY;
+        l->lo_frame[i] = l->hi_frame[i] = 0;
+    }
+    for (long f = 0; f < sc->nframes; f += step) {
+        rf_values_eval(&sc->values, rf_scene_frame_time(sc, f), slots);
+        for (uint32_t i = 0; i < n; i++) {
+            if (slots[i] < l->lo[i]) {
+                l->lo[i] = slots[i];
+                l->lo_frame[i] = f;
+            }
+            if (slots[i] > l->hi[i]) {
+                l->hi[i] = slots[i];
+                l->hi_frame[i] = f;
+            }
+        }
+    }
+    rf_values_eval(&sc->values, rf_scene_frame_time(sc, sc->nframes - 1), slots);
+}
+
+/* Top-level layers that reach the canvas at no frame: laid out (not
+ * drawn) at every frame of a timeline of at most LINT_MAX_LAYOUTS. */
+static void lint_offscreen(lint_t *l)
+{
+    const rf_scene_t *sc = l->sc;
+    char p[LINT_POINTER], err[256];
+    uint32_t left = sc->nlayers;
+
+    if (sc->nlayers == 0 || sc->nframes > LINT_MAX_LAYOUTS)
+        return;
+    unsigned char *touch = calloc(sc->nlayers, 1);
+    rf_renderer_t *r = touch != NULL ? rf_renderer_create(sc, err, sizeof err) : NULL;
+    for (long f = 0; r != NULL && f < sc->nframes && left > 0; f++) {
+        rf_renderer_touch(r, rf_scene_frame_time(sc, f), touch);
+        left = 0;
+        for (uint32_t i = 0; i < sc->nlayers; i++)
+            left += !touch[i];
+    }
+    for (uint32_t i = 0; r != NULL && i < sc->nlayers; i++) {
+        const rf_layer_t *L = &sc->layers[i];
+        if (touch[i])
+            continue;
+        snprintf(p, sizeof p, "/layers/%u", i);
+        /* "the rect", "the instances layer" (any of its instances) */
+        const char *what = L->type == RF_LAYER_INSTANCES ? "instances layer"
+                                                         : rf_layer_class(L)->name;
+        if (L->id != NULL)
+            lint_say(l, p, "the %s '%.128s' never reaches the %dx%d canvas (outside it, or not "
+                           "finite, at every frame): it is never seen",
+                     what, L->id, sc->width, sc->height);
+        else
+            lint_say(l, p, "the %s never reaches the %dx%d canvas (outside it, or not finite, at "
+                           "every frame): it is never seen",
+                     what, sc->width, sc->height);
+    }
+    rf_renderer_destroy(r);
+    free(touch);
+}
+
+size_t rf_lint_scene(const rf_scene_t *scene, rf_lint_fn fn, void *ctx)
+{
+    lint_t l = { scene, fn, ctx, 0, NULL, NULL, NULL, NULL, NULL, 0 };
+
+    lint_extremes(&l);
+    lint_values(&l);
+    lint_layers(&l, scene->layers, scene->nlayers, "/layers");
+    lint_offscreen(&l);
+    free(l.lo);
+    free(l.hi);
+    free(l.lo_frame);
+    free(l.hi_frame);
+    free(l.last);
+    return l.count;
+}

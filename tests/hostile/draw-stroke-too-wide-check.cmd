@@ -1,0 +1,1 @@
+check @ --golden OUT --update --jobs 2

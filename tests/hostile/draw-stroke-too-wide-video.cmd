@@ -1,0 +1,1 @@
+render @ -o OUT/v.mp4 --frames 1:2 --jobs 2

@@ -1,0 +1,1 @@
+seek @ --time 0.5 -o OUT/x.png

@@ -1,0 +1,1 @@
+preview @ --port 0

@@ -1,0 +1,1 @@
+render @ --reduced-motion -o OUT

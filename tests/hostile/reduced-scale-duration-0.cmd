@@ -1,0 +1,1 @@
+sample @ --reduced-motion --times 0,0.5

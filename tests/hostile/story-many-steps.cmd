@@ -1,0 +1,1 @@
+sample @ --times 0,1e5,5e4

@@ -1,0 +1,1 @@
+validate @ --assets /nonexistent-runeframe

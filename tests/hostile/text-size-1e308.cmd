@@ -1,0 +1,1 @@
+seek @ --frame 2 -o OUT/f.png

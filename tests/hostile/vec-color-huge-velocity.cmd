@@ -1,0 +1,1 @@
+sample @ --times 0,0.5,1e15
