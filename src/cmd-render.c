@@ -553,7 +553,7 @@ const rf_cmd_t rf_cmd_render = {
         "  --format y4m       YUV4MPEG2, C444, BT.709 limited range, over black\n"
         "  --format rgba      raw 8-bit RGBA frames, straight alpha, no header\n"
         "  --quiet            no progress line (it is shown when stderr is a terminal)\n"
-        "  --png-level L      PNG compression level 0..9 (default 2: fast; 7: small)\n"
+        "  --png-level L      PNG compression level 0..9 (default 1: fast; 7: small)\n"
         "  --png-filter F     PNG row filter: all (default), none, sub, up, avg, paeth\n"
         "  --no-reuse         draw and encode every frame, even copies (benchmarks)\n"
         "  --clean            delete the folder's frame-NNNNN.png files first (render\n"

@@ -141,7 +141,7 @@ const rf_cmd_t rf_cmd_seek = {
         "  --time T           the time in seconds\n"
         "  --frame N          frame N (0 .. frames-1), at time N / fps\n"
         "  -o FILE.png        the output, written atomically; '-' for standard output\n"
-        "  --png-level L      PNG compression level 0..9 (default 2, as render)\n"
+        "  --png-level L      PNG compression level 0..9 (default 1, as render)\n"
         "  --png-filter F     PNG row filter: all (default), none, sub, up, avg, paeth\n"
         "  --scale S          a draft: the canvas round(width * S) x round(height * S)\n"
         "                     and everything on it scaled by S (0 < S <= 1)\n",

@@ -71,6 +71,19 @@ static int emit_chunk(pngio_emit_fn emit, void *ctx, const char type[4], const u
     return 0;
 }
 
+/* The signature and IHDR. */
+static int emit_head(const pngio_image_t *img, pngio_emit_fn emit, void *ctx)
+{
+    static const uint8_t sig[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
+    uint8_t ihdr[13];
+    put32(ihdr, img->width);
+    put32(ihdr + 4, img->height);
+    ihdr[8] = 8;                        /* bit depth */
+    ihdr[9] = img->alpha ? 6 : 2;       /* RGBA or RGB */
+    ihdr[10] = ihdr[11] = ihdr[12] = 0; /* deflate, adaptive filters, no interlace */
+    return emit(ctx, sig, sizeof sig) != 0 || emit_chunk(emit, ctx, "IHDR", ihdr, 13) != 0 ? -1 : 0;
+}
+
 int pngio_scalar_forced(void)
 {
     const char *s = getenv("RF_PNG_SCALAR");
@@ -216,6 +229,80 @@ static int trial_prefers_none(const pngio_image_t *img, size_t n, size_t bpp,
     return size[0] != 0 && size[1] != 0 && size[0] < size[1];
 }
 
+/* ---- level 1: the fast coder (pngio-huff.c) ----
+ * Rows are filtered one at a time and coded at once: no image-sized
+ * buffer, the zlib stream leaves in IDAT chunks of about RF_IDAT_MAX
+ * bytes (cut after the row that fills one). The Huffman tables come from
+ * a sample: every RF_SAMPLE_STEP-th row (every row of small images),
+ * filtered the same way, its symbols counted. */
+#define RF_SAMPLE_STEP 16
+
+/* Row y filtered as mode says into f (1 + n bytes). rows as for
+ * filter_rows: prev holds row y - 1 (zeros for y = 0); cur is converted
+ * here. */
+static void filter_one(const pngio_image_t *img, uint32_t y, size_t n, size_t bpp,
+                       rf_png_filter_t mode, uint8_t *f, uint8_t *prev, uint8_t *cur,
+                       uint8_t *cand, int scalar)
+{
+    img->row(img->src, y, cur);
+    if (mode == RF_PNG_FILTER_ALL)
+        mode = scalar ? pf_scalar_quick_choice(cur, prev, n, bpp) : pf_vec_quick_choice(cur, prev, n, bpp);
+    if (scalar)
+        pf_scalar_filter_row(f, cur, prev, n, bpp, mode, cand);
+    else
+        pf_vec_filter_row(f, cur, prev, n, bpp, mode, cand);
+}
+
+static rf_png_status_t encode_fast(const pngio_image_t *img, rf_png_filter_t mode,
+                                   pngio_emit_fn emit, void *ctx, enc_scratch_t *sc, int scalar)
+{
+    size_t bpp = img->alpha ? 4 : 3;
+    size_t n = (size_t)img->width * bpp, len = n + 1;
+    if (grow(&sc->rows, &sc->rows_cap, 2 * (n + 8) + 4 * n, 1) != 0 ||
+        grow(&sc->raw, &sc->raw_cap, len + 16, 1) != 0 ||
+        grow(&sc->z, &sc->z_cap, RF_IDAT_MAX + 2 * len + 2048, 0) != 0)
+        return RF_PNG_NO_MEMORY;
+    uint8_t *prev = sc->rows + 8, *cur = sc->rows + 8 + n + 8, *cand = sc->rows + 2 * (n + 8);
+    uint8_t *f = sc->raw + 8;           /* f[-1]: the stream's previous byte */
+    pngio_huff_t h;
+    pngio_huff_init(&h);
+
+    uint32_t step = img->height <= 4 * RF_SAMPLE_STEP ? 1 : RF_SAMPLE_STEP;
+    for (uint32_t y = step / 2; y < img->height; y += step) {
+        memset(sc->rows, 0, 2 * (n + 8));
+        if (y > 0)
+            img->row(img->src, y - 1, prev);
+        filter_one(img, y, n, bpp, mode, f, prev, cur, cand, scalar);
+        f[-1] = 0;
+        pngio_huff_count(&h, f, len, y == 0);
+    }
+
+    if (emit_head(img, emit, ctx) != 0)
+        return RF_PNG_IO_ERROR;
+    uint8_t *z0 = sc->z, *out = pngio_huff_begin(&h, z0);
+    uint32_t adler = 1;
+    memset(sc->rows, 0, 2 * (n + 8));
+    for (uint32_t y = 0; y < img->height; y++) {
+        filter_one(img, y, n, bpp, mode, f, prev, cur, cand, scalar);
+        adler = libdeflate_adler32(adler, f, len);
+        out = pngio_huff_row(&h, f, len, y == 0, out);
+        f[-1] = f[n];
+        uint8_t *t = prev;
+        prev = cur;
+        cur = t;
+        if ((size_t)(out - z0) >= RF_IDAT_MAX) {
+            if (emit_chunk(emit, ctx, "IDAT", z0, (uint32_t)(out - z0)) != 0)
+                return RF_PNG_IO_ERROR;
+            out = z0;
+        }
+    }
+    out = pngio_huff_end(&h, out, adler);
+    if (emit_chunk(emit, ctx, "IDAT", z0, (uint32_t)(out - z0)) != 0 ||
+        emit_chunk(emit, ctx, "IEND", NULL, 0) != 0)
+        return RF_PNG_IO_ERROR;
+    return RF_PNG_SUCCESS;
+}
+
 rf_png_status_t pngio_encode(const pngio_image_t *img, int level, rf_png_filter_t mode,
                              pngio_emit_fn emit, void *ctx)
 {
@@ -230,6 +317,10 @@ rf_png_status_t pngio_encode(const pngio_image_t *img, int level, rf_png_filter_
     if (sc == NULL)
         return RF_PNG_NO_MEMORY;
     rf_png_status_t st = RF_PNG_SUCCESS;
+    if (level == PNGIO_LEVEL_FAST) {
+        st = encode_fast(img, mode, emit, ctx, sc, scalar);
+        goto out;
+    }
     if (sc->comp[level] == NULL)
         sc->comp[level] = libdeflate_alloc_compressor(level);
     struct libdeflate_compressor *z = sc->comp[level];
@@ -251,14 +342,7 @@ rf_png_status_t pngio_encode(const pngio_image_t *img, int level, rf_png_filter_
         goto out;
     }
 
-    static const uint8_t sig[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
-    uint8_t ihdr[13];
-    put32(ihdr, img->width);
-    put32(ihdr + 4, img->height);
-    ihdr[8] = 8;                        /* bit depth */
-    ihdr[9] = img->alpha ? 6 : 2;       /* RGBA or RGB */
-    ihdr[10] = ihdr[11] = ihdr[12] = 0; /* deflate, adaptive filters, no interlace */
-    if (emit(ctx, sig, sizeof sig) != 0 || emit_chunk(emit, ctx, "IHDR", ihdr, 13) != 0) {
+    if (emit_head(img, emit, ctx) != 0) {
         st = RF_PNG_IO_ERROR;
         goto out;
     }

@@ -36,6 +36,23 @@
     } while (0)
 #endif
 
+#ifndef PF_PAETH_PRED
+#define PF_PAETH_PRED
+/* PNG's predictor (ISO/IEC 15948 9.4) written without branches:
+ * p = a + b - c, pa = |p - a| = |b - c|, pb = |a - c|, pc = |p - c|;
+ * a when pa <= pb and pa <= pc, else b when pb <= pc, else c. */
+static inline uint8_t pf_paeth_pred(int16_t a, int16_t b, int16_t c)
+{
+    int16_t pa = (int16_t)(b - c), pb = (int16_t)(a - c);
+    int16_t pc = (int16_t)(pa + pb);
+    pa = pa < 0 ? (int16_t)-pa : pa;
+    pb = pb < 0 ? (int16_t)-pb : pb;
+    pc = pc < 0 ? (int16_t)-pc : pc;
+    int16_t bc = pb <= pc ? b : c;
+    return (uint8_t)((pa <= pb && pa <= pc) ? a : bc);
+}
+#endif
+
 /* The cost of a filtered row: the sum of its bytes as signed magnitudes,
  * |(int8_t)v| = min(v, 256 - v) (libpng's and the PNG book's heuristic). */
 static uint32_t PF(cost)(const uint8_t *restrict f, size_t n)
@@ -69,20 +86,106 @@ static void PF(avg)(uint8_t *restrict out, const uint8_t *restrict cur,
 static void PF(paeth)(uint8_t *restrict out, const uint8_t *restrict cur,
                       const uint8_t *restrict prev, size_t n, size_t bpp)
 {
-    /* PNG's predictor (ISO/IEC 15948 9.4) written without branches:
-     * p = a + b - c, pa = |p - a| = |b - c|, pb = |a - c|, pc = |p - c|;
-     * a when pa <= pb and pa <= pc, else b when pb <= pc, else c. */
     PF_LOOP(n, {
         int16_t a = cur[j - bpp], b = prev[j], c = prev[j - bpp];
-        int16_t pa = (int16_t)(b - c), pb = (int16_t)(a - c);
-        int16_t pc = (int16_t)(pa + pb);
-        pa = pa < 0 ? (int16_t)-pa : pa;
-        pb = pb < 0 ? (int16_t)-pb : pb;
-        pc = pc < 0 ? (int16_t)-pc : pc;
-        int16_t bc = pb <= pc ? b : c;
-        int16_t p = (pa <= pb && pa <= pc) ? a : bc;
-        out[j] = (uint8_t)(cur[j] - (uint8_t)p);
+        out[j] = (uint8_t)(cur[j] - pf_paeth_pred(a, b, c));
     });
+}
+
+/* The quick choice of level 1: the same costs, fused with the filters
+ * (nothing stored) and taken on a sample of the row: the first
+ * PF_BLOCK bytes of every PF_QUICK_STEP (the whole row when shorter
+ * than 4 steps). Returns the cost of filter type t. */
+#ifndef PF_QUICK_STEP
+#define PF_QUICK_STEP 128
+#endif
+static uint32_t PF(quick_cost)(int t, const uint8_t *restrict cur, const uint8_t *restrict prev,
+                               size_t n, size_t bpp)
+{
+    size_t step = n >= 4 * PF_QUICK_STEP ? PF_QUICK_STEP : PF_BLOCK;
+    size_t end = n >= 4 * PF_QUICK_STEP ? n - PF_BLOCK + 1 : n / PF_BLOCK * PF_BLOCK;
+    uint32_t sum = 0;
+    PF_NOVEC
+    for (size_t i = 0; i < end; i += step) {
+        uint16_t s = 0;
+        const uint8_t *c = cur + i, *p = prev + i;
+        switch (t) {
+        case 0:
+            PF_NOVEC
+            for (size_t k = 0; k < PF_BLOCK; k++) {
+                uint8_t v = c[k], w = (uint8_t)-v;
+                s = (uint16_t)(s + (v < w ? v : w));
+            }
+            break;
+        case 1:
+            PF_NOVEC
+            for (size_t k = 0; k < PF_BLOCK; k++) {
+                uint8_t v = (uint8_t)(c[k] - c[(ptrdiff_t)k - (ptrdiff_t)bpp]), w = (uint8_t)-v;
+                s = (uint16_t)(s + (v < w ? v : w));
+            }
+            break;
+        case 2:
+            PF_NOVEC
+            for (size_t k = 0; k < PF_BLOCK; k++) {
+                uint8_t v = (uint8_t)(c[k] - p[k]), w = (uint8_t)-v;
+                s = (uint16_t)(s + (v < w ? v : w));
+            }
+            break;
+        case 3:
+            PF_NOVEC
+            for (size_t k = 0; k < PF_BLOCK; k++) {
+                uint8_t v = (uint8_t)(c[k] - ((c[(ptrdiff_t)k - (ptrdiff_t)bpp] + p[k]) >> 1));
+                uint8_t w = (uint8_t)-v;
+                s = (uint16_t)(s + (v < w ? v : w));
+            }
+            break;
+        default:
+            PF_NOVEC
+            for (size_t k = 0; k < PF_BLOCK; k++) {
+                uint8_t v = (uint8_t)(c[k] - pf_paeth_pred(c[(ptrdiff_t)k - (ptrdiff_t)bpp], p[k],
+                                                           p[(ptrdiff_t)k - (ptrdiff_t)bpp]));
+                uint8_t w = (uint8_t)-v;
+                s = (uint16_t)(s + (v < w ? v : w));
+            }
+            break;
+        }
+        sum += s;
+    }
+    PF_NOVEC
+    for (size_t j = end < n && step == PF_BLOCK ? end : n; j < n; j++) {
+        uint8_t v;
+        switch (t) {
+        case 0: v = cur[j]; break;
+        case 1: v = (uint8_t)(cur[j] - cur[j - bpp]); break;
+        case 2: v = (uint8_t)(cur[j] - prev[j]); break;
+        case 3: v = (uint8_t)(cur[j] - ((cur[j - bpp] + prev[j]) >> 1)); break;
+        default: v = (uint8_t)(cur[j] - pf_paeth_pred(cur[j - bpp], prev[j], prev[j - bpp])); break;
+        }
+        uint8_t w = (uint8_t)-v;
+        sum += v < w ? v : w;
+    }
+    return sum;
+}
+
+/* Level 1's choice: the filter type of lowest quick_cost (the lowest type
+ * on a tie; UP at once when its sample is all zeros). */
+static rf_png_filter_t PF(quick_choice)(const uint8_t *restrict cur, const uint8_t *restrict prev,
+                                        size_t n, size_t bpp)
+{
+    uint32_t best = PF(quick_cost)(2, cur, prev, n, bpp);
+    int type = 2;
+    if (best == 0)
+        return RF_PNG_FILTER_UP;
+    for (int t = 0; t < 5; t++) {
+        if (t == 2)
+            continue;
+        uint32_t c = PF(quick_cost)(t, cur, prev, n, bpp);
+        if (c < best || (c == best && t < type)) {
+            best = c;
+            type = t;
+        }
+    }
+    return (rf_png_filter_t)type;
 }
 
 /* Filters one row of n bytes (bpp 3 or 4) into out[0] (the filter type)

@@ -34,6 +34,9 @@ typedef struct pngio_image {
     const void *src;                /* row's first argument */
 } pngio_image_t;
 
+/* The level coded by pngio-huff.c; the others are libdeflate's. */
+#define PNGIO_LEVEL_FAST 1
+
 /* Encodes img as a whole PNG (signature, IHDR, IDAT..., IEND) through
  * emit: each row filtered as mode says (RF_PNG_FILTER_ALL: chosen per
  * row), the zlib stream made by libdeflate at level (0..12). NO_MEMORY,
@@ -48,6 +51,32 @@ void pngio_scratch_release(void);
 /* 1 when RF_PNG_SCALAR is set to something other than "" or "0": the
  * encoder then runs its filters' scalar (not vectorized) copy. */
 int pngio_scalar_forced(void);
+
+/* ---- the fast deflate coder of level 1 (pngio-huff.c) ----
+ * One zlib stream holding one dynamic Huffman block: literals and runs
+ * (matches at distance 1). Use: pngio_huff_init, pngio_huff_count on a
+ * sample of the filtered rows, pngio_huff_begin (the tables, the zlib and
+ * block headers), pngio_huff_row on every filtered row in order,
+ * pngio_huff_end with the Adler-32 of all rows. A row p of len bytes
+ * (its filter type byte included) must have p[-1] readable and, unless
+ * first (the stream's first row), equal to the previous row's last byte;
+ * p[len .. len + 7] readable. The out pointers need room for 2 * len + 16
+ * bytes (row), 1,200 (begin), 16 (end); each returns the new end, whole
+ * bytes before it final, the pending bits kept in h. */
+#define PNGIO_HUFF_SYMS 286
+typedef struct pngio_huff {
+    uint32_t count[PNGIO_HUFF_SYMS];  /* the sample's literal/length symbols */
+    uint32_t lit[256];                /* code | bits << 16 */
+    uint32_t match[259];              /* by length: code + extra + distance, | bits << 24 */
+    uint32_t eob;
+    uint64_t bb;                      /* pending bits, LSB first */
+    unsigned bc;
+} pngio_huff_t;
+void pngio_huff_init(pngio_huff_t *h);
+void pngio_huff_count(pngio_huff_t *h, const uint8_t *p, size_t len, int first);
+uint8_t *pngio_huff_begin(pngio_huff_t *h, uint8_t *out);
+uint8_t *pngio_huff_row(pngio_huff_t *h, const uint8_t *p, size_t len, int first, uint8_t *out);
+uint8_t *pngio_huff_end(pngio_huff_t *h, uint8_t *out, uint32_t adler);
 
 /* libpng memory through malloc, remembering failures: libpng's own message
  * for them is generic. The first member of the reader's and the writer's

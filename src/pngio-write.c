@@ -5,6 +5,7 @@
 #include "pngio-int.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,6 +39,19 @@ static inline uint32_t unpremul(uint32_t c, uint32_t a, uint64_t m)
     return (uint32_t)(((uint64_t)(c * 255u + a / 2u) * m) >> 24) & 0xffu;
 }
 
+/* unpremul() of every (alpha, channel), alpha 1..254, built once: three
+ * table loads per translucent pixel instead of three 64-bit multiplies
+ * (about twice as fast on translucent frames). */
+static uint8_t unpremul_table[256][256];
+static pthread_once_t unpremul_once = PTHREAD_ONCE_INIT;
+
+static void unpremul_table_make(void)
+{
+    for (uint32_t a = 1; a < 255; a++)
+        for (uint32_t c = 0; c < 256; c++)
+            unpremul_table[a][c] = (uint8_t)unpremul(c, a, unpremul_recip[a]);
+}
+
 /* A pixel as if opaque: A R G B (a uint32) -> bytes R G B A, i.e. on a
  * little-endian machine one 32-bit word with R and B swapped. */
 static inline uint32_t px_swap_rb(uint32_t p)
@@ -68,6 +82,7 @@ void rf_png_row_to_rgba(uint8_t *restrict dst, const uint32_t *restrict src, siz
     if (px_alpha(all) == 0xffu)
         return;
 #endif
+    pthread_once(&unpremul_once, unpremul_table_make);
     for (size_t j = 0; j < n; j++) {
         uint32_t p = src[j];
         uint32_t a = px_alpha(p);
@@ -83,10 +98,10 @@ void rf_png_row_to_rgba(uint8_t *restrict dst, const uint32_t *restrict src, siz
             continue;
 #endif
         }
-        uint64_t m = unpremul_recip[a];
-        o[0] = (uint8_t)unpremul((p >> 16) & 0xffu, a, m);
-        o[1] = (uint8_t)unpremul((p >> 8) & 0xffu, a, m);
-        o[2] = (uint8_t)unpremul(p & 0xffu, a, m);
+        const uint8_t *t = unpremul_table[a];   /* row 0: all zeros */
+        o[0] = t[(p >> 16) & 0xffu];
+        o[1] = t[(p >> 8) & 0xffu];
+        o[2] = t[p & 0xffu];
         o[3] = (uint8_t)a;
     }
 }

@@ -10,10 +10,14 @@
  * are unpremultiplied with cairo's rounding, (c * 255 + a / 2) / a, alpha 0
  * gives 0,0,0,0. The file is RGB (color type 2) when every pixel is opaque,
  * RGBA (6) otherwise. The compression level and the filter are options.
- * The encoder (pngio-enc.c) filters rows itself and compresses the whole
- * image with libdeflate in one call; its buffers are kept per thread
- * between calls (no page faults per frame). Output bytes depend only on
- * the pixels, the options and libdeflate's version, never on the CPU.
+ * The encoder (pngio-enc.c) filters rows itself. Level 1 codes them with
+ * our own deflate coder (pngio-huff.c: one dynamic Huffman block whose
+ * table comes from a sample of the image's rows, literals and runs,
+ * written row by row); levels 0 and 2..9 compress the whole filtered
+ * image with libdeflate in one call. Buffers are kept per thread between
+ * calls (no page faults per frame). Output bytes depend only on the
+ * pixels, the options and (levels 0, 2..9) libdeflate's version, never
+ * on the CPU.
  * Output goes to a FILE*, to a memory buffer (encode a settled frame once,
  * copy the bytes), or to a path atomically (atomic.h).
  *
@@ -42,7 +46,8 @@
  * call, which frees everything. Every function is thread-safe.
  *
  * Files: pngio-write.c (the writer's API and row conversion), pngio-enc.c
- * (the encoder: filters, libdeflate, chunks), pngio-filter.h (the row
+ * (the encoder: filters, libdeflate, chunks), pngio-huff.c (level 1's
+ * deflate coder), pngio-filter.h (the row
  * filters, a template pngio-enc.c instantiates vectorized and scalar),
  * pngio-read.c (the reader), pngio.c (status texts and what both share,
  * pngio-int.h).
@@ -112,25 +117,30 @@ typedef enum rf_png_filter {
     RF_PNG_FILTER_AVG,
     RF_PNG_FILTER_PAETH,
     RF_PNG_FILTER_ALL,        /* adaptive: per row the filter whose bytes
-                                 have the lowest sum of absolute values,
-                                 or NONE for the whole image when a sample
-                                 of rows compresses smaller so */
+                                 have the lowest sum of absolute values
+                                 (level 1: summed over 32 bytes of every
+                                 128 of the row); levels 0, 2..9: or NONE
+                                 for the whole image when a sample of
+                                 rows compresses smaller so */
 } rf_png_filter_t;
 
 typedef struct rf_png_options {
-    int level;                /* compression level 0..9 (libdeflate's
-                                 levels: 0 stores, 1 fastest, 9 smallest) */
+    int level;                /* compression level 0..9: 1 our own fast
+                                 coder (Huffman + runs, no match search);
+                                 0 and 2..9 libdeflate's levels (0
+                                 stores, 9 smallest) */
     rf_png_filter_t filter;
 } rf_png_options_t;
 
 /* Defaults, measured by bench/png.c on the corpus of bench/scenes/corpus
- * (BENCHMARKS.md has the table): render frames level 2 + ALL (the fast
- * setting: near zlib level 1's speed, files 0.87x to 1.5x the size of
- * cairo_surface_write_to_png's), goldens level 7 + ALL (the small
- * setting: 0.76x to 1.015x cairo's size on the corpus, still faster
- * than cairo). A NULL options pointer means
- * RF_PNG_OPTIONS_RENDER. Use: rf_png_options_t o = RF_PNG_OPTIONS_GOLDEN; */
-#define RF_PNG_OPTIONS_RENDER { 2, RF_PNG_FILTER_ALL }
+ * (BENCHMARKS.md has the table): render frames level 1 + ALL (the fast
+ * setting: our coder, the filter per row chosen on a sample of each row;
+ * about 10-30x faster than cairo_surface_write_to_png at 0.97x to 1.4x
+ * its size), goldens level 7 + ALL (the small setting, libdeflate: 0.8x
+ * to 1.0x cairo's size on the corpus, still faster than cairo). A NULL
+ * options pointer means RF_PNG_OPTIONS_RENDER. Use:
+ * rf_png_options_t o = RF_PNG_OPTIONS_GOLDEN; */
+#define RF_PNG_OPTIONS_RENDER { 1, RF_PNG_FILTER_ALL }
 #define RF_PNG_OPTIONS_GOLDEN { 7, RF_PNG_FILTER_ALL }
 
 /* "none", "sub", "up", "avg", "paeth", "all" -> *filter; 0, or -1 when the

@@ -15,6 +15,10 @@
  *     with the vectorized one, on the corpus and on odd sizes;
  *   - widths 1, 3, 17, 1-row images, 16384-wide images, RGB and RGBA,
  *     every level and every filter;
+ *   - level 1 (our own deflate coder) is one dynamic block, cut into
+ *     several IDATs when large, and 120 random images (runs of every
+ *     length, noise, every filter) round-trip through libpng (every 4th
+ *     through pngtool.py too);
  *   - a full disk (/dev/full) and a read-only folder leave no file.
  * Environment: top_srcdir (default "."), for the corpus and pngtool.py.
  */
@@ -344,6 +348,82 @@ START_TEST(per_row_filters_are_chosen)
 }
 END_TEST
 
+/* ------------------------------------------- level 1: our own coder */
+
+/* Level 1 is our deflate coder, not libdeflate's: one final dynamic
+ * block (BFINAL 1, BTYPE 10 in the first 3 bits after the zlib header
+ * 78 01), the distance code of 2 symbols (HDIST 1), all 286 literal and
+ * length codes (HLIT 29); and images whose compressed stream passes
+ * 1 MiB are cut into several IDAT chunks, which decoders join. */
+START_TEST(level1_is_one_dynamic_block_in_several_idats)
+{
+    rf_png_frame_t f;
+    uint32_t *px = make_frame(1024, 600, 1, &f);   /* noise: well over 1 MiB */
+    for (uint32_t y = 0; y < 600; y++)             /* all noise */
+        for (uint32_t x = 0; x < 1024; x++)
+            ((uint32_t *)(void *)((uint8_t *)px + y * f.stride))[x] = next32() | 0xff000000u;
+    rf_png_options_t o = { 1, RF_PNG_FILTER_ALL };
+    rf_png_buffer_t a = { 0 };
+    encode(&f, &o, 0, &a);
+    const uint8_t *z = a.data + 8 + 25 + 8;
+    ck_assert_mem_eq(z - 4, "IDAT", 4);
+    ck_assert_uint_eq(z[0], 0x78);
+    ck_assert_uint_eq(z[1], 0x01);
+    ck_assert_uint_eq(z[2] & 7u, 1u | 2u << 1);          /* BFINAL, BTYPE 2 */
+    ck_assert_uint_eq((z[2] >> 3) & 31u, 29);              /* HLIT: 286 codes */
+    ck_assert_uint_eq(z[3] & 31u, 1);                      /* HDIST: 2 codes */
+    int idats = 0;
+    for (size_t off = 8; off + 8 <= a.len;) {
+        uint32_t len = (uint32_t)a.data[off] << 24 | (uint32_t)a.data[off + 1] << 16 |
+                       (uint32_t)a.data[off + 2] << 8 | a.data[off + 3];
+        idats += memcmp(a.data + off + 4, "IDAT", 4) == 0;
+        off += 12 + (size_t)len;
+    }
+    ck_assert_int_ge(idats, 2);
+    check_frame(&f, &o, 1, 1, 1, "1024x600 noise, level 1");
+    rf_png_buffer_destroy(&a);
+    free(px);
+}
+END_TEST
+
+/* Random images through level 1 and libpng (a fuzz-ish check, fixed
+ * seed): random sizes (1..300 x 1..40), every filter, content from long
+ * runs of one color (runs across rows and of every length around the
+ * 258-byte match limit) through short repeats to noise, opaque and
+ * translucent; every 4th also through pngtool.py. */
+START_TEST(level1_random_images_round_trip)
+{
+    for (int it = 0; it < 120; it++) {
+        uint32_t w = 1 + next32() % 300, h = 1 + next32() % 40;
+        int translucent = (int)(next32() & 1), style = (int)(next32() % 4);
+        rf_png_frame_t f;
+        uint32_t *px = make_frame(w, h, translucent, &f);
+        uint32_t color = next32(), left = 0;
+        for (uint32_t y = 0; y < h; y++) {
+            uint32_t *row = (uint32_t *)(void *)((uint8_t *)px + y * f.stride);
+            for (uint32_t x = 0; x < w; x++) {
+                if (style == 3)
+                    continue;                       /* make_frame's mix */
+                if (left == 0) {                    /* a new run */
+                    color = next32();
+                    left = style == 0 ? 1 + next32() % 700 : style == 1 ? 1 + next32() % 4 : 1;
+                }
+                left--;
+                uint32_t a = translucent ? color >> 24 : 255;
+                uint32_t r = (color >> 16) & 255, g = (color >> 8) & 255, b = color & 255;
+                row[x] = a << 24 | (r * a / 255) << 16 | (g * a / 255) << 8 | (b * a / 255);
+            }
+        }
+        rf_png_options_t o = { 1, (rf_png_filter_t)(it % 6) };
+        char what[96];
+        snprintf(what, sizeof what, "random %d: %ux%u style %d %s", it, w, h, style,
+                 translucent ? "RGBA" : "RGB");
+        check_frame(&f, &o, 1, it % 4 == 0, it % 8 == 0, what);
+        free(px);
+    }
+}
+END_TEST
+
 /* ------------------------------------------------------ failing output */
 
 START_TEST(full_disk_and_read_only_folder_leave_nothing)
@@ -386,6 +466,8 @@ static Suite *pngenc_suite(void)
     tcase_add_test(g, odd_widths_one_row_and_16384_wide);
     tcase_add_test(g, every_level_same_pixels_scalar_same_bytes);
     tcase_add_test(g, per_row_filters_are_chosen);
+    tcase_add_test(g, level1_is_one_dynamic_block_in_several_idats);
+    tcase_add_test(g, level1_random_images_round_trip);
     tcase_add_test(g, full_disk_and_read_only_folder_leave_nothing);
     suite_add_tcase(s, g);
     return s;
