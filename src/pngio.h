@@ -135,9 +135,9 @@ typedef struct rf_png_options {
 /* Defaults, measured by bench/png.c on the corpus of bench/scenes/corpus
  * (BENCHMARKS.md has the table): render frames level 1 + ALL (the fast
  * setting: our coder, the filter per row chosen on a sample of each row;
- * about 10-30x faster than cairo_surface_write_to_png at 0.97x to 1.4x
- * its size), goldens level 7 + ALL (the small setting, libdeflate: 0.8x
- * to 1.0x cairo's size on the corpus, still faster than cairo). A NULL
+ * 8x to 23x faster than cairo_surface_write_to_png at 1.01x to 1.41x
+ * its size), goldens level 7 + ALL (the small setting, libdeflate: 0.76x
+ * to 1.02x cairo's size on the corpus, still faster than cairo). A NULL
  * options pointer means RF_PNG_OPTIONS_RENDER. Use:
  * rf_png_options_t o = RF_PNG_OPTIONS_GOLDEN; */
 #define RF_PNG_OPTIONS_RENDER { 1, RF_PNG_FILTER_ALL }
