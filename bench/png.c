@@ -51,7 +51,7 @@
 #define GOAL_DECODE 1.0
 
 static const char *const all_kinds[] = {
-    "flat-ui", "showcase", "gradient", "photo", "translucent", "strokes", NULL
+    "flat-ui", "showcase", "gradient", "photo", "translucent", "strokes", "text", NULL
 };
 
 static cairo_status_t mem_sink(void *closure, const unsigned char *data, unsigned int len)

@@ -188,7 +188,7 @@ static void check_frame(const rf_png_frame_t *f, const rf_png_options_t *opts, i
 /* ---------------------------------------------------------- the corpus */
 
 static const char *const kinds[] = { "flat-ui", "showcase", "gradient", "photo",
-                                     "translucent", "strokes" };
+                                     "translucent", "strokes", "text" };
 
 static void corpus_case(int k, int size)
 {
@@ -457,8 +457,8 @@ static Suite *pngenc_suite(void)
     TCase *c = tcase_create("corpus");
     tcase_add_checked_fixture(c, setup, teardown);
     tcase_set_timeout(c, 600);
-    tcase_add_loop_test(c, corpus_frames_round_trip_720, 0, 6);
-    tcase_add_loop_test(c, corpus_frames_round_trip_1080, 0, 6);
+    tcase_add_loop_test(c, corpus_frames_round_trip_720, 0, 7);
+    tcase_add_loop_test(c, corpus_frames_round_trip_1080, 0, 7);
     suite_add_tcase(s, c);
     TCase *g = tcase_create("geometry");
     tcase_add_checked_fixture(g, setup, teardown);

@@ -16,7 +16,10 @@ Kinds:
   translucent  no background (a transparent canvas: RGBA PNG), translucent
                shapes and gradients with soft edges
   strokes      many thin strokes (0.5 to 1.5 px lines and curves), a chart
-text-heavy is not in the corpus: runeframe has no text layer yet.
+  text         a text-heavy screen: a document of wrapped paragraphs in
+               the built-in sans at 13 to 16 px, headings, a code block
+               in mono and a sidebar list, on a white page (antialiased
+               glyph edges, few runs)
 """
 import json
 import os
@@ -177,8 +180,50 @@ def strokes(w, h, rnd):
     return scene(w, h, L, background='#14161c', paths=paths)
 
 
+WORDS = ('frame render scene layer value spring easing golden check timeline '
+         'gradient stroke canvas shape motion path sample encode filter deflate '
+         'pixel alpha preview shard output ratio median noise text glyph line').split()
+
+
+def sentence(rnd, n):
+    return ' '.join(rnd.choice(WORDS) for _ in range(n)).capitalize() + '.'
+
+
+def text(w, h, rnd):
+    k = w / 1280
+    L = [{'type': 'rect', 'x': 130 * k, 'y': h / 2, 'width': 260 * k, 'height': h,
+          'fill': '#f3f4f6'}]
+    for i in range(22):   # the sidebar list
+        L.append({'type': 'text', 'text': sentence(rnd, 3), 'size': 14 * k, 'x': 24 * k,
+                  'y': (30 + 30 * i) * k, 'anchor': [0, 0.5],
+                  'fill': '#1d4ed8' if i == 4 else '#374151'})
+    y = 40 * k
+    col = 300 * k
+    while y < h - 60 * k:
+        L.append({'type': 'text', 'text': sentence(rnd, 5), 'font': 'sans-bold',
+                  'size': 24 * k, 'x': col, 'y': y, 'anchor': [0, 0], 'fill': '#111827'})
+        y += 40 * k
+        size = rnd.choice([13, 14, 15, 16]) * k
+        body = ' '.join(sentence(rnd, rnd.randrange(6, 14)) for _ in range(rnd.randrange(4, 9)))
+        L.append({'type': 'text', 'text': body, 'size': size, 'width': w - col - 40 * k,
+                  'x': col, 'y': y, 'anchor': [0, 0], 'fill': '#374151'})
+        y += (len(body) * size * 0.5 / (w - col - 40 * k) + 1) * 1.25 * size + 20 * k
+        if rnd.random() < 0.4 and y < h - 160 * k:
+            code = '\n'.join('$ runeframe %s scenes/%s.json --%s' % (rnd.choice(WORDS), rnd.choice(WORDS),
+                                                                     rnd.choice(WORDS))
+                             for _ in range(4))
+            L.append({'type': 'rect', 'x': col + (w - col - 40 * k) / 2, 'y': y + 45 * k,
+                      'width': w - col - 40 * k, 'height': 90 * k, 'radius': 6 * k,
+                      'fill': '#111827'})
+            L.append({'type': 'text', 'text': code, 'font': 'mono', 'size': 13 * k,
+                      'x': col + 12 * k, 'y': y + 10 * k, 'anchor': [0, 0], 'fill': '#a7f3d0'})
+            y += 110 * k
+    return scene(w, h, L, background='#ffffff')
+
+
 KINDS = [('flat-ui', flat_ui), ('gradient', gradient),
-         ('photo', photo), ('translucent', translucent), ('strokes', strokes)]
+         ('photo', photo), ('translucent', translucent), ('strokes', strokes),
+         ('text', text)]
 
 if __name__ == '__main__':
     for name, fn in KINDS:
