@@ -68,7 +68,8 @@ static uint32_t PF(cost)(const uint8_t *restrict f, size_t n)
 
 static void PF(sub)(uint8_t *restrict out, const uint8_t *restrict cur, size_t n, size_t bpp)
 {
-    PF_LOOP(n, { out[j] = (uint8_t)(cur[j] - cur[j - bpp]); });
+    const uint8_t *left = cur - bpp;   /* cur[j - bpp], j - bpp < 0 too */
+    PF_LOOP(n, { out[j] = (uint8_t)(cur[j] - left[j]); });
 }
 
 static void PF(up)(uint8_t *restrict out, const uint8_t *restrict cur,
@@ -80,14 +81,16 @@ static void PF(up)(uint8_t *restrict out, const uint8_t *restrict cur,
 static void PF(avg)(uint8_t *restrict out, const uint8_t *restrict cur,
                     const uint8_t *restrict prev, size_t n, size_t bpp)
 {
-    PF_LOOP(n, { out[j] = (uint8_t)(cur[j] - ((cur[j - bpp] + prev[j]) >> 1)); });
+    const uint8_t *left = cur - bpp;
+    PF_LOOP(n, { out[j] = (uint8_t)(cur[j] - ((left[j] + prev[j]) >> 1)); });
 }
 
 static void PF(paeth)(uint8_t *restrict out, const uint8_t *restrict cur,
                       const uint8_t *restrict prev, size_t n, size_t bpp)
 {
+    const uint8_t *left = cur - bpp, *upleft = prev - bpp;
     PF_LOOP(n, {
-        int16_t a = cur[j - bpp], b = prev[j], c = prev[j - bpp];
+        int16_t a = left[j], b = prev[j], c = upleft[j];
         out[j] = (uint8_t)(cur[j] - pf_paeth_pred(a, b, c));
     });
 }
@@ -151,15 +154,16 @@ static uint32_t PF(quick_cost)(int t, const uint8_t *restrict cur, const uint8_t
         }
         sum += s;
     }
+    const uint8_t *left = cur - bpp, *upleft = prev - bpp;
     PF_NOVEC
     for (size_t j = end < n && step == PF_BLOCK ? end : n; j < n; j++) {
         uint8_t v;
         switch (t) {
         case 0: v = cur[j]; break;
-        case 1: v = (uint8_t)(cur[j] - cur[j - bpp]); break;
+        case 1: v = (uint8_t)(cur[j] - left[j]); break;
         case 2: v = (uint8_t)(cur[j] - prev[j]); break;
-        case 3: v = (uint8_t)(cur[j] - ((cur[j - bpp] + prev[j]) >> 1)); break;
-        default: v = (uint8_t)(cur[j] - pf_paeth_pred(cur[j - bpp], prev[j], prev[j - bpp])); break;
+        case 3: v = (uint8_t)(cur[j] - ((left[j] + prev[j]) >> 1)); break;
+        default: v = (uint8_t)(cur[j] - pf_paeth_pred(left[j], prev[j], upleft[j])); break;
         }
         uint8_t w = (uint8_t)-v;
         sum += v < w ? v : w;

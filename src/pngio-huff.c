@@ -75,7 +75,7 @@ static int len_symbol(unsigned m)
  * to be at least 3, up to len - i. */
 static inline size_t run_length(const uint8_t *p, size_t i, size_t len)
 {
-    uint8_t b = p[i - 1];
+    uint8_t b = (p + i)[-1];   /* i may be 0: p[-1] is the previous row's byte */
     uint64_t bw = 0x0101010101010101ull * b;
     size_t r = 3;
     while (i + r + 8 <= len) {
@@ -109,7 +109,7 @@ void pngio_huff_count(pngio_huff_t *h, const uint8_t *p, size_t len, int first)
             i += r;
             for (; r >= 3; r -= r < 258 ? r : 258)
                 c[257 + len_symbol(r < 258 ? (unsigned)r : 258u)]++;
-            c[p[i - 1]] += (uint32_t)r;
+            c[(p + i)[-1]] += (uint32_t)r;
             continue;
         }
         c[p[i++]]++;
@@ -124,7 +124,7 @@ static inline uint8_t *put_run(const pngio_huff_t *h, const uint8_t *p, size_t *
     uint64_t bb = *pbb;
     unsigned bc = *pbc;
     size_t r = run_length(p, *i, len);
-    uint32_t b = h->lit[p[*i - 1]];
+    uint32_t b = h->lit[(p + *i)[-1]];
     *i += r;
     for (; r >= 3; r -= r < 258 ? r : 258) {
         uint32_t m = h->match[r < 258 ? r : 258];
