@@ -1,129 +1,58 @@
-/* bench/png.c - our PNG writer and reader against cairo's on a 1080p frame
- * (`make bench`; not a test).
+/* bench/png.c - our PNG writer against cairo_surface_write_to_png and
+ * against today's writer (the one it replaced), per frame kind of the
+ * corpus (`make bench`; not a test).
  *
- *   encode time  cairo_surface_write_to_png_stream / ours   goal >= 4
- *   encode size  ours / cairo's                               goal <= 1.15
- *   decode time  our reader on a filter-NONE PNG vs on cairo's (adaptive
- *                filters): what goldens written with NONE save the differ
+ * Per kind, at one size (720p or 1080p):
+ *   encode   cairo_surface_write_to_png_stream / ours (render default)  >= 8
+ *   size     ours / cairo's                                             <= 1.0
+ *   today    today's writer / ours: libpng, zlib level 1, filter NONE,
+ *            the same row conversion (what rf_png_write_mem did before
+ *            the encoder of pngio-enc.c)                                >= 2.5
+ *   decode   libpng (through our reader) decoding our file / cairo's    <= 1.0
  *
- * Method: the frame is drawn once with cairo (gradients, translucent
- * shapes, curves: realistic, not flat). Both encoders write into a
- * growable memory buffer that is reused (no file system in the timings).
- * One repetition times cairo, then every configuration of ours, back to
- * back; a ratio is taken within a repetition and the figure printed is the
- * median over the repetitions (>= 5), so frequency changes hit both alike.
+ * The corpus: bench/scenes/corpus/KIND-720.json and KIND-1080.json,
+ * runeframe scenes (bench/scenes/corpus/gen.py says what each kind is;
+ * the showcase is bench/scenes/showcase-720.json and -1080.json),
+ * each rendered once at --time (default 1.0) by the renderer. Every
+ * encoder writes into a reused memory buffer (no file system in the
+ * timings). One repetition times cairo, today's writer and every
+ * configuration of ours back to back; a ratio is taken within a
+ * repetition and the figure printed is the median over the repetitions
+ * (>= 5), so frequency changes hit both alike.
  *
- * Usage: bench/png [--reps N] [--size WxH] [--all] [--strict]
- *   --size    the frame's size (default 1920x1080)
- *   --all     also every zlib level 0..9 with filter NONE, and each filter
- *             at levels 1 and 6 (how the defaults were chosen)
+ * Usage: bench/png [--reps N] [--corpus DIR] [--size 720|1080] [--time T]
+ *                  [--kinds a,b] [--all] [--strict]
+ *   --all     also levels 1..9 with the per-row filter choice and with
+ *             NONE (how the defaults were chosen)
  *   --strict  exit 1 when a goal is missed
  */
 #if !defined(_GNU_SOURCE) && !defined(_POSIX_C_SOURCE)
 #define _POSIX_C_SOURCE 200809L
 #endif
 #include <cairo.h>
-#include <math.h>
+#include <png.h>
+#include <setjmp.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "bench.h"
 
+#include "diag.h"
 #include "pngio.h"
+#include "render.h"
+#include "scene.h"
 
-static int W = 1920, H = 1080;   /* --size */
 #define MAXREPS BENCH_MAXREPS
-#define RF_PI 3.14159265358979323846
+#define GOAL_CAIRO 8.0
+#define GOAL_SIZE 1.0
+#define GOAL_TODAY 2.5
+#define GOAL_DECODE 1.0
 
-static uint64_t rng = 0x2545f4914f6cdd1du;
-static double uniform(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return (double)(rng >> 11) * 0x1.0p-53;
-}
-
-static void rounded_rect(cairo_t *cr, double x, double y, double w, double h, double rad)
-{
-    cairo_new_sub_path(cr);
-    cairo_arc(cr, x + w - rad, y + rad, rad, -RF_PI / 2, 0);
-    cairo_arc(cr, x + w - rad, y + h - rad, rad, 0, RF_PI / 2);
-    cairo_arc(cr, x + rad, y + h - rad, rad, RF_PI / 2, RF_PI);
-    cairo_arc(cr, x + rad, y + rad, rad, RF_PI, 3 * RF_PI / 2);
-    cairo_close_path(cr);
-}
-
-typedef enum frame_kind {
-    FRAME_TYPICAL,      /* opaque: a few gradients and shapes (the goals) */
-    FRAME_HEAVY,        /* opaque: 40 large translucent radial gradients */
-    FRAME_TRANSLUCENT,  /* the typical shapes over no background: RGBA */
-} frame_kind_t;
-
-/* A frame like runeframe's: background gradient, a few gradient blobs and
- * panels, flat shapes with outlines, curves (antialiased edges throughout). */
-static cairo_surface_t *draw_frame(frame_kind_t kind)
-{
-    cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, W, H);
-    cairo_t *cr = cairo_create(s);
-    rng = 0x2545f4914f6cdd1du;
-    if (kind != FRAME_TRANSLUCENT) {
-        cairo_pattern_t *bg = cairo_pattern_create_linear(0, 0, W / 4.0, H);
-        cairo_pattern_add_color_stop_rgb(bg, 0, 0.04, 0.06, 0.13);
-        cairo_pattern_add_color_stop_rgb(bg, 1, 0.10, 0.05, 0.20);
-        cairo_set_source(cr, bg);
-        cairo_paint(cr);
-        cairo_pattern_destroy(bg);
-    }
-    int blobs = kind == FRAME_HEAVY ? 40 : 3;
-    for (int i = 0; i < blobs; i++) {
-        double x = uniform() * W, y = uniform() * H, r = 60 + uniform() * 140;
-        cairo_pattern_t *g = cairo_pattern_create_radial(x - r / 3, y - r / 3, r / 8, x, y, r);
-        cairo_pattern_add_color_stop_rgba(g, 0, uniform(), uniform(), uniform(), 0.9);
-        cairo_pattern_add_color_stop_rgba(g, 1, uniform(), uniform(), uniform(), 0.3);
-        cairo_set_source(cr, g);
-        cairo_arc(cr, x, y, r, 0, 2 * RF_PI);
-        cairo_fill(cr);
-        cairo_pattern_destroy(g);
-    }
-    /* one panel with a linear gradient */
-    cairo_pattern_t *lg = cairo_pattern_create_linear(200, 0, 900, 0);
-    cairo_pattern_add_color_stop_rgb(lg, 0, 0.9, 0.3, 0.2);
-    cairo_pattern_add_color_stop_rgb(lg, 1, 0.2, 0.4, 0.9);
-    rounded_rect(cr, 200, 700, 700, 160, 24);
-    cairo_set_source(cr, lg);
-    cairo_fill(cr);
-    cairo_pattern_destroy(lg);
-    for (int i = 0; i < 12; i++) {
-        double x = uniform() * W, y = uniform() * H, w = 40 + uniform() * 300,
-               h = 30 + uniform() * 200;
-        rounded_rect(cr, x, y, w, h, 12);
-        cairo_set_source_rgba(cr, uniform(), uniform(), uniform(), kind == FRAME_HEAVY ? 0.6 : 1);
-        cairo_fill_preserve(cr);
-        cairo_set_source_rgba(cr, 1, 1, 1, 0.8);
-        cairo_set_line_width(cr, 2);
-        cairo_stroke(cr);
-    }
-    for (int i = 0; i < 8; i++) {
-        cairo_arc(cr, uniform() * W, uniform() * H, 10 + uniform() * 60, 0, 2 * RF_PI);
-        cairo_set_source_rgb(cr, uniform(), uniform(), uniform());
-        cairo_fill(cr);
-    }
-    for (int i = 0; i < 10; i++) {
-        cairo_move_to(cr, uniform() * W, uniform() * H);
-        cairo_curve_to(cr, uniform() * W, uniform() * H, uniform() * W, uniform() * H,
-                       uniform() * W, uniform() * H);
-        cairo_set_source_rgba(cr, uniform(), uniform(), uniform(), 0.8);
-        cairo_set_line_width(cr, 2 + uniform() * 6);
-        cairo_stroke(cr);
-    }
-    cairo_destroy(cr);
-    cairo_surface_flush(s);
-    return s;
-}
+static const char *const all_kinds[] = {
+    "flat-ui", "showcase", "gradient", "photo", "translucent", "strokes", "text", NULL
+};
 
 static cairo_status_t mem_sink(void *closure, const unsigned char *data, unsigned int len)
 {
@@ -143,11 +72,68 @@ static cairo_status_t mem_sink(void *closure, const unsigned char *data, unsigne
     return CAIRO_STATUS_SUCCESS;
 }
 
-static void die(const char *what, const rf_png_error_t *err)
+static void die(const char *what, const char *msg)
 {
-    fprintf(stderr, "bench/png: %s: %s\n", what, err != NULL ? err->message : "failed");
+    fprintf(stderr, "bench/png: %s: %s\n", what, msg != NULL ? msg : "failed");
     exit(2);
 }
+
+/* ---- today's writer: libpng, zlib 1, filter NONE, one row buffer ---- */
+
+static void today_write(png_structp png, png_bytep data, size_t len)
+{
+    if (mem_sink(png_get_io_ptr(png), data, (unsigned)len) != CAIRO_STATUS_SUCCESS)
+        png_error(png, "out of memory");
+}
+
+static void today_flush(png_structp png)
+{
+    (void)png;
+}
+
+static int today_run(png_structp png, png_infop info, const rf_png_frame_t *f, uint8_t *row,
+                     rf_png_buffer_t *out)
+{
+    if (setjmp(png_jmpbuf(png)))
+        return -1;
+    int opaque = rf_png_frame_is_opaque(f);
+    png_set_write_fn(png, out, today_write, today_flush);
+    png_set_IHDR(png, info, f->width, f->height, 8,
+                 opaque ? PNG_COLOR_TYPE_RGB : PNG_COLOR_TYPE_RGB_ALPHA, PNG_INTERLACE_NONE,
+                 PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    png_set_compression_level(png, 1);
+    png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_NONE);
+    png_set_compression_buffer_size(png, 64 * 1024);
+    png_write_info(png, info);
+    const unsigned char *src = (const unsigned char *)f->pixels;
+    for (uint32_t y = 0; y < f->height; y++, src += f->stride) {
+        const uint32_t *px = (const uint32_t *)(const void *)src;
+        if (opaque)
+            rf_png_row_to_rgb(row, px, f->width);
+        else
+            rf_png_row_to_rgba(row, px, f->width);
+        png_write_row(png, row);
+    }
+    png_write_end(png, NULL);
+    return 0;
+}
+
+static void today_encode(const rf_png_frame_t *f, rf_png_buffer_t *out)
+{
+    out->len = 0;
+    uint8_t *row = malloc((size_t)f->width * 4);
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
+    png_infop info = png != NULL ? png_create_info_struct(png) : NULL;
+    if (row == NULL || info == NULL)
+        die("today's writer", "out of memory");
+    int rc = today_run(png, info, f, row, out);
+    png_destroy_write_struct(&png, &info);
+    free(row);
+    if (rc != 0)
+        die("today's writer", "libpng failed");
+}
+
+/* ---- the benchmark ---- */
 
 static int count_rows(void *ctx, uint32_t y, const uint8_t *rgba)
 {
@@ -156,160 +142,202 @@ static int count_rows(void *ctx, uint32_t y, const uint8_t *rgba)
     return 0;
 }
 
+static double decode_once(const rf_png_buffer_t *b, uint64_t *sink)
+{
+    rf_png_error_t err;
+    double t0 = bench_seconds();
+    if (rf_png_decode_mem(b->data, b->len, "bench", NULL, count_rows, sink, &err) != RF_PNG_SUCCESS)
+        die("decode", err.message);
+    return bench_seconds() - t0;
+}
+
 typedef struct config {
-    const char *label;
+    char label[48];
     rf_png_options_t opt;
-    double t[MAXREPS];     /* encode seconds per repetition */
-    double ratio[MAXREPS]; /* cairo / ours per repetition */
-    double dt[MAXREPS];    /* decode seconds */
+    double t[MAXREPS];       /* encode seconds per repetition */
+    double vs_cairo[MAXREPS];
+    double vs_today[MAXREPS];
     size_t size;
     rf_png_buffer_t out;
 } config_t;
 
+static int in_list(const char *list, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = list; p != NULL && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
+        if (strncmp(p, name, n) == 0 && (p[n] == ',' || p[n] == '\0'))
+            return 1;
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
-    int reps = 7, all = 0, strict = 0;
+    int reps = 7, all = 0, strict = 0, size = 1080;
+    double t = 1.0;
+    const char *corpus = "bench/scenes/corpus", *kinds = NULL;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc)
             reps = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--corpus") == 0 && i + 1 < argc)
+            corpus = argv[++i];
+        else if (strcmp(argv[i], "--kinds") == 0 && i + 1 < argc)
+            kinds = argv[++i];
+        else if (strcmp(argv[i], "--time") == 0 && i + 1 < argc)
+            t = atof(argv[++i]);
         else if (strcmp(argv[i], "--size") == 0 && i + 1 < argc) {
-            if (sscanf(argv[++i], "%dx%d", &W, &H) != 2 || W < 16 || H < 16 || W > 8192 || H > 8192) {
-                fprintf(stderr, "bench/png: --size wants WxH, 16 .. 8192 each\n");
-                return 2;
-            }
+            size = atoi(argv[++i]);
+            if (size != 720 && size != 1080)
+                die("--size", "720 or 1080");
         } else if (strcmp(argv[i], "--all") == 0)
             all = 1;
         else if (strcmp(argv[i], "--strict") == 0)
             strict = 1;
         else {
-            fprintf(stderr, "usage: bench/png [--reps N] [--size WxH] [--all] [--strict]\n");
+            fprintf(stderr, "usage: bench/png [--reps N] [--corpus DIR] [--size 720|1080] "
+                            "[--time T] [--kinds a,b] [--all] [--strict]\n");
             return 2;
         }
     }
-    if (reps < 5)
-        reps = 5;
-    if (reps > MAXREPS)
-        reps = MAXREPS;
+    reps = reps < 5 ? 5 : reps > MAXREPS ? MAXREPS : reps;
 
-    static const char *const fname[] = { "NONE", "SUB", "UP", "AVG", "PAETH", "ALL" };
-    config_t cfg[32];
+    config_t cfg[24];
     int ncfg = 0;
-    cfg[ncfg++] = (config_t){ .label = "ours zlib 1 + NONE (render)", .opt = RF_PNG_OPTIONS_RENDER };
-    cfg[ncfg++] = (config_t){ .label = "ours zlib 6 + NONE (golden)", .opt = RF_PNG_OPTIONS_GOLDEN };
-    /* libpng's default filtering, for the decode comparison */
-    cfg[ncfg++] = (config_t){ .label = "ours zlib 6 + ALL (adaptive)", .opt = { 6, RF_PNG_FILTER_ALL } };
-    static char labels[32][48];
+    cfg[ncfg++] = (config_t){ .label = "ours render default", .opt = RF_PNG_OPTIONS_RENDER };
+    cfg[ncfg++] = (config_t){ .label = "ours golden default", .opt = RF_PNG_OPTIONS_GOLDEN };
     if (all) {
-        for (int l = 0; l <= 9; l++) {
-            if (l == 1 || l == 6)
-                continue;   /* already listed */
-            snprintf(labels[ncfg], sizeof labels[ncfg], "ours zlib %d + NONE", l);
-            cfg[ncfg] = (config_t){ .label = labels[ncfg], .opt = { l, RF_PNG_FILTER_NONE } };
+        for (int l = 1; l <= 9; l++) {
+            cfg[ncfg] = (config_t){ .opt = { l, RF_PNG_FILTER_ALL } };
+            snprintf(cfg[ncfg].label, sizeof cfg[ncfg].label, "ours level %d, filter per row", l);
+            ncfg++;
+            cfg[ncfg] = (config_t){ .opt = { l, RF_PNG_FILTER_NONE } };
+            snprintf(cfg[ncfg].label, sizeof cfg[ncfg].label, "ours level %d, filter NONE", l);
             ncfg++;
         }
-        for (int l = 1; l <= 6; l += 5)
-            for (int f = 1; f <= RF_PNG_FILTER_ALL; f++) {
-                if (l == 6 && f == RF_PNG_FILTER_ALL)
-                    continue;   /* already listed */
-                snprintf(labels[ncfg], sizeof labels[ncfg], "ours zlib %d + %s", l, fname[f]);
-                cfg[ncfg] = (config_t){ .label = labels[ncfg], .opt = { l, (rf_png_filter_t)f } };
-                ncfg++;
-            }
     }
 
     int fails = 0;
-    static const char *const kind_name[] = {
-        "Typical opaque", "Gradient-heavy opaque", "Translucent (no background)"
-    };
-    for (int kind = FRAME_TYPICAL; kind <= FRAME_TRANSLUCENT; kind++) {
-        int goals = kind == FRAME_TYPICAL;
-        cairo_surface_t *s = draw_frame((frame_kind_t)kind);
-        rf_png_frame_t probe = {
-            (const uint32_t *)(const void *)cairo_image_surface_get_data(s), W, H,
-            (size_t)cairo_image_surface_get_stride(s)
-        };
-        int opaque = rf_png_frame_is_opaque(&probe);
+    for (int k = 0; all_kinds[k] != NULL; k++) {
+        if (kinds != NULL && !in_list(kinds, all_kinds[k]))
+            continue;
+        char path[1024];
+        /* the showcase is the benchmarks' own, one folder up */
+        snprintf(path, sizeof path, "%s/%s%s-%d.json", corpus, k == 1 ? "../" : "",
+                 all_kinds[k], size);
+        rf_diag_t diag;
+        rf_diag_init(&diag, path);
+        rf_scene_t *sc = rf_scene_load(path, &diag);
+        if (sc == NULL) {
+            rf_diag_print(&diag, stderr);
+            return 2;
+        }
+        char msg[256];
+        rf_renderer_t *r = rf_renderer_create(sc, msg, sizeof msg);
+        if (r == NULL)
+            die(path, msg);
+        if (rf_renderer_draw(r, t) != 0)
+            die(path, rf_renderer_error(r));
+        cairo_surface_t *s = rf_renderer_surface(r);
+        cairo_surface_flush(s);
         rf_png_frame_t frame = {
-            (const uint32_t *)(const void *)cairo_image_surface_get_data(s), W, H,
+            (const uint32_t *)(const void *)cairo_image_surface_get_data(s),
+            (uint32_t)cairo_image_surface_get_width(s), (uint32_t)cairo_image_surface_get_height(s),
             (size_t)cairo_image_surface_get_stride(s)
         };
-        rf_png_buffer_t cbuf = { 0 };
-        double ct[MAXREPS], cdt[MAXREPS];
+        int opaque = rf_png_frame_is_opaque(&frame);
+        rf_png_buffer_t cbuf = { 0 }, tbuf = { 0 };
+        double ct[MAXREPS], tt[MAXREPS], cdt[MAXREPS], odt[MAXREPS], ddr[MAXREPS];
         rf_png_error_t err;
         /* warm-up: page in buffers, libraries */
         if (cairo_surface_write_to_png_stream(s, mem_sink, &cbuf) != CAIRO_STATUS_SUCCESS)
             die("cairo", NULL);
+        today_encode(&frame, &tbuf);
         for (int c = 0; c < ncfg; c++)
             if (rf_png_write_mem(&frame, &cfg[c].opt, &cfg[c].out, &err) != RF_PNG_SUCCESS)
-                die("encode", &err);
-        for (int r = 0; r < reps; r++) {
+                die("encode", err.message);
+        for (int rep = 0; rep < reps; rep++) {
             cbuf.len = 0;
             double t0 = bench_seconds();
             if (cairo_surface_write_to_png_stream(s, mem_sink, &cbuf) != CAIRO_STATUS_SUCCESS)
                 die("cairo", NULL);
-            ct[r] = bench_seconds() - t0;
+            ct[rep] = bench_seconds() - t0;
+            t0 = bench_seconds();
+            today_encode(&frame, &tbuf);
+            tt[rep] = bench_seconds() - t0;
             for (int c = 0; c < ncfg; c++) {
                 t0 = bench_seconds();
                 if (rf_png_write_mem(&frame, &cfg[c].opt, &cfg[c].out, &err) != RF_PNG_SUCCESS)
-                    die("encode", &err);
-                cfg[c].t[r] = bench_seconds() - t0;
-                cfg[c].ratio[r] = ct[r] / cfg[c].t[r];
+                    die("encode", err.message);
+                cfg[c].t[rep] = bench_seconds() - t0;
+                cfg[c].vs_cairo[rep] = ct[rep] / cfg[c].t[rep];
+                cfg[c].vs_today[rep] = tt[rep] / cfg[c].t[rep];
                 cfg[c].size = cfg[c].out.len;
             }
         }
-        /* decode: each PNG by our reader, interleaved the same way */
+        /* decode by libpng: cairo's file and ours (render default), A B, B A */
         uint64_t sink = 0;
-        for (int r = 0; r < reps; r++) {
-            double t0 = bench_seconds();
-            if (rf_png_decode_mem(cbuf.data, cbuf.len, "cairo", NULL, count_rows, &sink, &err))
-                die("decode", &err);
-            cdt[r] = bench_seconds() - t0;
-            for (int c = 0; c < ncfg; c++) {
-                t0 = bench_seconds();
-                if (rf_png_decode_mem(cfg[c].out.data, cfg[c].out.len, "ours", NULL,
-                                      count_rows, &sink, &err))
-                    die("decode", &err);
-                cfg[c].dt[r] = bench_seconds() - t0;
+        for (int rep = 0; rep < reps; rep++) {
+            if (rep % 2 == 0) {
+                cdt[rep] = decode_once(&cbuf, &sink);
+                odt[rep] = decode_once(&cfg[0].out, &sink);
+            } else {
+                odt[rep] = decode_once(&cfg[0].out, &sink);
+                cdt[rep] = decode_once(&cbuf, &sink);
             }
+            ddr[rep] = odt[rep] / cdt[rep];
         }
 
-        double cm = bench_median(ct, reps), cdm = bench_median(cdt, reps);
-        printf("\n%s %dx%d frame (%s PNG), median of %d interleaved repetitions\n",
-               kind_name[kind], W, H, opaque ? "RGB" : "RGBA", reps);
-        printf("%-30s %9s %9s %10s %7s %9s\n", "encoder", "encode", "speedup", "bytes",
-               "size", "decode");
-        printf("%-30s %7.2fms %9s %10zu %7s %7.2fms\n", "cairo_surface_write_to_png",
-               cm * 1e3, "1.00x", cbuf.len, "1.000x", cdm * 1e3);
-        for (int c = 0; c < ncfg; c++) {
-            double speed = bench_median(cfg[c].ratio, reps);
-            double size = (double)cfg[c].size / (double)cbuf.len;
-            printf("%-30s %7.2fms %8.2fx %10zu %6.3fx %7.2fms\n", cfg[c].label,
-                   bench_median(cfg[c].t, reps) * 1e3, speed, cfg[c].size, size,
-                   bench_median(cfg[c].dt, reps) * 1e3);
-            if (goals && c == 0 && (speed < 4.0 || size > 1.15))
-                fails++;
-            if (goals && c == 0) {
-                char a[32], b[32], sz[32];
-                snprintf(sz, sizeof sz, "%dx%d", W, H);
-                bench_row("PNG encode: cairo_..._write_to_png / ours", sz, speed, ">=", 4.0,
-                          bench_fmt(a, sizeof a, bench_median(cfg[c].t, reps) * 1e3, "ms"),
-                          bench_fmt(b, sizeof b, cm * 1e3, "ms"));
-                snprintf(a, sizeof a, "%zu B", cfg[c].size);
-                snprintf(b, sizeof b, "%zu B", cbuf.len);
-                bench_row("PNG size: ours / cairo's", sz, size, "<=", 1.15, a, b);
-            }
-        }
-        printf("decode time, filter NONE vs adaptive (both ours at zlib 6): %.2fx; "
-               "vs cairo's file: %.2fx\n",
-               bench_median(cfg[1].dt, reps) / bench_median(cfg[2].dt, reps), bench_median(cfg[1].dt, reps) / cdm);
-        if (goals)
-            printf("goals (render defaults, typical frame): speedup >= 4x, size <= 1.15x: %s\n",
-                   fails ? "MISSED" : "met");
+        double cm = bench_median(ct, reps), tm = bench_median(tt, reps);
+        printf("\n%s, %ux%u (%s PNG), frame at t = %g, median of %d interleaved repetitions\n",
+               all_kinds[k], frame.width, frame.height, opaque ? "RGB" : "RGBA", t, reps);
+        printf("%-32s %9s %8s %8s %10s %7s\n", "encoder", "encode", "vs cairo", "vs today",
+               "bytes", "size");
+        printf("%-32s %7.2fms %8s %8s %10zu %7s\n", "cairo_surface_write_to_png", cm * 1e3,
+               "1.00x", "", cbuf.len, "1.000x");
+        printf("%-32s %7.2fms %8s %8s %10zu %6.3fx\n", "today's (libpng, zlib 1, NONE)",
+               tm * 1e3, "", "1.00x", tbuf.len, (double)tbuf.len / (double)cbuf.len);
+        for (int c = 0; c < ncfg; c++)
+            printf("%-32s %7.2fms %7.2fx %7.2fx %10zu %6.3fx\n", cfg[c].label,
+                   bench_median(cfg[c].t, reps) * 1e3, bench_median(cfg[c].vs_cairo, reps),
+                   bench_median(cfg[c].vs_today, reps), cfg[c].size,
+                   (double)cfg[c].size / (double)cbuf.len);
+        double speed = bench_median(cfg[0].vs_cairo, reps);
+        double ratio = (double)cfg[0].size / (double)cbuf.len;
+        double today = bench_median(cfg[0].vs_today, reps);
+        double dec = bench_median(ddr, reps);
+        printf("libpng decode: ours (render default) %.2f ms, cairo's %.2f ms: %.2fx\n",
+               bench_median(odt, reps) * 1e3, bench_median(cdt, reps) * 1e3, dec);
+        fails += speed < GOAL_CAIRO;
+        fails += ratio > GOAL_SIZE;
+        fails += today < GOAL_TODAY;
+        fails += dec > GOAL_DECODE;
+
+        char fig[96], sz[32], a[32], b[32];
+        snprintf(sz, sizeof sz, "%ux%u", frame.width, frame.height);
+        snprintf(fig, sizeof fig, "PNG encode %s: cairo / ours", all_kinds[k]);
+        bench_row(fig, sz, speed, ">=", GOAL_CAIRO,
+                  bench_fmt(a, sizeof a, bench_median(cfg[0].t, reps) * 1e3, "ms"),
+                  bench_fmt(b, sizeof b, cm * 1e3, "ms"));
+        snprintf(fig, sizeof fig, "PNG size %s: ours / cairo's", all_kinds[k]);
+        snprintf(a, sizeof a, "%zu B", cfg[0].size);
+        snprintf(b, sizeof b, "%zu B", cbuf.len);
+        bench_row(fig, sz, ratio, "<=", GOAL_SIZE, a, b);
+        snprintf(fig, sizeof fig, "PNG encode %s: today's / ours", all_kinds[k]);
+        bench_row(fig, sz, today, ">=", GOAL_TODAY,
+                  bench_fmt(a, sizeof a, bench_median(cfg[0].t, reps) * 1e3, "ms"),
+                  bench_fmt(b, sizeof b, tm * 1e3, "ms"));
+        snprintf(fig, sizeof fig, "PNG decode %s: ours / cairo's (libpng)", all_kinds[k]);
+        bench_row(fig, sz, dec, "<=", GOAL_DECODE,
+                  bench_fmt(a, sizeof a, bench_median(odt, reps) * 1e3, "ms"),
+                  bench_fmt(b, sizeof b, bench_median(cdt, reps) * 1e3, "ms"));
         rf_png_buffer_destroy(&cbuf);
-        cairo_surface_destroy(s);
+        rf_png_buffer_destroy(&tbuf);
+        rf_renderer_destroy(r);
+        rf_scene_destroy(sc);
         (void)sink;
     }
     for (int c = 0; c < ncfg; c++)
         rf_png_buffer_destroy(&cfg[c].out);
+    printf("\ngoals: vs cairo >= %gx, size <= %gx, vs today >= %gx, decode <= %gx: %d missed\n",
+           GOAL_CAIRO, GOAL_SIZE, GOAL_TODAY, GOAL_DECODE, fails);
     return strict && fails ? 1 : 0;
 }

@@ -141,8 +141,8 @@ const rf_cmd_t rf_cmd_seek = {
         "  --time T           the time in seconds\n"
         "  --frame N          frame N (0 .. frames-1), at time N / fps\n"
         "  -o FILE.png        the output, written atomically; '-' for standard output\n"
-        "  --png-level L      zlib level 0..9 (default 1, as render)\n"
-        "  --png-filter F     PNG row filter: none (default), sub, up, avg, paeth, all\n"
+        "  --png-level L      PNG compression level 0..9 (default 1, as render)\n"
+        "  --png-filter F     PNG row filter: all (default), none, sub, up, avg, paeth\n"
         "  --scale S          a draft: the canvas round(width * S) x round(height * S)\n"
         "                     and everything on it scaled by S (0 < S <= 1)\n",
     .usage = "SCENE (--time T | --frame N) -o FILE.png [--scale S] [--png-level L]",

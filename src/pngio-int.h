@@ -18,6 +18,66 @@
 #define RF_NOINLINE
 #endif
 
+/* ---- the encoder core (pngio-enc.c) ---- */
+
+/* Writes row y of the image, width * (alpha ? 4 : 3) bytes, into dst. */
+typedef void (*pngio_row_fn)(const void *src, uint32_t y, uint8_t *dst);
+/* Takes len bytes of the file, in order; 0, or -1 with errno set. */
+typedef int (*pngio_emit_fn)(void *ctx, const uint8_t *data, size_t len);
+
+/* An image as rows of 8-bit RGB (alpha 0) or straight RGBA (alpha 1). */
+typedef struct pngio_image {
+    uint32_t width;                 /* 1 .. 2^31 - 1 */
+    uint32_t height;
+    int alpha;
+    pngio_row_fn row;
+    const void *src;                /* row's first argument */
+} pngio_image_t;
+
+/* The level coded by pngio-huff.c; the others are libdeflate's. */
+#define PNGIO_LEVEL_FAST 1
+
+/* Encodes img as a whole PNG (signature, IHDR, IDAT..., IEND) through
+ * emit: each row filtered as mode says (RF_PNG_FILTER_ALL: chosen per
+ * row), the zlib stream made by libdeflate at level (0..12). NO_MEMORY,
+ * INTERNAL_ERROR (libdeflate refused), or IO_ERROR when emit failed (its
+ * errno left as emit set it). The filtered image and the compressed one
+ * live in per-thread scratch kept between calls; thread-safe. */
+rf_png_status_t pngio_encode(const pngio_image_t *img, int level, rf_png_filter_t mode,
+                             pngio_emit_fn emit, void *ctx);
+/* Frees the calling thread's encoder scratch (buffers and compressors
+ * kept between calls; other threads' are freed when they exit). */
+void pngio_scratch_release(void);
+/* 1 when RF_PNG_SCALAR is set to something other than "" or "0": the
+ * encoder then runs its filters' scalar (not vectorized) copy. */
+int pngio_scalar_forced(void);
+
+/* ---- the fast deflate coder of level 1 (pngio-huff.c) ----
+ * One zlib stream holding one dynamic Huffman block: literals and runs
+ * (matches at distance 1). Use: pngio_huff_init, pngio_huff_count on a
+ * sample of the filtered rows, pngio_huff_begin (the tables, the zlib and
+ * block headers), pngio_huff_row on every filtered row in order,
+ * pngio_huff_end with the Adler-32 of all rows. A row p of len bytes
+ * (its filter type byte included) must have p[-1] readable and, unless
+ * first (the stream's first row), equal to the previous row's last byte;
+ * p[len .. len + 7] readable. The out pointers need room for 2 * len + 16
+ * bytes (row), 1,200 (begin), 16 (end); each returns the new end, whole
+ * bytes before it final, the pending bits kept in h. */
+#define PNGIO_HUFF_SYMS 286
+typedef struct pngio_huff {
+    uint32_t count[PNGIO_HUFF_SYMS];  /* the sample's literal/length symbols */
+    uint32_t lit[256];                /* code | bits << 16 */
+    uint32_t match[259];              /* by length: code + extra + distance, | bits << 24 */
+    uint32_t eob;
+    uint64_t bb;                      /* pending bits, LSB first */
+    unsigned bc;
+} pngio_huff_t;
+void pngio_huff_init(pngio_huff_t *h);
+void pngio_huff_count(pngio_huff_t *h, const uint8_t *p, size_t len, int first);
+uint8_t *pngio_huff_begin(pngio_huff_t *h, uint8_t *out);
+uint8_t *pngio_huff_row(pngio_huff_t *h, const uint8_t *p, size_t len, int first, uint8_t *out);
+uint8_t *pngio_huff_end(pngio_huff_t *h, uint8_t *out, uint32_t adler);
+
 /* libpng memory through malloc, remembering failures: libpng's own message
  * for them is generic. The first member of the reader's and the writer's
  * state, which is libpng's mem_ptr. */

@@ -1,6 +1,7 @@
 /* pngio.h - PNG files out of cairo frames, and any PNG into 8-bit RGBA.
  *
- * Owns: the PNG writer and the PNG reader, both on libpng directly, and
+ * Owns: the PNG writer (our own encoder on libdeflate) and the PNG reader
+ * (on libpng), and
  * rf_png_status_t, the one status every function here returns.
  *
  * Writer: a frame in cairo's ARGB32 layout (premultiplied alpha, one native-
@@ -8,9 +9,17 @@
  * pixels are exactly those cairo_surface_write_to_png() would store: colors
  * are unpremultiplied with cairo's rounding, (c * 255 + a / 2) / a, alpha 0
  * gives 0,0,0,0. The file is RGB (color type 2) when every pixel is opaque,
- * RGBA (6) otherwise. zlib level and filter are options. Output goes to a
- * FILE*, to a memory buffer (encode a settled frame once, copy the bytes),
- * or to a path atomically (atomic.h). One row buffer per call, none per row.
+ * RGBA (6) otherwise. The compression level and the filter are options.
+ * The encoder (pngio-enc.c) filters rows itself. Level 1 codes them with
+ * our own deflate coder (pngio-huff.c: one dynamic Huffman block whose
+ * table comes from a sample of the image's rows, literals and runs,
+ * written row by row); levels 0 and 2..9 compress the whole filtered
+ * image with libdeflate in one call. Buffers are kept per thread between
+ * calls (no page faults per frame). Output bytes depend only on the
+ * pixels, the options and (levels 0, 2..9) libdeflate's version, never
+ * on the CPU.
+ * Output goes to a FILE*, to a memory buffer (encode a settled frame once,
+ * copy the bytes), or to a path atomically (atomic.h).
  *
  * Reader: any PNG (palette, gray 1/2/4/8/16-bit, gray+alpha, RGB, RGBA,
  * 8/16-bit, tRNS, Adam7) becomes 8-bit straight-alpha RGBA exactly as
@@ -36,8 +45,12 @@
  * Errors never crash and never leak: libpng's longjmp lands in one place per
  * call, which frees everything. Every function is thread-safe.
  *
- * Files: pngio-write.c (the writer), pngio-read.c (the reader), pngio.c
- * (status texts and what both share, pngio-int.h).
+ * Files: pngio-write.c (the writer's API and row conversion), pngio-enc.c
+ * (the encoder: filters, libdeflate, chunks), pngio-huff.c (level 1's
+ * deflate coder), pngio-filter.h (the row
+ * filters, a template pngio-enc.c instantiates vectorized and scalar),
+ * pngio-read.c (the reader), pngio.c (status texts and what both share,
+ * pngio-int.h).
  */
 #ifndef RF_PNG_H
 #define RF_PNG_H
@@ -103,21 +116,32 @@ typedef enum rf_png_filter {
     RF_PNG_FILTER_UP,
     RF_PNG_FILTER_AVG,
     RF_PNG_FILTER_PAETH,
-    RF_PNG_FILTER_ALL,        /* libpng picks per row (its default) */
+    RF_PNG_FILTER_ALL,        /* adaptive: per row the filter whose bytes
+                                 have the lowest sum of absolute values
+                                 (level 1: summed over 32 bytes of every
+                                 128 of the row); levels 0, 2..9: or NONE
+                                 for the whole image when a sample of
+                                 rows compresses smaller so */
 } rf_png_filter_t;
 
 typedef struct rf_png_options {
-    int level;                /* zlib level 0..9 */
+    int level;                /* compression level 0..9: 1 our own fast
+                                 coder (Huffman + runs, no match search);
+                                 0 and 2..9 libdeflate's levels (0
+                                 stores, 9 smallest) */
     rf_png_filter_t filter;
 } rf_png_options_t;
 
-/* Defaults, measured by bench/png.c on a typical 1080p frame: render frames
- * zlib 1 + NONE (4.1x faster than cairo_surface_write_to_png at 1.14x its
- * size), goldens zlib 6 + NONE (2.1x faster, 0.89x the size, and half
- * the decode time of libpng's adaptive filters). A NULL options pointer
- * means RF_PNG_OPTIONS_RENDER. Use: rf_png_options_t o = RF_PNG_OPTIONS_GOLDEN; */
-#define RF_PNG_OPTIONS_RENDER { 1, RF_PNG_FILTER_NONE }
-#define RF_PNG_OPTIONS_GOLDEN { 6, RF_PNG_FILTER_NONE }
+/* Defaults, measured by bench/png.c on the corpus of bench/scenes/corpus
+ * (BENCHMARKS.md has the table): render frames level 1 + ALL (the fast
+ * setting: our coder, the filter per row chosen on a sample of each row;
+ * 8x to 23x faster than cairo_surface_write_to_png at 1.01x to 1.41x
+ * its size), goldens level 7 + ALL (the small setting, libdeflate: 0.76x
+ * to 1.02x cairo's size on the corpus, still faster than cairo). A NULL
+ * options pointer means RF_PNG_OPTIONS_RENDER. Use:
+ * rf_png_options_t o = RF_PNG_OPTIONS_GOLDEN; */
+#define RF_PNG_OPTIONS_RENDER { 1, RF_PNG_FILTER_ALL }
+#define RF_PNG_OPTIONS_GOLDEN { 7, RF_PNG_FILTER_ALL }
 
 /* "none", "sub", "up", "avg", "paeth", "all" -> *filter; 0, or -1 when the
  * name is none of them. */

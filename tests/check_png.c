@@ -1811,8 +1811,13 @@ static int tmpfs_write(void *arg)
     char path[600];
     snprintf(path, sizeof path, "%s/frame-00000.png", dir);
     uint32_t *px = malloc(256 * 256 * 4);
-    for (int i = 0; i < 256 * 256; i++)
-        px[i] = 0xff000000u | (uint32_t)(i * 2654435761u);   /* incompressible */
+    uint32_t x = 2463534242u;   /* xorshift32: incompressible, whatever the filter */
+    for (int i = 0; i < 256 * 256; i++) {
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        px[i] = 0xff000000u | x;
+    }
     rf_png_frame_t f = { px, 256, 256, 1024 };
     rf_png_error_t e;
     int rc = 0;

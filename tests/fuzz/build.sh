@@ -8,8 +8,8 @@
 # tests/fuzz/fuzz-<h>.c with libFuzzer into OUTDIR/fuzz-<h>, for h in
 # scene path expr png render text query image. `make fuzz` calls it; tests/fuzz/run.sh runs
 # the results. Needs clang with libFuzzer (Debian: clang libclang-rt-14-dev)
-# and pkg-config for cairo, libpng, libcjson, HarfBuzz, FreeType, libjpeg
-# and librsvg.
+# and pkg-config for cairo, libpng, libcjson, libdeflate, HarfBuzz, FreeType,
+# libjpeg and librsvg.
 # Environment: CLANG (default clang), JOBS (parallel compiles, default 2),
 # FUZZ_CFLAGS (added to every compile).
 # Exit status: 0 when all seven were built, 77 when clang or libFuzzer is
@@ -40,7 +40,7 @@ if ! "$cc" -fsanitize=fuzzer,address,undefined "$probe/p.c" -o "$probe/p" 2>"$pr
     exit 77
 fi
 
-pkgs="cairo libpng libcjson harfbuzz freetype2 libjpeg librsvg-2.0"
+pkgs="cairo libpng libcjson libdeflate harfbuzz freetype2 libjpeg librsvg-2.0"
 pc_cflags=$(pkg-config --cflags $pkgs)
 pc_libs=$(pkg-config --libs $pkgs)
 cflags="-g -O1 -fno-omit-frame-pointer -ffp-contract=off -std=c11 -Wall -Wextra

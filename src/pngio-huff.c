@@ -1,0 +1,386 @@
+/* pngio-huff.c - the fast deflate coder of PNG level 1: one dynamic
+ * Huffman block per image, its tables built from a histogram of a sample
+ * of the image's filtered rows, literals and runs (LZ77 matches at
+ * distance 1: a byte repeated) and nothing else. No match search, no hash
+ * table: the row filters turn flat regions into runs of zeros, and the
+ * per-image table codes what is left in about its entropy.
+ *
+ * Owns: pngio_huff_t's functions (pngio-int.h). Integer arithmetic and
+ * plain C only: the bytes depend on the filtered rows and nothing else.
+ *
+ * Written from RFC 1950/1951 and the design of fpnge (Luca Versari's fast
+ * PNG encoder: per-image Huffman tables, run-length matches) as described
+ * in its README; no code of it.
+ */
+#include "pngio-int.h"
+
+#include <string.h>
+
+#define HUFF_MAX_BITS 14   /* two literal pairs (56 bits) fit between flushes */
+#define CL_MAX_BITS 7
+
+static inline uint64_t load64(const uint8_t *p)
+{
+    uint64_t v;
+    memcpy(&v, p, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    v = __builtin_bswap64(v);
+#endif
+    return v;
+}
+
+static inline void store64(uint8_t *p, uint64_t v)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    v = __builtin_bswap64(v);
+#endif
+    memcpy(p, &v, 8);
+}
+
+/* Lengths 3..258: symbol 257.. and extra bits (RFC 1951 3.2.5). */
+static const uint16_t len_base[29] = {
+    3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31,
+    35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258
+};
+static const uint8_t len_extra[29] = {
+    0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2,
+    3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0
+};
+
+static int len_symbol(unsigned m)
+{
+    int s = 28;
+    while (len_base[s] > m)
+        s--;
+    return s;
+}
+
+/* ---- tokens: literals and distance-1 runs, the same for counting and
+ * coding ---- */
+
+#define PUT(bits, n)                                                       \
+    do {                                                                      \
+        bb |= (uint64_t)(bits) << bc;                                         \
+        bc += (n);                                                            \
+    } while (0)
+#define FLUSH()                                                               \
+    do {                                                                      \
+        store64(out, bb);                                                     \
+        out += bc >> 3;                                                       \
+        bb >>= bc & 56;                                                       \
+        bc &= 7;                                                              \
+    } while (0)
+
+/* The length of the run of bytes equal to p[i - 1] starting at i, known
+ * to be at least 3, up to len - i. */
+static inline size_t run_length(const uint8_t *p, size_t i, size_t len)
+{
+    uint8_t b = (p + i)[-1];   /* i may be 0: p[-1] is the previous row's byte */
+    uint64_t bw = 0x0101010101010101ull * b;
+    size_t r = 3;
+    while (i + r + 8 <= len) {
+        uint64_t x = load64(p + i + r) ^ bw;
+        if (x != 0)
+            return r + ((size_t)__builtin_ctzll(x) >> 3);
+        r += 8;
+    }
+    while (i + r < len && p[i + r] == b)
+        r++;
+    return r;
+}
+
+/* Does a run of at least 3 bytes equal to p[i - 1] start at i? (i + 3 <=
+ * len; reads p[i - 1 .. i + 6].) */
+static inline int run_starts(const uint8_t *p, size_t i)
+{
+    uint64_t w = load64(p + i - 1);
+    return ((w ^ (w << 8)) & 0xffffff00u) == 0;
+}
+
+void pngio_huff_count(pngio_huff_t *h, const uint8_t *p, size_t len, int first)
+{
+    uint32_t *c = h->count;
+    size_t i = 0;
+    if (first && len > 0)
+        c[p[i++]]++;
+    while (i < len) {
+        if (i + 3 <= len && run_starts(p, i)) {
+            size_t r = run_length(p, i, len);
+            i += r;
+            for (; r >= 3; r -= r < 258 ? r : 258)
+                c[257 + len_symbol(r < 258 ? (unsigned)r : 258u)]++;
+            c[(p + i)[-1]] += (uint32_t)r;
+            continue;
+        }
+        c[p[i++]]++;
+    }
+}
+
+/* The run at *i (at least 3 bytes equal to p[*i - 1]) as matches of up
+ * to 258 and 0..2 literals. */
+static inline uint8_t *put_run(const pngio_huff_t *h, const uint8_t *p, size_t *i, size_t len,
+                               uint8_t *out, uint64_t *pbb, unsigned *pbc)
+{
+    uint64_t bb = *pbb;
+    unsigned bc = *pbc;
+    size_t r = run_length(p, *i, len);
+    uint32_t b = h->lit[(p + *i)[-1]];
+    *i += r;
+    for (; r >= 3; r -= r < 258 ? r : 258) {
+        uint32_t m = h->match[r < 258 ? r : 258];
+        PUT(m & 0xffffffu, m >> 24);
+        FLUSH();
+    }
+    for (; r > 0; r--) {
+        PUT(b & 0xffffu, b >> 16);
+        FLUSH();
+    }
+    *pbb = bb;
+    *pbc = bc;
+    return out;
+}
+
+uint8_t *pngio_huff_row(pngio_huff_t *h, const uint8_t *p, size_t len, int first, uint8_t *out)
+{
+    uint64_t bb = h->bb;
+    unsigned bc = h->bc;
+    const uint32_t *lit = h->lit;
+    size_t i = 0;
+    if (first && len > 0) {
+        PUT(lit[p[0]] & 0xffffu, lit[p[0]] >> 16);
+        FLUSH();
+        i = 1;
+    }
+    /* 8 bytes at a time: t marks the bytes equal to the byte before
+     * them, r3 the positions 0..5 where 3 such bytes start (a run); the
+     * bytes before the first run are literals, two per code (14 + 14
+     * bits: two pairs fit between flushes) */
+    while (i + 8 <= len) {
+        uint64_t x = load64(p + i) ^ load64(p + i - 1);
+        uint64_t t = ~(((x & 0x7f7f7f7f7f7f7f7full) + 0x7f7f7f7f7f7f7f7full) | x |
+                       0x7f7f7f7f7f7f7f7full);
+        uint64_t r3 = t & (t >> 8) & (t >> 16);
+        size_t k = r3 != 0 ? (size_t)__builtin_ctzll(r3) >> 3 : 6;
+        const uint8_t *q = p + i;
+        i += k;
+        if (k >= 4) {
+            uint32_t a = lit[q[0]], b = lit[q[1]], c = lit[q[2]], d = lit[q[3]];
+            unsigned na = a >> 16, nc = c >> 16;
+            PUT((a & 0xffffu) | (b & 0xffffu) << na, na + (b >> 16));
+            PUT((c & 0xffffu) | (d & 0xffffu) << nc, nc + (d >> 16));
+            FLUSH();
+            q += 4;
+            k -= 4;
+        }
+        if (k >= 2) {
+            uint32_t a = lit[q[0]], b = lit[q[1]];
+            unsigned na = a >> 16;
+            PUT((a & 0xffffu) | (b & 0xffffu) << na, na + (b >> 16));
+            q += 2;
+            k -= 2;
+        }
+        if (k > 0)
+            PUT(lit[q[0]] & 0xffffu, lit[q[0]] >> 16);
+        FLUSH();
+        if (r3 != 0)
+            out = put_run(h, p, &i, len, out, &bb, &bc);
+    }
+    while (i < len) {
+        if (i + 3 <= len && run_starts(p, i)) {
+            out = put_run(h, p, &i, len, out, &bb, &bc);
+            continue;
+        }
+        PUT(lit[p[i]] & 0xffffu, lit[p[i]] >> 16);
+        FLUSH();
+        i++;
+    }
+    h->bb = bb;
+    h->bc = bc;
+    return out;
+}
+
+/* ---- Huffman code lengths ---- */
+
+/* Code lengths of n symbols with counts cnt (zero: no code) into len,
+ * at most maxbits: Huffman's construction by two queues over the symbols
+ * sorted by count (ties by symbol, so the result is fully determined),
+ * and when the longest code is too long, counts halved (kept >= 1) and
+ * built again. At least two symbols get codes (a complete code). */
+static void build_lengths(const uint32_t *cnt_in, int n, int maxbits, uint8_t *len)
+{
+    uint32_t cnt[320];
+    int sym[320];
+    uint64_t w[640];
+    int parent[640];
+    memcpy(cnt, cnt_in, (size_t)n * sizeof *cnt);
+    int used = 0;
+    for (int s = 0; s < n; s++)
+        used += cnt[s] != 0;
+    for (int s = 0; used < 2 && s < n; s++)
+        if (cnt[s] == 0) {
+            cnt[s] = 1;
+            used++;
+        }
+    for (;;) {
+        int m = 0;
+        for (int s = 0; s < n; s++)
+            if (cnt[s] != 0)
+                sym[m++] = s;
+        /* insertion sort by (count, symbol): n <= 320 */
+        for (int a = 1; a < m; a++) {
+            int v = sym[a], b = a;
+            while (b > 0 && cnt[sym[b - 1]] > cnt[v]) {
+                sym[b] = sym[b - 1];
+                b--;
+            }
+            sym[b] = v;
+        }
+        for (int k = 0; k < m; k++)
+            w[k] = cnt[sym[k]];
+        /* leaves 0..m-1, internal nodes m..2m-2 made in order */
+        int leaf = 0, node = m, made = m;
+        for (int k = 0; k < m - 1; k++) {
+            int pick[2];
+            for (int t = 0; t < 2; t++) {
+                if (leaf < m && (node >= made || w[leaf] <= w[node]))
+                    pick[t] = leaf++;
+                else
+                    pick[t] = node++;
+            }
+            w[made] = w[pick[0]] + w[pick[1]];
+            parent[pick[0]] = parent[pick[1]] = made;
+            made++;
+        }
+        int depth[640];
+        int maxd = 0;
+        depth[made - 1] = 0;
+        for (int k = made - 2; k >= 0; k--) {
+            depth[k] = depth[parent[k]] + 1;
+            if (k < m && depth[k] > maxd)
+                maxd = depth[k];
+        }
+        if (maxd <= maxbits) {
+            memset(len, 0, (size_t)n);
+            for (int k = 0; k < m; k++)
+                len[sym[k]] = (uint8_t)depth[k];
+            return;
+        }
+        for (int s = 0; s < n; s++)
+            if (cnt[s] != 0)
+                cnt[s] = (cnt[s] + 1) / 2;
+    }
+}
+
+/* Canonical codes (RFC 1951 3.2.2), bit-reversed for LSB-first output. */
+static void canonical(const uint8_t *len, int n, uint16_t *code)
+{
+    uint16_t bl_count[16] = { 0 }, next[16];
+    for (int s = 0; s < n; s++)
+        bl_count[len[s]]++;
+    bl_count[0] = 0;
+    uint16_t c = 0;
+    for (int b = 1; b < 16; b++) {
+        c = (uint16_t)((c + bl_count[b - 1]) << 1);
+        next[b] = c;
+    }
+    for (int s = 0; s < n; s++) {
+        if (len[s] == 0) {
+            code[s] = 0;
+            continue;
+        }
+        uint16_t v = next[len[s]]++, r = 0;
+        for (int b = 0; b < len[s]; b++)
+            r = (uint16_t)(r << 1 | ((v >> b) & 1u));
+        code[s] = r;
+    }
+}
+
+void pngio_huff_init(pngio_huff_t *h)
+{
+    memset(h->count, 0, sizeof h->count);
+    h->bb = 0;
+    h->bc = 0;
+}
+
+uint8_t *pngio_huff_begin(pngio_huff_t *h, uint8_t *out)
+{
+    /* every literal and length gets a code (the sample may miss some),
+     * the end of block too */
+    uint32_t cnt[PNGIO_HUFF_SYMS];
+    for (int s = 0; s < PNGIO_HUFF_SYMS; s++)
+        cnt[s] = h->count[s] + 1;
+    uint8_t len[PNGIO_HUFF_SYMS + 2];
+    uint16_t code[PNGIO_HUFF_SYMS];
+    build_lengths(cnt, PNGIO_HUFF_SYMS, HUFF_MAX_BITS, len);
+    canonical(len, PNGIO_HUFF_SYMS, code);
+    for (int s = 0; s < 256; s++)
+        h->lit[s] = code[s] | (uint32_t)len[s] << 16;
+    h->eob = code[256] | (uint32_t)len[256] << 16;
+    /* a match: its length's code, extra bits, then the distance code
+     * 0 (distance 1) of the 2-symbol distance code, one bit 0 */
+    for (unsigned m = 3; m <= 258; m++) {
+        int ls = len_symbol(m);
+        unsigned n = len[257 + ls], e = len_extra[ls];
+        uint32_t bits = code[257 + ls] | (uint32_t)(m - len_base[ls]) << n;
+        h->match[m] = bits | (n + e + 1u) << 24;
+    }
+    h->match[0] = h->match[1] = h->match[2] = 0;
+    len[PNGIO_HUFF_SYMS] = len[PNGIO_HUFF_SYMS + 1] = 1;   /* distances 1, 2 */
+
+    /* the code lengths of 286 + 2 symbols, sent as code-length symbols
+     * 0..15 (no repeat codes: 288 short symbols) */
+    const int total = PNGIO_HUFF_SYMS + 2;
+    uint32_t clc[19] = { 0 };
+    for (int s = 0; s < total; s++)
+        clc[len[s]]++;
+    uint8_t cll[19];
+    uint16_t clcode[19];
+    build_lengths(clc, 19, CL_MAX_BITS, cll);
+    canonical(cll, 19, clcode);
+    static const uint8_t order[19] = { 16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15 };
+    int hclen = 19;
+    while (hclen > 4 && cll[order[hclen - 1]] == 0)
+        hclen--;
+
+    uint64_t bb = 0;
+    unsigned bc = 0;
+    out[0] = 0x78;   /* zlib: deflate, 32 KiB window */
+    out[1] = 0x01;   /* FLEVEL 0 (fastest), FCHECK: 0x7801 % 31 == 0 */
+    out += 2;
+    PUT(1u, 1);                                  /* BFINAL */
+    PUT(2u, 2);                                  /* BTYPE 10: dynamic */
+    PUT(PNGIO_HUFF_SYMS - 257u, 5);              /* HLIT */
+    PUT(2u - 1u, 5);                             /* HDIST */
+    PUT((unsigned)hclen - 4u, 4);                /* HCLEN */
+    FLUSH();
+    for (int k = 0; k < hclen; k++) {
+        PUT(cll[order[k]], 3);
+        FLUSH();
+    }
+    for (int s = 0; s < total; s++) {
+        PUT(clcode[len[s]], cll[len[s]]);
+        FLUSH();
+    }
+    h->bb = bb;
+    h->bc = bc;
+    return out;
+}
+
+uint8_t *pngio_huff_end(pngio_huff_t *h, uint8_t *out, uint32_t adler)
+{
+    uint64_t bb = h->bb;
+    unsigned bc = h->bc;
+    PUT(h->eob & 0xffffu, h->eob >> 16);
+    FLUSH();
+    if (bc > 0) {          /* to a byte boundary */
+        PUT(0u, 8 - bc);
+        FLUSH();
+    }
+    out[0] = (uint8_t)(adler >> 24);
+    out[1] = (uint8_t)(adler >> 16);
+    out[2] = (uint8_t)(adler >> 8);
+    out[3] = (uint8_t)adler;
+    h->bb = 0;
+    h->bc = 0;
+    return out + 4;
+}

@@ -1,0 +1,483 @@
+/* check_pngenc.c - the PNG encoder (src/pngio-enc.c, pngio-filter.h)
+ * against independent decoders: libpng's simplified API and tests/pngtool.py
+ * (a standard-library Python codec written from the PNG specification).
+ *
+ * The expected pixels are never our own output: they are computed here
+ * from the frame with cairo's unpremultiply written out,
+ * (c * 255 + a / 2) / a and 0,0,0,0 for alpha 0 (what
+ * cairo_surface_write_to_png stores).
+ *
+ *   - every frame of the benchmark corpus (bench/scenes/corpus, the
+ *     showcase scenes), 720p and 1080p, at the render default (720p also
+ *     at the golden one), decoded by libpng and by pngtool.py: every
+ *     pixel back exactly;
+ *   - the same bytes with the filters' scalar path (RF_PNG_SCALAR=1) as
+ *     with the vectorized one, on the corpus and on odd sizes;
+ *   - widths 1, 3, 17, 1-row images, 16384-wide images, RGB and RGBA,
+ *     every level and every filter;
+ *   - level 1 (our own deflate coder) is one dynamic block, cut into
+ *     several IDATs when large, and 120 random images (runs of every
+ *     length, noise, every filter) round-trip through libpng (every 4th
+ *     through pngtool.py too);
+ *   - a full disk (/dev/full) and a read-only folder leave no file.
+ * Environment: top_srcdir (default "."), for the corpus and pngtool.py.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <cairo.h>
+#include <check.h>
+#include <errno.h>
+#include <png.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "atomic.h"
+#include "diag.h"
+#include "pngio.h"
+#include "render.h"
+#include "scene.h"
+#include "testutil.h"
+
+static char tmpdir[256];
+
+static void setup(void)
+{
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/rf-pngenc-XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(tmpdir));
+}
+
+static void teardown(void)
+{
+    rf_test_rm_rf(tmpdir);
+}
+
+static const char *top(void)
+{
+    const char *t = getenv("top_srcdir");
+    return t != NULL && *t ? t : ".";
+}
+
+/* The straight RGBA a frame must decode to, by cairo's formula. */
+static uint8_t *expected_rgba(const rf_png_frame_t *f)
+{
+    uint8_t *out = malloc((size_t)f->width * f->height * 4);
+    ck_assert_ptr_nonnull(out);
+    for (uint32_t y = 0; y < f->height; y++) {
+        const uint32_t *row = (const uint32_t *)(const void *)((const uint8_t *)f->pixels +
+                                                                (size_t)y * f->stride);
+        for (uint32_t x = 0; x < f->width; x++) {
+            uint32_t p = row[x], a = p >> 24;
+            uint8_t *o = out + ((size_t)y * f->width + x) * 4;
+            uint32_t c[3] = { (p >> 16) & 255, (p >> 8) & 255, p & 255 };
+            for (int k = 0; k < 3; k++)
+                o[k] = a == 0 ? 0 : (uint8_t)((c[k] * 255 + a / 2) / a);
+            o[3] = (uint8_t)a;
+        }
+    }
+    return out;
+}
+
+/* libpng's simplified reader: the file as 8-bit straight RGBA. */
+static uint8_t *libpng_decode(const uint8_t *data, size_t len, uint32_t *w, uint32_t *h)
+{
+    png_image img;
+    memset(&img, 0, sizeof img);
+    img.version = PNG_IMAGE_VERSION;
+    ck_assert_msg(png_image_begin_read_from_memory(&img, data, len), "libpng: %s", img.message);
+    img.format = PNG_FORMAT_RGBA;
+    uint8_t *out = malloc(PNG_IMAGE_SIZE(img));
+    ck_assert_ptr_nonnull(out);
+    ck_assert_msg(png_image_finish_read(&img, NULL, out, 0, NULL), "libpng: %s", img.message);
+    *w = img.width;
+    *h = img.height;
+    return out;
+}
+
+/* pngtool.py's decoder: the file at path as RGBA. */
+static uint8_t *python_decode(const char *path, uint32_t w, uint32_t h)
+{
+    char raw[600], cmd[2048];
+    snprintf(raw, sizeof raw, "%s.raw", path);
+    snprintf(cmd, sizeof cmd, "python3 '%s/tests/pngtool.py' decode '%s' '%s' >/dev/null", top(),
+             path, raw);
+    int rc = system(cmd);
+    ck_assert_msg(rc == 0, "pngtool.py decode %s failed (%d)", path, rc);
+    FILE *f = fopen(raw, "rb");
+    ck_assert_ptr_nonnull(f);
+    size_t n = (size_t)w * h * 4;
+    uint8_t *out = malloc(n + 1);
+    ck_assert_ptr_nonnull(out);
+    ck_assert_uint_eq(fread(out, 1, n + 1, f), n);
+    fclose(f);
+    unlink(raw);
+    return out;
+}
+
+static void assert_same_pixels(const uint8_t *got, const uint8_t *want, uint32_t w, uint32_t h,
+                               const char *what)
+{
+    for (size_t i = 0; i < (size_t)w * h; i++)
+        ck_assert_msg(memcmp(got + 4 * i, want + 4 * i, 4) == 0,
+                      "%s: pixel (%zu, %zu) is %u,%u,%u,%u, want %u,%u,%u,%u", what, i % w, i / w,
+                      got[4 * i], got[4 * i + 1], got[4 * i + 2], got[4 * i + 3], want[4 * i],
+                      want[4 * i + 1], want[4 * i + 2], want[4 * i + 3]);
+}
+
+/* Encodes f with opt into out, with the scalar filters when scalar. */
+static void encode(const rf_png_frame_t *f, const rf_png_options_t *opt, int scalar,
+                   rf_png_buffer_t *out)
+{
+    if (scalar)
+        setenv("RF_PNG_SCALAR", "1", 1);
+    else
+        unsetenv("RF_PNG_SCALAR");
+    rf_png_error_t err;
+    rf_png_status_t st = rf_png_write_mem(f, opt, out, &err);
+    unsetenv("RF_PNG_SCALAR");
+    ck_assert_msg(st == RF_PNG_SUCCESS, "encode: %s", err.message);
+}
+
+/* Encodes f every way in opts (scalar and vector: same bytes), decodes
+ * each with libpng (and the first with pngtool.py when python), and
+ * compares with cairo's formula. */
+static void check_frame(const rf_png_frame_t *f, const rf_png_options_t *opts, int nopts,
+                        int python, int scalar, const char *what)
+{
+    uint8_t *want = expected_rgba(f);
+    rf_png_buffer_t a = { 0 }, b = { 0 };
+    for (int i = 0; i < nopts; i++) {
+        char label[160];
+        snprintf(label, sizeof label, "%s, level %d filter %d", what, opts[i].level,
+                 (int)opts[i].filter);
+        encode(f, &opts[i], 0, &a);
+        if (scalar) {
+            encode(f, &opts[i], 1, &b);
+            ck_assert_msg(a.len == b.len && memcmp(a.data, b.data, a.len) == 0,
+                          "%s: scalar and vector filters wrote different bytes", label);
+        }
+        uint32_t w, h;
+        uint8_t *got = libpng_decode(a.data, a.len, &w, &h);
+        ck_assert_uint_eq(w, f->width);
+        ck_assert_uint_eq(h, f->height);
+        assert_same_pixels(got, want, w, h, label);
+        free(got);
+        if (python && i == 0) {
+            char path[512];
+            snprintf(path, sizeof path, "%s/frame.png", tmpdir);
+            FILE *fp = fopen(path, "wb");
+            ck_assert_ptr_nonnull(fp);
+            ck_assert_uint_eq(fwrite(a.data, 1, a.len, fp), a.len);
+            ck_assert_int_eq(fclose(fp), 0);
+            got = python_decode(path, w, h);
+            assert_same_pixels(got, want, w, h, label);
+            free(got);
+            unlink(path);
+        }
+    }
+    rf_png_buffer_destroy(&a);
+    rf_png_buffer_destroy(&b);
+    free(want);
+}
+
+/* ---------------------------------------------------------- the corpus */
+
+static const char *const kinds[] = { "flat-ui", "showcase", "gradient", "photo",
+                                     "translucent", "strokes", "text" };
+
+static void corpus_case(int k, int size)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/bench/scenes/%s%s-%d.json", top(),
+             k == 1 ? "" : "corpus/", kinds[k], size);
+    rf_diag_t diag;
+    rf_diag_init(&diag, path);
+    rf_scene_t *sc = rf_scene_load(path, &diag);
+    ck_assert_msg(sc != NULL, "cannot load %s (set top_srcdir)", path);
+    char msg[256];
+    rf_renderer_t *r = rf_renderer_create(sc, msg, sizeof msg);
+    ck_assert_msg(r != NULL, "%s", msg);
+    ck_assert_int_eq(rf_renderer_draw(r, 1.0), 0);
+    cairo_surface_t *s = rf_renderer_surface(r);
+    cairo_surface_flush(s);
+    rf_png_frame_t f = {
+        (const uint32_t *)(const void *)cairo_image_surface_get_data(s),
+        (uint32_t)cairo_image_surface_get_width(s), (uint32_t)cairo_image_surface_get_height(s),
+        (size_t)cairo_image_surface_get_stride(s)
+    };
+    ck_assert_uint_eq(f.height, (uint32_t)size);
+    /* the translucent kind must really be RGBA, the others RGB */
+    ck_assert_int_eq(rf_png_frame_is_opaque(&f), k != 4);
+    /* 720p: both defaults, scalar and vector; 1080p: the render default
+     * (the golden level costs up to a second per frame here) */
+    const rf_png_options_t opts[] = { RF_PNG_OPTIONS_RENDER, RF_PNG_OPTIONS_GOLDEN };
+    check_frame(&f, opts, size == 720 ? 2 : 1, 1, size == 720, path);
+    rf_renderer_destroy(r);
+    rf_scene_destroy(sc);
+}
+
+START_TEST(corpus_frames_round_trip_720)
+{
+    corpus_case(_i, 720);
+}
+END_TEST
+
+START_TEST(corpus_frames_round_trip_1080)
+{
+    corpus_case(_i, 1080);
+}
+END_TEST
+
+/* ------------------------------------------------------ odd geometries */
+
+static uint64_t rng = 0x9e3779b97f4a7c15u;
+static uint32_t next32(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return (uint32_t)(rng >> 16);
+}
+
+/* A w x h frame (stride padded by 8 bytes): runs of one color, smooth
+ * ramps and noise, every alpha when translucent, colors <= alpha as
+ * cairo draws them. */
+static uint32_t *make_frame(uint32_t w, uint32_t h, int translucent, rf_png_frame_t *f)
+{
+    size_t stride = (size_t)w * 4 + 8;
+    uint32_t *px = malloc(stride * h);
+    ck_assert_ptr_nonnull(px);
+    for (uint32_t y = 0; y < h; y++) {
+        uint32_t *row = (uint32_t *)(void *)((uint8_t *)px + y * stride);
+        for (uint32_t x = 0; x < w; x++) {
+            uint32_t kind = (x / 7 + y / 3) % 3, r, g, b;
+            if (kind == 0) {
+                r = 200, g = 40, b = 90;
+            } else if (kind == 1) {
+                r = x & 255, g = y & 255, b = (x + y) & 255;
+            } else {
+                uint32_t v = next32();
+                r = v & 255, g = (v >> 8) & 255, b = (v >> 16) & 255;
+            }
+            uint32_t a = translucent ? (x * 37 + y * 11 + (next32() & 3)) & 255 : 255;
+            row[x] = a << 24 | (r * a / 255) << 16 | (g * a / 255) << 8 | (b * a / 255);
+        }
+        memset(row + w, 0xee, 8);   /* padding the writer must not read into the file */
+    }
+    *f = (rf_png_frame_t){ px, w, h, stride };
+    return px;
+}
+
+START_TEST(odd_widths_one_row_and_16384_wide)
+{
+    static const uint32_t sizes[][2] = {
+        { 1, 1 }, { 1, 9 }, { 3, 1 }, { 3, 5 }, { 17, 1 }, { 17, 13 }, { 16384, 1 }, { 16384, 3 },
+    };
+    rf_png_options_t opts[2 * 6 + 1];
+    int n = 0;
+    for (int flt = RF_PNG_FILTER_NONE; flt <= RF_PNG_FILTER_ALL; flt++) {
+        opts[n++] = (rf_png_options_t){ 1, (rf_png_filter_t)flt };
+        opts[n++] = (rf_png_options_t){ 9, (rf_png_filter_t)flt };
+    }
+    opts[n++] = (rf_png_options_t){ 0, RF_PNG_FILTER_ALL };
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+        for (int translucent = 0; translucent <= 1; translucent++) {
+            rf_png_frame_t f;
+            uint32_t *px = make_frame(sizes[i][0], sizes[i][1], translucent, &f);
+            char what[96];
+            snprintf(what, sizeof what, "%ux%u %s", f.width, f.height,
+                     translucent ? "RGBA" : "RGB");
+            ck_assert_int_eq(rf_png_frame_is_opaque(&f), !translucent);
+            check_frame(&f, opts, n, 1, 1, what);
+            free(px);
+        }
+}
+END_TEST
+
+START_TEST(every_level_same_pixels_scalar_same_bytes)
+{
+    rf_png_frame_t f;
+    uint32_t *px = make_frame(301, 37, 1, &f);
+    rf_png_options_t opts[10];
+    for (int l = 0; l <= 9; l++)
+        opts[l] = (rf_png_options_t){ l, RF_PNG_FILTER_ALL };
+    check_frame(&f, opts, 10, 0, 1, "301x37 RGBA");
+    free(px);
+}
+END_TEST
+
+/* The encoder itself (not only the file layer) picks the filter per row:
+ * a frame whose rows repeat compresses far below its filter-NONE size at
+ * the same level, and its rows carry more than one filter type. */
+START_TEST(per_row_filters_are_chosen)
+{
+    rf_png_frame_t f;
+    uint32_t *px = make_frame(256, 64, 0, &f);
+    /* a horizontal ramp: SUB makes it constant */
+    for (uint32_t y = 32; y < 64; y++)
+        for (uint32_t x = 0; x < 256; x++)
+            ((uint32_t *)(void *)((uint8_t *)px + y * f.stride))[x] = 0xff000000u | x << 16 | x << 8 | x;
+    rf_png_options_t none = { 0, RF_PNG_FILTER_NONE }, all = { 0, RF_PNG_FILTER_ALL };
+    rf_png_buffer_t a = { 0 }, b = { 0 };
+    encode(&f, &none, 0, &a);
+    encode(&f, &all, 0, &b);
+    /* level 0 stores the filtered image as it is: 64 rows of 1 + 768
+     * bytes = 49,216 bytes, one stored block (5 header bytes) after the
+     * 2-byte zlib header, in the one IDAT after the signature and IHDR */
+    const uint8_t *z = b.data + 8 + 25 + 8 + 2 + 5;
+    int seen[5] = { 0 };
+    for (uint32_t y = 0; y < 64; y++) {
+        uint8_t t = z[(size_t)y * 769];
+        ck_assert_uint_le(t, 4);
+        seen[t] = 1;
+    }
+    ck_assert_msg(seen[1] && seen[2], "SUB and UP were not both chosen");
+    ck_assert_mem_eq(b.data + 37, "IDAT", 4);
+    for (uint32_t y = 33; y < 64; y++)
+        ck_assert_msg(z[(size_t)y * 769] == 2, "row %u repeats the one above: UP, got %u", y,
+                      z[(size_t)y * 769]);
+    ck_assert_uint_eq(z[32 * 769], 1);
+    rf_png_buffer_destroy(&a);
+    rf_png_buffer_destroy(&b);
+    free(px);
+}
+END_TEST
+
+/* ------------------------------------------- level 1: our own coder */
+
+/* Level 1 is our deflate coder, not libdeflate's: one final dynamic
+ * block (BFINAL 1, BTYPE 10 in the first 3 bits after the zlib header
+ * 78 01), the distance code of 2 symbols (HDIST 1), all 286 literal and
+ * length codes (HLIT 29); and images whose compressed stream passes
+ * 1 MiB are cut into several IDAT chunks, which decoders join. */
+START_TEST(level1_is_one_dynamic_block_in_several_idats)
+{
+    rf_png_frame_t f;
+    uint32_t *px = make_frame(1024, 600, 1, &f);   /* noise: well over 1 MiB */
+    for (uint32_t y = 0; y < 600; y++)             /* all noise */
+        for (uint32_t x = 0; x < 1024; x++)
+            ((uint32_t *)(void *)((uint8_t *)px + y * f.stride))[x] = next32() | 0xff000000u;
+    rf_png_options_t o = { 1, RF_PNG_FILTER_ALL };
+    rf_png_buffer_t a = { 0 };
+    encode(&f, &o, 0, &a);
+    const uint8_t *z = a.data + 8 + 25 + 8;
+    ck_assert_mem_eq(z - 4, "IDAT", 4);
+    ck_assert_uint_eq(z[0], 0x78);
+    ck_assert_uint_eq(z[1], 0x01);
+    ck_assert_uint_eq(z[2] & 7u, 1u | 2u << 1);          /* BFINAL, BTYPE 2 */
+    ck_assert_uint_eq((z[2] >> 3) & 31u, 29);              /* HLIT: 286 codes */
+    ck_assert_uint_eq(z[3] & 31u, 1);                      /* HDIST: 2 codes */
+    int idats = 0;
+    for (size_t off = 8; off + 8 <= a.len;) {
+        uint32_t len = (uint32_t)a.data[off] << 24 | (uint32_t)a.data[off + 1] << 16 |
+                       (uint32_t)a.data[off + 2] << 8 | a.data[off + 3];
+        idats += memcmp(a.data + off + 4, "IDAT", 4) == 0;
+        off += 12 + (size_t)len;
+    }
+    ck_assert_int_ge(idats, 2);
+    check_frame(&f, &o, 1, 1, 1, "1024x600 noise, level 1");
+    rf_png_buffer_destroy(&a);
+    free(px);
+}
+END_TEST
+
+/* Random images through level 1 and libpng (a fuzz-ish check, fixed
+ * seed): random sizes (1..300 x 1..40), every filter, content from long
+ * runs of one color (runs across rows and of every length around the
+ * 258-byte match limit) through short repeats to noise, opaque and
+ * translucent; every 4th also through pngtool.py. */
+START_TEST(level1_random_images_round_trip)
+{
+    for (int it = 0; it < 120; it++) {
+        uint32_t w = 1 + next32() % 300, h = 1 + next32() % 40;
+        int translucent = (int)(next32() & 1), style = (int)(next32() % 4);
+        rf_png_frame_t f;
+        uint32_t *px = make_frame(w, h, translucent, &f);
+        uint32_t color = next32(), left = 0;
+        for (uint32_t y = 0; y < h; y++) {
+            uint32_t *row = (uint32_t *)(void *)((uint8_t *)px + y * f.stride);
+            for (uint32_t x = 0; x < w; x++) {
+                if (style == 3)
+                    continue;                       /* make_frame's mix */
+                if (left == 0) {                    /* a new run */
+                    color = next32();
+                    left = style == 0 ? 1 + next32() % 700 : style == 1 ? 1 + next32() % 4 : 1;
+                }
+                left--;
+                uint32_t a = translucent ? color >> 24 : 255;
+                uint32_t r = (color >> 16) & 255, g = (color >> 8) & 255, b = color & 255;
+                row[x] = a << 24 | (r * a / 255) << 16 | (g * a / 255) << 8 | (b * a / 255);
+            }
+        }
+        rf_png_options_t o = { 1, (rf_png_filter_t)(it % 6) };
+        char what[96];
+        snprintf(what, sizeof what, "random %d: %ux%u style %d %s", it, w, h, style,
+                 translucent ? "RGBA" : "RGB");
+        check_frame(&f, &o, 1, it % 4 == 0, it % 8 == 0, what);
+        free(px);
+    }
+}
+END_TEST
+
+/* ------------------------------------------------------ failing output */
+
+START_TEST(full_disk_and_read_only_folder_leave_nothing)
+{
+    rf_png_frame_t f;
+    uint32_t *px = make_frame(1920, 200, 1, &f);   /* a few MB: many stdio buffers */
+    rf_png_error_t err;
+    FILE *fp = fopen("/dev/full", "wb");
+    ck_assert_ptr_nonnull(fp);
+    ck_assert_int_eq(rf_png_write_stream(&f, NULL, fp, &err), RF_PNG_IO_ERROR);
+    ck_assert_int_eq(err.sys_errno, ENOSPC);
+    fclose(fp);
+    ck_assert_int_eq(rf_png_write_path(&f, NULL, "/dev/full", 0, &err), RF_PNG_IO_ERROR);
+    ck_assert_int_eq(err.sys_errno, ENOSPC);
+    if (geteuid() != 0) {   /* root writes into read-only folders */
+        char dir[512], path[600];
+        snprintf(dir, sizeof dir, "%s/ro", tmpdir);
+        ck_assert_int_eq(mkdir(dir, 0555), 0);
+        snprintf(path, sizeof path, "%s/frame-00000.png", dir);
+        ck_assert_int_eq(rf_png_write_path(&f, NULL, path, 0, &err), RF_PNG_IO_ERROR);
+        ck_assert_int_eq(err.sys_errno, EACCES);
+        ck_assert_int_eq(rmdir(dir), 0);   /* empty: no partial file */
+    }
+    free(px);
+}
+END_TEST
+
+static Suite *pngenc_suite(void)
+{
+    Suite *s = suite_create("pngenc");
+    TCase *c = tcase_create("corpus");
+    tcase_add_checked_fixture(c, setup, teardown);
+    tcase_set_timeout(c, 600);
+    tcase_add_loop_test(c, corpus_frames_round_trip_720, 0, 7);
+    tcase_add_loop_test(c, corpus_frames_round_trip_1080, 0, 7);
+    suite_add_tcase(s, c);
+    TCase *g = tcase_create("geometry");
+    tcase_add_checked_fixture(g, setup, teardown);
+    tcase_set_timeout(g, 300);
+    tcase_add_test(g, odd_widths_one_row_and_16384_wide);
+    tcase_add_test(g, every_level_same_pixels_scalar_same_bytes);
+    tcase_add_test(g, per_row_filters_are_chosen);
+    tcase_add_test(g, level1_is_one_dynamic_block_in_several_idats);
+    tcase_add_test(g, level1_random_images_round_trip);
+    tcase_add_test(g, full_disk_and_read_only_folder_leave_nothing);
+    suite_add_tcase(s, g);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(pngenc_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? 1 : 0;
+}
