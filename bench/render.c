@@ -74,6 +74,7 @@ typedef struct src {
     double g[5];              /* linear x0 y0 x1 y1; radial x y r */
     const rf_gradient_stop_t *stops;
     uint32_t nstops;
+    const double *slots;       /* the frame's values, for stops that are color values */
 } src_t;
 
 typedef enum op_kind { OP_SHAPE, OP_PUSH, OP_POP } op_kind_t;
@@ -114,7 +115,7 @@ typedef struct builder {
     dlist_t *dl;
 } builder_t;
 
-static double clamp01(double v) { return v > 0 ? (v < 1 ? v : 1) : 0; }
+static double clamp01(double v) { return rf_clamp01(v); }
 static double nonneg(double v) { return v > 0 ? v : 0; }
 static double P(const builder_t *b, const rf_prop_t *p) { return rf_prop_get(p, b->slots); }
 
@@ -153,6 +154,9 @@ static int gradient_constant(const rf_paint_t *p)
 {
     if (p->p0[0].slot != RF_PROP_CONST || p->p0[1].slot != RF_PROP_CONST)
         return 0;
+    for (uint32_t i = 0; i < p->nstops; i++)
+        if (p->stops[i].color.slot != RF_PROP_CONST)
+            return 0;
     if (p->kind == RF_PAINT_LINEAR)
         return p->p1[0].slot == RF_PROP_CONST && p->p1[1].slot == RF_PROP_CONST;
     return p->radius.slot == RF_PROP_CONST;
@@ -160,7 +164,8 @@ static int gradient_constant(const rf_paint_t *p)
 
 /* The gradient of geometry g, or NULL when degenerate. */
 static cairo_pattern_t *gradient_build(int linear, const double *g,
-                                       const rf_gradient_stop_t *stops, uint32_t nstops)
+                                       const rf_gradient_stop_t *stops, uint32_t nstops,
+                                       const double *slots)
 {
     cairo_pattern_t *pat;
     if (linear) {
@@ -173,10 +178,10 @@ static cairo_pattern_t *gradient_build(int linear, const double *g,
             return NULL;
         pat = cairo_pattern_create_radial(g[0], g[1], 0, g[0], g[1], g[2]);
     }
-    for (uint32_t i = 0; i < nstops; i++)
-        cairo_pattern_add_color_stop_rgba(pat, stops[i].offset, stops[i].color.r,
-                                          stops[i].color.g, stops[i].color.b,
-                                          stops[i].color.a);
+    for (uint32_t i = 0; i < nstops; i++) {
+        rf_color_t c = rf_colorp_get(&stops[i].color, slots);
+        cairo_pattern_add_color_stop_rgba(pat, stops[i].offset, c.r, c.g, c.b, c.a);
+    }
     cairo_pattern_set_extend(pat, CAIRO_EXTEND_PAD);
     return pat;
 }
@@ -200,12 +205,16 @@ static src_t paint_record(const builder_t *b, const rf_paint_t *p, uint32_t idx,
     src_t s = { 0 };
     if (p->kind == RF_PAINT_SOLID || p->kind == RF_PAINT_MIX) {
         double m = p->kind == RF_PAINT_MIX ? clamp01(P(b, &p->by)) : 0;
-        const rf_color_t *c = &p->color, *d = p->kind == RF_PAINT_MIX ? &p->color2 : &p->color;
+        rf_color_t c = p->color, d = p->color;
+        if (p->kind == RF_PAINT_MIX) {
+            c = rf_colorp_get(&p->ends[0], b->slots);
+            d = rf_colorp_get(&p->ends[1], b->slots);
+        }
         s.kind = 1;
-        s.rgba[0] = c->r + (d->r - c->r) * m;
-        s.rgba[1] = c->g + (d->g - c->g) * m;
-        s.rgba[2] = c->b + (d->b - c->b) * m;
-        s.rgba[3] = (c->a + (d->a - c->a) * m) * alpha;
+        s.rgba[0] = c.r + (d.r - c.r) * m;
+        s.rgba[1] = c.g + (d.g - c.g) * m;
+        s.rgba[2] = c.b + (d.b - c.b) * m;
+        s.rgba[3] = (c.a + (d.a - c.a) * m) * alpha;
         return s;
     }
     if (p->nstops == 0) {
@@ -220,17 +229,19 @@ static src_t paint_record(const builder_t *b, const rf_paint_t *p, uint32_t idx,
     s.linear = p->kind == RF_PAINT_LINEAR;
     paint_geometry(b, p, s.g);
     cairo_pattern_t *probe = gradient_constant(p) ? NULL
-                                                  : gradient_build(s.linear, s.g, p->stops, p->nstops);
+                                                  : gradient_build(s.linear, s.g, p->stops, p->nstops,
+                                                                   b->slots);
     if (probe) {
         cairo_pattern_destroy(probe);
         s.kind = 3;
         s.stops = p->stops;
         s.nstops = p->nstops;
+        s.slots = b->slots;
         return s;
     }
-    const rf_color_t *c = &p->stops[p->nstops - 1].color;
+    rf_color_t c = rf_colorp_get(&p->stops[p->nstops - 1].color, b->slots);
     s.kind = 1;
-    s.rgba[0] = c->r, s.rgba[1] = c->g, s.rgba[2] = c->b, s.rgba[3] = c->a * alpha;
+    s.rgba[0] = c.r, s.rgba[1] = c.g, s.rgba[2] = c.b, s.rgba[3] = c.a * alpha;
     return s;
 }
 
@@ -265,7 +276,7 @@ static uint32_t prepare(builder_t *b, const rf_layer_t *L, uint32_t idx)
                 paint_geometry(b, paints[k], g);
                 b->pat[idx * 2 + (uint32_t)k] =
                     gradient_build(paints[k]->kind == RF_PAINT_LINEAR, g, paints[k]->stops,
-                                   paints[k]->nstops);
+                                   paints[k]->nstops, b->slots);
             }
         if (L->type == RF_LAYER_PATH && rf_path_trim_max(L->u.path.src.path) > b->trim_cap)
             b->trim_cap = rf_path_trim_max(L->u.path.src.path);
@@ -585,7 +596,7 @@ static void src_set(cairo_t *cr, const src_t *s)
     } else if (s->kind == 2) {
         cairo_set_source(cr, s->pat);
     } else {
-        cairo_pattern_t *p = gradient_build(s->linear, s->g, s->stops, s->nstops);
+        cairo_pattern_t *p = gradient_build(s->linear, s->g, s->stops, s->nstops, s->slots);
         cairo_set_source(cr, p);
         cairo_pattern_destroy(p);
     }
