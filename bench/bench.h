@@ -46,6 +46,19 @@ static inline int bench_cmp_double(const void *a, const void *b)
 
 #define BENCH_MAXREPS 101
 
+/* The repetitions asked for with --reps N (def when not given), held to
+ * [5, BENCH_MAXREPS]: fewer than 5 make no median worth printing. */
+static inline int bench_reps(int argc, char **argv, int def)
+{
+    int reps = def;
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc)
+            reps = atoi(argv[++i]);
+    if (reps < 5)
+        reps = 5;
+    return reps > BENCH_MAXREPS ? BENCH_MAXREPS : reps;
+}
+
 /* Median of v[0 .. n-1] (1 <= n <= BENCH_MAXREPS); v is left as it was. */
 static inline double bench_median(const double *v, int n)
 {

@@ -80,14 +80,7 @@ static char *phone(int clipped)
 int main(int argc, char **argv)
 {
     rf_render_tune_allocator(); /* as runeframe does */
-    int reps = 9;
-    for (int i = 1; i < argc; i++)
-        if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc)
-            reps = atoi(argv[++i]);
-    if (reps < 5)
-        reps = 5;
-    if (reps > BENCH_MAXREPS)
-        reps = BENCH_MAXREPS;
+    int reps = bench_reps(argc, argv, 9);
     char a[32], b[32];
 
     /* 1. blur vs memcpy of a 400 x 300 region */

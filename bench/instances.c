@@ -99,14 +99,7 @@ static double time_draws(rf_renderer_t *r, int n)
 int main(int argc, char **argv)
 {
     rf_render_tune_allocator(); /* as runeframe does */
-    int reps = 9;
-    for (int i = 1; i < argc; i++)
-        if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc)
-            reps = atoi(argv[++i]);
-    if (reps < 5)
-        reps = 5;
-    if (reps > BENCH_MAXREPS)
-        reps = BENCH_MAXREPS;
+    int reps = bench_reps(argc, argv, 9);
     char *js = instances_scene(), *jc = copies_scene();
     rf_renderer_t *ri = renderer_of(js), *rc = renderer_of(jc);
 
