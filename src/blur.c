@@ -4,21 +4,30 @@
 #include "blur.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define GAUSS_MAX_R 6 /* ceil(3 s) for s < 2 */
 #define RECIP16_KMAX 8 /* vbox16's shifts: copies for k = 0 .. 8 */
 
-/* GCC on x86-64 builds the box pass twice, for AVX2 and for the baseline,
- * and picks one when the program loads: integer arithmetic, so the same
- * bytes either way (measured 1.5x on the blur; BENCHMARKS.md). Not under
- * ThreadSanitizer: the ifunc resolver runs at relocation, before its
- * runtime is up, and the instrumented resolver crashes (--enable-tsan). */
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__GLIBC__) && \
-    !defined(__SANITIZE_THREAD__)
-#define RF_BLUR_CLONES __attribute__((target_clones("avx2", "default")))
+/* GCC on x86-64 builds the box passes three times: for AVX-512 (512-bit
+ * vectors: the baseline of x86-64-v4 with the vector width GCC otherwise
+ * caps at 256), for AVX2 and for the baseline, and calls the one the CPU
+ * runs (__builtin_cpu_supports: no ifunc, so also under ThreadSanitizer,
+ * whose runtime is not up when an ifunc resolver runs). Integer
+ * arithmetic: the same bytes whichever runs (tests/check_blur.c; the
+ * AVX-512 copy measured 1.35x the AVX2 one and 1.9x the baseline on a
+ * 400 x 300 region, s = 12). */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+#define RF_BLUR_MULTI 1
+#define RF_BLUR_V4 __attribute__((target("arch=x86-64-v4,prefer-vector-width=512")))
+#define RF_BLUR_V3 __attribute__((target("avx2")))
+#endif
+
+#if defined(__GNUC__)
+#define RF_INLINE inline __attribute__((always_inline))
 #else
-#define RF_BLUR_CLONES
+#define RF_INLINE inline
 #endif
 
 int rf_blur_box_size(double s)
@@ -60,8 +69,7 @@ static int gauss_kernel(double s, uint32_t *wt)
  * strides as, bs): one loop per row adds the row entering the window,
  * writes the mean and takes out the row leaving it (zero, w4 zero bytes,
  * stands for the rows past the ends); acc holds w4 sums. */
-RF_BLUR_CLONES
-static void vbox(const uint8_t *restrict a, size_t as, uint8_t *restrict b, size_t bs, int w4,
+static RF_INLINE void vbox_body(const uint8_t *restrict a, size_t as, uint8_t *restrict b, size_t bs, int w4,
                  int h, int lo, int hi, uint32_t *restrict acc, const uint8_t *restrict zero)
 {
     uint32_t d = (uint32_t)(lo + hi + 1), half = d / 2;
@@ -131,70 +139,147 @@ unsigned rf_blur_box_mean(unsigned d, unsigned v)
 
 /* vbox with 16-bit sums (twice the channels per vector, and the mean by a
  * high-half multiply, then a shift by the constant k: GCC vectorizes the
- * pair only when k is a constant, hence one copy per k). */
-#if defined(__GNUC__)
-#define RF_INLINE inline __attribute__((always_inline))
-#else
-#define RF_INLINE inline
-#endif
+ * pair only when k is a constant, hence one copy per k). The sums start
+ * at d / 2, the rounding. R rows at a time over the channels [c0, c0 +
+ * n), so a sum is loaded and stored once per R rows (n a constant where
+ * the loop should vectorize): row r adds in[r], writes its mean to o[r]
+ * and takes out[r] away. */
+#define ROWS 4
+static RF_INLINE void rows16(const int R, const int n, int c0, const uint8_t *restrict i0,
+                             const uint8_t *restrict i1, const uint8_t *restrict i2,
+                             const uint8_t *restrict i3, const uint8_t *restrict u0,
+                             const uint8_t *restrict u1, const uint8_t *restrict u2,
+                             const uint8_t *restrict u3, uint8_t *restrict o0,
+                             uint8_t *restrict o1, uint8_t *restrict o2, uint8_t *restrict o3,
+                             uint16_t *restrict acc, uint16_t m, const int k)
+{
+    for (int q = c0; q < c0 + n; q++) {
+        uint16_t v = acc[q];
+#define STEP(r, in, out, o)                                                                    \
+    if (R > r) {                                                                               \
+        v = (uint16_t)(v + in[q]);                                                             \
+        o[q] = (uint8_t)((uint16_t)(((uint32_t)v * m) >> 16) >> k);                            \
+        v = (uint16_t)(v - out[q]);                                                            \
+    }
+        STEP(0, i0, u0, o0) STEP(1, i1, u1, o1) STEP(2, i2, u2, o2) STEP(3, i3, u3, o3)
+#undef STEP
+        acc[q] = v;
+    }
+}
+
+/* R rows from row y on, every channel: blocks of blk, then of 16, then
+ * the rest. */
+static RF_INLINE void rowsblk(const int R, int y, const uint8_t *a, size_t as, uint8_t *b,
+                              size_t bs, int w4, int h, int lo, int hi, uint16_t m, const int k,
+                              const int blk, uint16_t *restrict acc, const uint8_t *zero)
+{
+    const uint8_t *in[ROWS], *out[ROWS];
+    uint8_t *o[ROWS];
+    for (int r = 0; r < ROWS; r++) {
+        int yr = r < R ? y + r : y; /* rows past R: never read or written */
+        in[r] = yr + hi < h ? a + (size_t)(yr + hi) * as : zero;
+        out[r] = yr - lo >= 0 ? a + (size_t)(yr - lo) * as : zero;
+        o[r] = b + (size_t)yr * bs;
+    }
+#define RF_ROWPTRS in[0], in[1], in[2], in[3], out[0], out[1], out[2], out[3], o[0], o[1], o[2], o[3]
+    int wb = w4 / blk * blk, w16 = w4 & ~15, c0 = 0;
+    for (; c0 < wb; c0 += blk)
+        rows16(R, blk, c0, RF_ROWPTRS, acc, m, k);
+    for (; c0 < w16; c0 += 16)
+        rows16(R, 16, c0, RF_ROWPTRS, acc, m, k);
+    rows16(R, w4 - c0, c0, RF_ROWPTRS, acc, m, k);
+}
+
 static RF_INLINE void vbox16_k(const uint8_t *restrict a, size_t as, uint8_t *restrict b,
-                               size_t bs, int w4, int h, int lo, int hi, uint16_t m, const int k,
-                               uint16_t *restrict acc, const uint8_t *restrict zero)
+                               size_t bs, int w4, int h, int lo, int hi, uint16_t m,
+                               const int k, const int blk, uint16_t *restrict acc,
+                               const uint8_t *restrict zero)
 {
     uint16_t half = (uint16_t)((lo + hi + 1) / 2);
-    int wb = w4 & ~31; /* blocks of 32 channels */
-    memset(acc, 0, (size_t)w4 * sizeof *acc);
+    int wb = w4 / blk * blk;
+    for (int c = 0; c < w4; c++)
+        acc[c] = half;
     for (int j = 0; j < hi && j < h; j++) {
         const uint8_t *in = a + (size_t)j * as;
-        for (int c0 = 0; c0 < wb; c0 += 32)
-            for (int q = 0; q < 32; q++)
+        for (int c0 = 0; c0 < wb; c0 += blk)
+            for (int q = 0; q < blk; q++)
                 acc[c0 + q] = (uint16_t)(acc[c0 + q] + in[c0 + q]);
         for (int c = wb; c < w4; c++)
             acc[c] = (uint16_t)(acc[c] + in[c]);
     }
-    for (int y = 0; y < h; y++) {
-        const uint8_t *in = y + hi < h ? a + (size_t)(y + hi) * as : zero;
-        const uint8_t *out = y - lo >= 0 ? a + (size_t)(y - lo) * as : zero;
-        uint8_t *o = b + (size_t)y * bs;
-        for (int c0 = 0; c0 < wb; c0 += 32)
-            for (int q = 0; q < 32; q++) {
-                uint16_t v = (uint16_t)(acc[c0 + q] + in[c0 + q]);
-                uint16_t hv = (uint16_t)(((uint32_t)(uint16_t)(v + half) * m) >> 16);
-                o[c0 + q] = (uint8_t)(hv >> k);
-                acc[c0 + q] = (uint16_t)(v - out[c0 + q]);
-            }
-        for (int c = wb; c < w4; c++) {
-            uint16_t v = (uint16_t)(acc[c] + in[c]);
-            uint16_t hv = (uint16_t)(((uint32_t)(uint16_t)(v + half) * m) >> 16);
-            o[c] = (uint8_t)(hv >> k);
-            acc[c] = (uint16_t)(v - out[c]);
-        }
-    }
+    int y = 0;
+    for (; y + ROWS <= h; y += ROWS)
+        rowsblk(ROWS, y, a, as, b, bs, w4, h, lo, hi, m, k, blk, acc, zero);
+    for (; y < h; y++)
+        rowsblk(1, y, a, as, b, bs, w4, h, lo, hi, m, k, blk, acc, zero);
 }
 
-RF_BLUR_CLONES
-static void vbox16(const uint8_t *restrict a, size_t as, uint8_t *restrict b, size_t bs, int w4,
-                   int h, int lo, int hi, uint16_t m, int k, uint16_t *restrict acc,
-                   const uint8_t *restrict zero)
+static RF_INLINE void vbox16_body(const uint8_t *restrict a, size_t as, uint8_t *restrict b,
+                                  size_t bs, int w4, int h, int lo, int hi, uint16_t m, int k,
+                                  const int blk, uint16_t *restrict acc,
+                                  const uint8_t *restrict zero)
 {
     switch (k) {
-#define K(n)                                                                                       case n:                                                                                            vbox16_k(a, as, b, bs, w4, h, lo, hi, m, n, acc, zero);                                        break;
+#define K(n)                                                                                   \
+    case n:                                                                                    \
+        vbox16_k(a, as, b, bs, w4, h, lo, hi, m, n, blk, acc, zero);                                \
+        break;
         K(0) K(1) K(2) K(3) K(4) K(5) K(6) K(7) K(8)
 #undef K
     }
 }
 
-/* One box pass of lo + 1 + hi rows: vbox16 when its reciprocal is exact,
- * else vbox. */
-static void box(const uint8_t *a, size_t as, uint8_t *b, size_t bs, int w4, int h, int lo,
-                int hi, uint32_t *acc, const uint8_t *zero)
+/* One box pass of lo + 1 + hi rows (vbox16 when its reciprocal is exact,
+ * else vbox), built for one instruction set each (RF_BLUR_MULTI). */
+#define BOX_COPIES(attr, sfx, blk)                                                             \
+    attr static void box_##sfx(const uint8_t *restrict a, size_t as, uint8_t *restrict b,      \
+                               size_t bs, int w4, int h, int lo, int hi,                       \
+                               uint32_t *restrict acc, const uint8_t *restrict zero)           \
+    {                                                                                          \
+        uint16_t m;                                                                            \
+        int k;                                                                                 \
+        if (recip16((uint32_t)(lo + hi + 1), &m, &k))                                          \
+            vbox16_body(a, as, b, bs, w4, h, lo, hi, m, k, blk, (uint16_t *)(void *)acc,       \
+                        zero);                                                                 \
+        else                                                                                   \
+            vbox_body(a, as, b, bs, w4, h, lo, hi, acc, zero);                                 \
+    }
+BOX_COPIES(, base, 32)
+#ifdef RF_BLUR_MULTI
+BOX_COPIES(RF_BLUR_V3, avx2, 32)
+BOX_COPIES(RF_BLUR_V4, avx512, 64)
+#endif
+
+/* Which copy of the box pass runs: 2 AVX-512, 1 AVX2, 0 the baseline;
+ * the best the CPU has, capped by RF_BLUR_ISA ("avx2" or "base"), which
+ * tests use to hold every copy to the same bytes. */
+static int blur_isa(void)
 {
-    uint16_t m;
-    int k;
-    if (recip16((uint32_t)(lo + hi + 1), &m, &k))
-        vbox16(a, as, b, bs, w4, h, lo, hi, m, k, (uint16_t *)(void *)acc, zero);
+#ifdef RF_BLUR_MULTI
+    const char *cap = getenv("RF_BLUR_ISA");
+    int isa = __builtin_cpu_supports("avx512bw") ? 2 : __builtin_cpu_supports("avx2") ? 1 : 0;
+    if (cap && strcmp(cap, "base") == 0)
+        isa = 0;
+    else if (cap && strcmp(cap, "avx2") == 0 && isa > 1)
+        isa = 1;
+    return isa;
+#else
+    return 0;
+#endif
+}
+
+/* One box pass, by the copy blur_isa chose. */
+static void box(int isa, const uint8_t *a, size_t as, uint8_t *b, size_t bs, int w4, int h,
+                int lo, int hi, uint32_t *acc, const uint8_t *zero)
+{
+#ifdef RF_BLUR_MULTI
+    if (isa >= 2)
+        box_avx512(a, as, b, bs, w4, h, lo, hi, acc, zero);
+    else if (isa == 1)
+        box_avx2(a, as, b, bs, w4, h, lo, hi, acc, zero);
     else
-        vbox(a, as, b, bs, w4, h, lo, hi, acc, zero);
+#endif
+        box_base(a, as, b, bs, w4, h, lo, hi, acc, zero);
 }
 
 /* The Gaussian kernel down the columns, from a to b. */
@@ -331,19 +416,19 @@ static void transpose(const uint8_t *restrict src, size_t ss, uint8_t *restrict 
 
 /* Three box passes (or the Gaussian) down the columns of the rows at a:
  * a -> b -> a -> b. */
-static void vpasses(uint8_t *a, size_t as, uint8_t *b, size_t bs, int w4, int h, int d, int gr,
+static void vpasses(int isa, uint8_t *a, size_t as, uint8_t *b, size_t bs, int w4, int h, int d, int gr,
                     const uint32_t *wt, uint32_t *acc, const uint8_t *zero)
 {
     if (gr >= 0) {
         vgauss(a, as, b, bs, w4, h, gr, wt, acc);
     } else if (d % 2) {
-        box(a, as, b, bs, w4, h, d / 2, d / 2, acc, zero);
-        box(b, bs, a, as, w4, h, d / 2, d / 2, acc, zero);
-        box(a, as, b, bs, w4, h, d / 2, d / 2, acc, zero);
+        box(isa, a, as, b, bs, w4, h, d / 2, d / 2, acc, zero);
+        box(isa, b, bs, a, as, w4, h, d / 2, d / 2, acc, zero);
+        box(isa, a, as, b, bs, w4, h, d / 2, d / 2, acc, zero);
     } else {
-        box(a, as, b, bs, w4, h, d / 2, d / 2 - 1, acc, zero);
-        box(b, bs, a, as, w4, h, d / 2 - 1, d / 2, acc, zero);
-        box(a, as, b, bs, w4, h, d / 2, d / 2, acc, zero);
+        box(isa, a, as, b, bs, w4, h, d / 2, d / 2 - 1, acc, zero);
+        box(isa, b, bs, a, as, w4, h, d / 2 - 1, d / 2, acc, zero);
+        box(isa, a, as, b, bs, w4, h, d / 2, d / 2, acc, zero);
     }
 }
 
@@ -363,6 +448,7 @@ static void blur_bytes(uint8_t *pix, int stride, int w, int h, int bpp, double s
         gr = gauss_kernel(s, wt);
     else
         d = rf_blur_box_size(s);
+    int isa = blur_isa();
     uint8_t *t = (uint8_t *)(acc + (size_t)n * 4 * 2), *u = t + (size_t)w * (size_t)h * 4;
     /* a row of zeros (the second line of sums) for rows past the ends */
     uint8_t *zero = (uint8_t *)(acc + (size_t)n * 4);
@@ -371,11 +457,11 @@ static void blur_bytes(uint8_t *pix, int stride, int w, int h, int bpp, double s
     /* the rows, as columns of the transposed region: t holds column x as
      * its row x */
     transpose(pix, ps, t, cs, w, h, bpp);
-    vpasses(t, cs, u, cs, bpp * h, w, d, gr, wt, acc, zero);
+    vpasses(isa, t, cs, u, cs, bpp * h, w, d, gr, wt, acc, zero);
     transpose(u, cs, t, rs, h, w, bpp);
     /* the columns, from t (rows rs bytes apart) to pix: t -> pix -> t ->
      * pix, or one Gaussian pass t -> pix */
-    vpasses(t, rs, pix, ps, bpp * w, h, d, gr, wt, acc, zero);
+    vpasses(isa, t, rs, pix, ps, bpp * w, h, d, gr, wt, acc, zero);
 }
 
 void rf_blur_argb32(uint8_t *pix, int stride, int w, int h, double s, void *work)

@@ -10,13 +10,17 @@
  *
  * Owns: nothing but the caller's buffers. It never allocates: the caller
  * passes a work buffer of RF_BLUR_WORK(w, h) bytes (the renderer keeps one,
- * for its canvas). Every pass runs down columns, a row at a time across all
- * of them (loops GCC vectorizes at -O2): for box sizes up to 256 with
- * 16-bit sums in blocks of 32 channels and the mean by a high-half multiply
- * where that reciprocal is exact (rf_blur_box_mean), else 32-bit sums in
- * blocks of 16; the rows are blurred as the columns of a transposed copy
- * (4 x 4 blocks in vector registers). Any number of threads may blur
- * their own pixels at once. Level 1 (tests/layering.test).
+ * for its canvas). Every pass runs down columns, four rows at a time
+ * across all of them (loops GCC vectorizes at -O2; each running sum is
+ * loaded and stored once per four rows): for box sizes up to 256 with
+ * 16-bit sums in blocks of 64 channels (AVX-512) or 32, the mean by a
+ * high-half multiply where that reciprocal is exact (rf_blur_box_mean),
+ * else 32-bit sums in blocks of 16; the rows are blurred as the columns
+ * of a transposed copy (4 x 4 blocks in vector registers). On x86-64
+ * each pass is built for AVX-512, AVX2 and the baseline, and the best the
+ * CPU runs is called; RF_BLUR_ISA=avx2 or base in the environment caps it
+ * (tests hold all three to the same bytes). Any number of threads may
+ * blur their own pixels at once. Level 1 (tests/layering.test).
  *
  * Every box pass rounds its mean: out = (sum + d / 2) / d, with sum the
  * window's 8-bit values (tests/check_blur.c holds it to a Python
