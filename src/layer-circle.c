@@ -29,6 +29,14 @@ static void circle_path(cairo_t *cr, const rf_shape_t *sh)
     cairo_close_path(cr);
 }
 
+/* The square inscribed in the circle. */
+static int circle_inner(const rf_shape_t *sh, double in[2][4])
+{
+    double q = sh->w * RF_SQRT1_2;
+    in[0][0] = -q, in[0][1] = -q, in[0][2] = q, in[0][3] = q;
+    return 1;
+}
+
 static void circle_huge_path(rf_hsink_t *g, const rf_shape_t *sh)
 {
     const cairo_matrix_t *m = sh->m;
@@ -41,5 +49,5 @@ const rf_layer_class_t rf_layer_class_circle = {
     "circle", circle_keys, RF_NELEM(circle_keys), 0,
     "a circle needs its radius r",
     .box = circle_box, .shape = circle_shape, .path = circle_path,
-    .huge_path = circle_huge_path, .draw = rf_render_shape,
+    .huge_path = circle_huge_path, .inner = circle_inner, .draw = rf_render_shape,
 };

@@ -47,6 +47,15 @@ static void ellipse_path(cairo_t *cr, const rf_shape_t *sh)
     cairo_set_matrix(cr, m);
 }
 
+/* The rectangle inscribed in the ellipse with its corners on the
+ * diagonals of the bounding box. */
+static int ellipse_inner(const rf_shape_t *sh, double in[2][4])
+{
+    double qx = sh->w * RF_SQRT1_2, qy = sh->h * RF_SQRT1_2;
+    in[0][0] = -qx, in[0][1] = -qy, in[0][2] = qx, in[0][3] = qy;
+    return 1;
+}
+
 static void ellipse_huge_path(rf_hsink_t *g, const rf_shape_t *sh)
 {
     rf_hsink_ellipse(g, &sh->em);
@@ -56,5 +65,5 @@ const rf_layer_class_t rf_layer_class_ellipse = {
     "ellipse", ellipse_keys, RF_NELEM(ellipse_keys), 0,
     "an ellipse needs its radii rx and ry",
     .box = ellipse_box, .shape = ellipse_shape, .path = ellipse_path,
-    .huge_path = ellipse_huge_path, .draw = rf_render_shape,
+    .huge_path = ellipse_huge_path, .inner = ellipse_inner, .draw = rf_render_shape,
 };

@@ -52,6 +52,16 @@ static void rect_path(cairo_t *cr, const rf_shape_t *sh)
     }
 }
 
+/* The rect less its corners' squares: the middle band across, the middle
+ * band down (one rect without a radius). */
+static int rect_inner(const rf_shape_t *sh, double in[2][4])
+{
+    double w = sh->w, h = sh->h, q = sh->rad;
+    in[0][0] = q, in[0][1] = 0, in[0][2] = w - q, in[0][3] = h;
+    in[1][0] = 0, in[1][1] = q, in[1][2] = w, in[1][3] = h - q;
+    return q > 0 ? 2 : 1;
+}
+
 static void rect_huge_path(rf_hsink_t *g, const rf_shape_t *sh)
 {
     const cairo_matrix_t *m = sh->m;
@@ -76,5 +86,6 @@ const rf_layer_class_t rf_layer_class_rect = {
     "rect", rect_keys, RF_NELEM(rect_keys), 0,
     "a rect needs width and height",
     .box = rect_box, .shape = rect_shape, .path = rect_path, .huge_path = rect_huge_path,
+    .inner = rect_inner,
     .draw = rf_render_shape,
 };

@@ -451,6 +451,12 @@ typedef struct rf_layer_class {
     int (*shape)(struct rf_shape *sh);
     void (*path)(struct _cairo *cr, const struct rf_shape *sh);
     void (*huge_path)(struct rf_hsink *g, const struct rf_shape *sh);
+    /* After shape: up to two rectangles (x0, y0, x1, y1, in the layer's
+     * own coordinates, those sh->m maps to the device) every point of which is inside the
+     * shape, and their number; a clip of this type leaves a layer drawn
+     * wholly inside them alone (render-compose.c "soft clips"). NULL:
+     * none known. */
+    int (*inner)(const struct rf_shape *sh, double in[2][4]);
     void (*draw)(struct rf_renderer *r, const rf_layer_t *L, uint32_t idx,
                  const struct _cairo_matrix *m, double opacity);
     /* A type whose layout needs caches of its own (text: shaped strings,

@@ -46,50 +46,6 @@ static const cairo_operator_t blend_ops[RF_BLEND_N] = {
     CAIRO_OPERATOR_HSL_LUMINOSITY,
 };
 
-/* Intersects the current clip with a group's clip shape under the group's
- * device matrix gm (antialiased; a clip too large for cairo's coordinates
- * goes through the double-precision sink). 0 when the clip shows nothing. */
-static int clip_apply(rf_renderer_t *r, const rf_layer_t *clip, const cairo_matrix_t *gm)
-{
-    cairo_t *cr = r->cr;
-    double b[4], dev[4];
-    cairo_matrix_t lm, cm;
-    if (!clip_layout(r, clip, b, &lm))
-        return 0;
-    cairo_matrix_multiply(&cm, &lm, gm);
-    if (!rf_matrix_usable(&cm))
-        return 0;
-    const rf_layer_class_t *cls = rf_layer_class(clip);
-    rf_shape_t sh;
-    memset(&sh, 0, sizeof sh);
-    sh.L = clip;
-    sh.slots = r->slots;
-    sh.m = &cm;
-    sh.ops = r->ops;
-    sh.ops_cap = r->ops_cap;
-    if (!cls->shape(&sh))
-        return 0;
-    rf_node_t tmp;
-    memcpy(tmp.box, b, sizeof tmp.box);
-    render_device_box(&tmp, &cm, 0, dev);
-    cairo_new_path(cr);
-    if (fabs(dev[0]) <= RF_GUARD && fabs(dev[1]) <= RF_GUARD && fabs(dev[2]) <= RF_GUARD &&
-        fabs(dev[3]) <= RF_GUARD) {
-        cairo_set_matrix(cr, &cm);
-        cls->path(cr, &sh);
-    } else {
-        rf_hsink_t g;
-        cairo_identity_matrix(cr);
-        hsink_init(&g, cr, r->view, 2);
-        hsink_begin(&g, 0);
-        cls->huge_path(&g, &sh);
-        hsink_end(&g);
-    }
-    render_fill_rule(cr, clip);
-    cairo_clip(cr);
-    return 1;
-}
-
 /* The layer's blur this frame: its standard deviation, capped at the
  * canvas's larger side (a larger blur would spread a layer thinner than
  * one 8-bit step anyway, and the cap bounds the time); 0 for none. */
@@ -170,6 +126,151 @@ static int reach_box(const rf_renderer_t *r, const rf_layer_t *L, const rf_node_
     render_device_box(n, m, reach, d);
     return 1;
 }
+
+/* ---- soft clips ----
+ *
+ * Cairo applies a clip to every drawing operation, and a path clip costs
+ * each operation an intersection with the clip's polygon. A group's clip
+ * that is a rect, circle or ellipse whose device matrix keeps axes
+ * (the phone screen of a UI demo) waits instead in r->soft with the
+ * whole device pixels inside it: a layer drawn wholly inside those
+ * pixels, where the clip's coverage is full, is drawn without it; any
+ * other layer, and a layer that composites through a group or a capture,
+ * applies it for its own drawing (soft_begin). Same pixels where the clip
+ * covers: the operations that can reach its edge are clipped as before
+ * (RF_CLIP_HARD=1 in the environment turns waiting off: tests compare). */
+
+/* The device pixels wholly inside the soft clip c: its shape's inner
+ * rectangles mapped by its axis-keeping matrix, less a pixel for the
+ * flattening of arcs, rounded in. */
+static void soft_inner(render_soft_t *c)
+{
+    double in[2][4];
+    int n = c->cls->inner(&c->sh, in);
+    c->ninner = 0;
+    for (int i = 0; i < n && i < 2; i++) {
+        double x0 = c->m.xx * in[i][0] + c->m.x0, x1 = c->m.xx * in[i][2] + c->m.x0;
+        double y0 = c->m.yy * in[i][1] + c->m.y0, y1 = c->m.yy * in[i][3] + c->m.y0;
+        double *d = c->inner[c->ninner];
+        d[0] = ceil(fmin(x0, x1) + 1);
+        d[1] = ceil(fmin(y0, y1) + 1);
+        d[2] = floor(fmax(x0, x1) - 1);
+        d[3] = floor(fmax(y0, y1) - 1);
+        if (d[2] > d[0] && d[3] > d[1])
+            c->ninner++;
+    }
+}
+
+/* 1 when the pixels of device box b (rounded out) all lie inside c. */
+static int soft_holds(const render_soft_t *c, const double b[4])
+{
+    double x0 = floor(b[0]), y0 = floor(b[1]), x1 = ceil(b[2]), y1 = ceil(b[3]);
+    for (int i = 0; i < c->ninner; i++)
+        if (x0 >= c->inner[i][0] && y0 >= c->inner[i][1] && x1 <= c->inner[i][2] &&
+            y1 <= c->inner[i][3])
+            return 1;
+    return 0;
+}
+
+/* Applies the waiting clips that layer L (node n, device matrix m) may
+ * reach past (all of them when it composites through a group or capture:
+ * `whole`), saving the state first; none wait while it draws. Returns
+ * the number that waited, for soft_end (0 when none had to be applied:
+ * L is then not a group, and draws as it is). */
+static int soft_begin(rf_renderer_t *r, const rf_layer_t *L, const rf_node_t *n,
+                      const cairo_matrix_t *m, int whole)
+{
+    int ns = r->nsoft;
+    if (ns == 0)
+        return 0;
+    double b[4];
+    int known = !whole && reach_box(r, L, n, m, 0, b), need = 0;
+    for (int i = 0; i < ns; i++)
+        need += !(known && soft_holds(&r->soft[i], b));
+    if (need == 0)
+        return 0; /* wholly inside every one: drawn as it is */
+    cairo_t *cr = r->cr;
+    cairo_save(cr);
+    for (int i = 0; i < ns; i++) {
+        render_soft_t *c = &r->soft[i];
+        if (known && soft_holds(c, b))
+            continue;
+        cairo_set_matrix(cr, &c->m);
+        cairo_new_path(cr);
+        c->cls->path(cr, &c->sh);
+        render_fill_rule(cr, c->sh.L);
+        cairo_clip(cr);
+    }
+    r->nsoft = 0;
+    return ns;
+}
+
+/* Ends soft_begin's state: the clips wait again. */
+static void soft_end(rf_renderer_t *r, int ns)
+{
+    if (ns == 0)
+        return;
+    cairo_restore(r->cr);
+    r->nsoft = ns;
+}
+
+/* Intersects the current clip with a group's clip shape under the group's
+ * device matrix gm (antialiased; a clip too large for cairo's coordinates
+ * goes through the double-precision sink), or when `soft` allows, lets it
+ * wait in r->soft (the group draws its children straight onto the
+ * drawing). 0 when the clip shows nothing. */
+static int clip_apply(rf_renderer_t *r, const rf_layer_t *clip, const cairo_matrix_t *gm,
+                      int soft)
+{
+    cairo_t *cr = r->cr;
+    double b[4], dev[4];
+    cairo_matrix_t lm, cm;
+    if (!clip_layout(r, clip, b, &lm))
+        return 0;
+    cairo_matrix_multiply(&cm, &lm, gm);
+    if (!rf_matrix_usable(&cm))
+        return 0;
+    const rf_layer_class_t *cls = rf_layer_class(clip);
+    rf_shape_t sh;
+    memset(&sh, 0, sizeof sh);
+    sh.L = clip;
+    sh.slots = r->slots;
+    sh.m = &cm;
+    sh.ops = r->ops;
+    sh.ops_cap = r->ops_cap;
+    if (!cls->shape(&sh))
+        return 0;
+    rf_node_t tmp;
+    memcpy(tmp.box, b, sizeof tmp.box);
+    render_device_box(&tmp, &cm, 0, dev);
+    cairo_new_path(cr);
+    if (fabs(dev[0]) <= RF_GUARD && fabs(dev[1]) <= RF_GUARD && fabs(dev[2]) <= RF_GUARD &&
+        fabs(dev[3]) <= RF_GUARD) {
+        if (soft && !r->soft_off && cls->inner && cm.xy == 0 && cm.yx == 0 && r->nsoft < RF_SOFT_CLIPS) {
+            render_soft_t *c = &r->soft[r->nsoft++];
+            c->cls = cls;
+            c->sh = sh;
+            c->m = cm;
+            c->sh.m = &c->m;
+            soft_inner(c);
+            return 1;
+        }
+        cairo_set_matrix(cr, &cm);
+        cls->path(cr, &sh);
+    } else {
+        rf_hsink_t g;
+        cairo_identity_matrix(cr);
+        hsink_init(&g, cr, r->view, 2);
+        hsink_begin(&g, 0);
+        cls->huge_path(&g, &sh);
+        hsink_end(&g);
+    }
+    render_fill_rule(cr, clip);
+    cairo_clip(cr);
+    return 1;
+}
+
+
 
 /* The region of the view (the canvas, or the capture drawn into), in whole
  * pixels, that L can paint (reach_box, a group: the whole view), grown by
@@ -527,6 +628,12 @@ void render_draw_layer(rf_renderer_t *r, const rf_layer_t *L, uint32_t idx,
     capture_t cap;
     if (captured && !capture_rect(r, L, n, &m, sigma, d))
         return; /* none of its pixels reaches the view */
+    int children = (rf_layer_class(L)->flags & RF_CLASS_CHILDREN) != 0;
+    const rf_layer_t *mask = children ? render_mask_of(L) : NULL;
+    int through = blend || captured || (children && (op < 1 || mask)); /* a group or capture */
+    int waited = 0;
+    if (!children || through) /* a plain group's children see the waiting clips */
+        waited = soft_begin(r, L, n, &m, through);
     if (blend) {
         whole_rect(r, L, n, &m, sigma, d);
         clip_save(cr, d);
@@ -541,14 +648,14 @@ void render_draw_layer(rf_renderer_t *r, const rf_layer_t *L, uint32_t idx,
         capture_begin(r, &cap, d, CAIRO_FORMAT_ARGB32);
         cr = r->cr;
     }
-    if (!(rf_layer_class(L)->flags & RF_CLASS_CHILDREN)) {
+    if (!children) {
         rf_layer_class(L)->draw(r, L, idx, &m, op);
     } else {
         const rf_layer_t *clip = L->type == RF_LAYER_GROUP ? L->u.group.clip : NULL;
-        const rf_layer_t *mask = render_mask_of(L);
+        int nsoft = r->nsoft;
         if (clip)
             cairo_save(cr);
-        if (!clip || clip_apply(r, clip, &m)) {
+        if (!clip || clip_apply(r, clip, &m, !(op < 1 || mask))) {
             if (op < 1 || mask)
                 cairo_push_group(cr); /* inside the clip: only its extents */
             uint32_t ci = idx + 1, nch;
@@ -573,6 +680,7 @@ void render_draw_layer(rf_renderer_t *r, const rf_layer_t *L, uint32_t idx,
         }
         if (clip)
             cairo_restore(cr);
+        r->nsoft = nsoft; /* its own clip, if it waited, is done */
     }
     if (captured) {
         capture_end(r, &cap);
@@ -595,6 +703,7 @@ void render_draw_layer(rf_renderer_t *r, const rf_layer_t *L, uint32_t idx,
         cairo_paint(cr);
         cairo_restore(cr); /* the operator, the matrix and the region */
     }
+    soft_end(r, waited);
 }
 
 /* ---- what reaches the canvas (for warnings) ---- */

@@ -28,6 +28,18 @@ typedef struct rf_node {
     void *state;               /* the layer type's state (layer.h), or NULL */
 } rf_node_t;
 
+/* A group's clip not yet applied to the drawing (render-compose.c "soft
+ * clips"): its shape, device matrix and the device pixels wholly inside
+ * it. At most RF_SOFT_CLIPS wait at once; a deeper one is applied. */
+#define RF_SOFT_CLIPS 8
+typedef struct {
+    const rf_layer_class_t *cls;
+    rf_shape_t sh;              /* its shape (sh.m points at m) */
+    cairo_matrix_t m;           /* its device matrix */
+    double inner[2][4];         /* whole device pixels inside it */
+    int ninner;
+} render_soft_t;
+
 struct rf_renderer {
     const rf_scene_t *scene;
     cairo_surface_t *surface;
@@ -94,6 +106,9 @@ struct rf_renderer {
     int base_armed;            /* this frame keeps them when it reaches
                                   split_node[split_depth] */
     int base_used;             /* the last frame started from base */
+    render_soft_t soft[RF_SOFT_CLIPS]; /* the clips waiting, outermost first */
+    int nsoft;
+    int soft_off;              /* RF_CLIP_HARD: no clip waits (for tests) */
     char err[RF_RENDER_ERR_LEN];
     int err_oom;               /* err says memory ran out (rf_render_fail_oom) */
 };

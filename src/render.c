@@ -685,6 +685,8 @@ rf_renderer_t *rf_renderer_create(const rf_scene_t *scene, char *err, size_t err
     r->unit = scene->scale > 0 ? scene->scale : 1;
     r->view[2] = r->width;
     r->view[3] = r->height;
+    const char *hard = getenv("RF_CLIP_HARD"); /* every clip applied to its whole group */
+    r->soft_off = hard != NULL && hard[0] != '\0' && strcmp(hard, "0") != 0;
     cairo_matrix_init_scale(&r->root, r->unit, r->unit);
     r->surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, scene->width, scene->height);
     cairo_status_t st = cairo_surface_status(r->surface);
@@ -838,6 +840,7 @@ int rf_renderer_draw(rf_renderer_t *r, double t)
         }
     }
     r->t = t;
+    r->nsoft = 0; /* no clip waits between frames */
     rf_values_eval(&sc->values, t, r->slots);
     uint32_t idx = 0;
     for (uint32_t i = 0; i < sc->nlayers; i++)

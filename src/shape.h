@@ -18,6 +18,7 @@
 #include "path.h"
 
 #define RF_PI 3.14159265358979323846
+#define RF_SQRT1_2 0.70710678118654752440 /* 1 / sqrt(2) */
 
 /* One shape this frame: what the renderer hands the hooks, and the
  * geometry the shape hook works out for the path hooks. */

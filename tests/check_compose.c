@@ -254,6 +254,58 @@ START_TEST(test_clip_shapes)
 }
 END_TEST
 
+/* A clip that keeps the axes waits (render-compose.c "soft clips"): the
+ * layers wholly inside it draw without it, the others apply it. The
+ * reference is the same scene with RF_CLIP_HARD=1, where cairo applies
+ * every clip to its whole group as before: every pixel of every frame the
+ * same, for each waiting shape,
+ * with children inside, across the edge, translucent groups, shadows,
+ * blends, nested clips and a mask. */
+START_TEST(test_soft_clip_same_pixels)
+{
+    static const char *const clips[] = {
+        "\"type\": \"rect\", \"x\": \"x\", \"y\": 4, \"anchor\": [0, 0], \"width\": 80, "
+        "\"height\": 50, \"radius\": 20",
+        "\"type\": \"rect\", \"x\": 6.5, \"y\": 4.25, \"anchor\": [0, 0], \"width\": 80, "
+        "\"height\": 50",
+        "\"type\": \"circle\", \"x\": 48, \"y\": 32, \"r\": 30",
+        "\"type\": \"ellipse\", \"x\": 48, \"y\": 32, \"rx\": 44, \"ry\": \"w\"",
+    };
+    const char *kids =
+        KIDS ", {\"type\": \"circle\", \"x\": 6, \"y\": 12, \"r\": 3, \"fill\": \"#fff\"}, "
+        "{\"type\": \"rect\", \"x\": 40, \"y\": 28, \"width\": 8, \"height\": 6, "
+        "\"fill\": \"#00ff80\", \"shadow\": {\"x\": 2, \"y\": 3, \"blur\": 4, \"color\": "
+        "\"#000000a0\"}}, {\"type\": \"circle\", \"x\": 50, \"y\": 30, \"r\": 5, "
+        "\"fill\": \"#ff00ff\", \"blend\": \"multiply\"}, {\"type\": \"group\", \"clip\": "
+        "{\"type\": \"circle\", \"x\": \"x\", \"y\": 30, \"r\": 12}, \"children\": ["
+        "{\"type\": \"rect\", \"x\": 0, \"y\": 0, \"anchor\": [0, 0], \"width\": 96, "
+        "\"height\": 64, \"fill\": \"#ffffff80\"}]}, {\"type\": \"group\", \"mask\": "
+        "{\"layer\": {\"type\": \"circle\", \"x\": 20, \"y\": 20, \"r\": 14, \"fill\": "
+        "\"#fff\"}}, \"children\": [{\"type\": \"rect\", \"x\": 0, \"y\": 0, \"anchor\": "
+        "[0, 0], \"width\": 40, \"height\": 40, \"fill\": \"#3050ff\"}]}";
+    static char soft[8192];
+    for (size_t k = 0; k < sizeof clips / sizeof clips[0]; k++) {
+        snprintf(soft, sizeof soft, HEAD "[{\"type\": \"group\", \"clip\": {%s}, "
+                 "\"children\": [%s]}]}", clips[k], kids);
+        for (int t = 0; t <= 2; t++) {
+            uint32_t *a = frame(soft, t);
+            setenv("RF_CLIP_HARD", "1", 1);
+            uint32_t *b = frame(soft, t);
+            unsetenv("RF_CLIP_HARD");
+            int diff = 0, drawn = 0;
+            for (int p = 0; p < W * H; p++) {
+                diff += a[p] != b[p];
+                drawn += a[p] != 0xff102030u;
+            }
+            ck_assert_msg(diff == 0, "clip %zu t=%d: %d pixels differ", k, t, diff);
+            ck_assert_int_gt(drawn, 200);
+            free(a);
+            free(b);
+        }
+    }
+}
+END_TEST
+
 /* ---- blend ---- */
 
 /* Printed by tests/blend-ref.py (the W3C formulas): the source
@@ -582,6 +634,7 @@ static Suite *compose_suite(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("clip");
     tcase_add_test(tc, test_clip_shapes);
+    tcase_add_test(tc, test_soft_clip_same_pixels);
     suite_add_tcase(s, tc);
     tc = tcase_create("mask");
     tcase_add_test(tc, test_mask_modes);
