@@ -415,21 +415,31 @@ static void transpose(const uint8_t *restrict src, size_t ss, uint8_t *restrict 
 }
 
 /* Three box passes (or the Gaussian) down the columns of the rows at a:
- * a -> b -> a -> b. */
-static void vpasses(int isa, uint8_t *a, size_t as, uint8_t *b, size_t bs, int w4, int h, int d, int gr,
-                    const uint32_t *wt, uint32_t *acc, const uint8_t *zero)
+ * a -> b -> a -> out, the first two over w4 channels (rows padded to a
+ * multiple of 64 bytes: whole vector blocks, the padding's columns as
+ * independent as any), the last over the wo channels out holds; one
+ * Gaussian pass a -> out. */
+static void vpasses(int isa, uint8_t *a, size_t as, uint8_t *b, size_t bs, uint8_t *out,
+                    size_t os, int w4, int wo, int h, int d, int gr, const uint32_t *wt,
+                    uint32_t *acc, const uint8_t *zero)
 {
     if (gr >= 0) {
-        vgauss(a, as, b, bs, w4, h, gr, wt, acc);
+        vgauss(a, as, out, os, wo, h, gr, wt, acc);
     } else if (d % 2) {
         box(isa, a, as, b, bs, w4, h, d / 2, d / 2, acc, zero);
         box(isa, b, bs, a, as, w4, h, d / 2, d / 2, acc, zero);
-        box(isa, a, as, b, bs, w4, h, d / 2, d / 2, acc, zero);
+        box(isa, a, as, out, os, wo, h, d / 2, d / 2, acc, zero);
     } else {
         box(isa, a, as, b, bs, w4, h, d / 2, d / 2 - 1, acc, zero);
         box(isa, b, bs, a, as, w4, h, d / 2 - 1, d / 2, acc, zero);
-        box(isa, a, as, b, bs, w4, h, d / 2, d / 2, acc, zero);
+        box(isa, a, as, out, os, wo, h, d / 2, d / 2, acc, zero);
     }
+}
+
+/* n rounded up to a multiple of 64. */
+static size_t pad64(size_t n)
+{
+    return (n + 63) & ~(size_t)63;
 }
 
 /* The blur of w x h pixels of bpp bytes (4: ARGB32, 1: A8), every byte a
@@ -438,7 +448,7 @@ static void blur_bytes(uint8_t *pix, int stride, int w, int h, int bpp, double s
 {
     if (!(s > 0) || w <= 0 || h <= 0)
         return;
-    int n = w > h ? w : h;
+    size_t n = (size_t)(w > h ? w : h), line = n * 4 + 64; /* sums a line holds */
     uint32_t *acc = work;
     uint32_t wt[GAUSS_MAX_R + 1];
     int gr = -1, d = 0;
@@ -449,19 +459,19 @@ static void blur_bytes(uint8_t *pix, int stride, int w, int h, int bpp, double s
     else
         d = rf_blur_box_size(s);
     int isa = blur_isa();
-    uint8_t *t = (uint8_t *)(acc + (size_t)n * 4 * 2), *u = t + (size_t)w * (size_t)h * 4;
+    uint8_t *t = (uint8_t *)(acc + line * 2), *u = t + (size_t)w * (size_t)h * 4 + n * 64;
     /* a row of zeros (the second line of sums) for rows past the ends */
-    uint8_t *zero = (uint8_t *)(acc + (size_t)n * 4);
-    memset(zero, 0, (size_t)n * 4);
+    uint8_t *zero = (uint8_t *)(acc + line);
+    memset(zero, 0, line);
     size_t ps = (size_t)stride, rs = (size_t)w * (size_t)bpp, cs = (size_t)h * (size_t)bpp;
+    size_t rp = pad64(rs), cp = pad64(cs);
     /* the rows, as columns of the transposed region: t holds column x as
-     * its row x */
-    transpose(pix, ps, t, cs, w, h, bpp);
-    vpasses(isa, t, cs, u, cs, bpp * h, w, d, gr, wt, acc, zero);
-    transpose(u, cs, t, rs, h, w, bpp);
-    /* the columns, from t (rows rs bytes apart) to pix: t -> pix -> t ->
-     * pix, or one Gaussian pass t -> pix */
-    vpasses(isa, t, rs, pix, ps, bpp * w, h, d, gr, wt, acc, zero);
+     * its row x (cp bytes apart) */
+    transpose(pix, ps, t, cp, w, h, bpp);
+    vpasses(isa, t, cp, u, cp, u, cp, (int)cp, (int)cp, w, d, gr, wt, acc, zero);
+    transpose(u, cp, t, rp, h, w, bpp);
+    /* the columns: t -> u -> t -> pix, or one Gaussian pass t -> pix */
+    vpasses(isa, t, rp, u, rp, pix, ps, (int)rp, (int)rs, h, d, gr, wt, acc, zero);
 }
 
 void rf_blur_argb32(uint8_t *pix, int stride, int w, int h, double s, void *work)
