@@ -670,6 +670,24 @@ void rf_render_tune_allocator(void)
 #endif
 }
 
+/* The canvas surface on pixels of r->canvas (bigbuf.h: no page faults one
+ * by one); cairo's own allocation (and its error) when the size is one
+ * cairo refuses or the mapping fails. */
+static cairo_surface_t *canvas_create(rf_renderer_t *r)
+{
+    int stride = cairo_format_stride_for_width(CAIRO_FORMAT_ARGB32, r->width);
+    if (stride > 0 && r->height > 0 && r->width <= 32767 && r->height <= 32767 &&
+        rf_bigbuf_alloc(&r->canvas, (size_t)stride * (size_t)r->height) == 0) {
+        cairo_surface_t *s = cairo_image_surface_create_for_data(
+            r->canvas.data, CAIRO_FORMAT_ARGB32, r->width, r->height, stride);
+        if (cairo_surface_status(s) == CAIRO_STATUS_SUCCESS)
+            return s;
+        cairo_surface_destroy(s);
+        rf_bigbuf_free(&r->canvas);
+    }
+    return cairo_image_surface_create(CAIRO_FORMAT_ARGB32, r->width, r->height);
+}
+
 rf_renderer_t *rf_renderer_create(const rf_scene_t *scene, char *err, size_t errlen)
 {
     rf_renderer_t *r = calloc(1, sizeof *r);
@@ -686,7 +704,7 @@ rf_renderer_t *rf_renderer_create(const rf_scene_t *scene, char *err, size_t err
     r->view[2] = r->width;
     r->view[3] = r->height;
     cairo_matrix_init_scale(&r->root, r->unit, r->unit);
-    r->surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, scene->width, scene->height);
+    r->surface = canvas_create(r);
     cairo_status_t st = cairo_surface_status(r->surface);
     if (st != CAIRO_STATUS_SUCCESS) {
         snprintf(r->err, sizeof r->err, "canvas %dx%d: %s", scene->width, scene->height,
@@ -810,7 +828,8 @@ void rf_renderer_destroy(rf_renderer_t *r)
         cairo_destroy(r->cr);
     if (r->surface)
         cairo_surface_destroy(r->surface);
-    free(r->base);
+    rf_bigbuf_free(&r->canvas);   /* after the surface on it */
+    rf_bigbuf_free(&r->base_mem);
     free(r->blur_line);
     for (int i = 0; i < RF_CAPTURE_DEPTH; i++)
         free(r->cap_px[i]);
@@ -838,6 +857,7 @@ int rf_renderer_draw(rf_renderer_t *r, double t)
         }
     }
     r->t = t;
+    rf_bigbuf_populate(&r->canvas);   /* the first draw: every page at once */
     rf_values_eval(&sc->values, t, r->slots);
     uint32_t idx = 0;
     for (uint32_t i = 0; i < sc->nlayers; i++)

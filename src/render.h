@@ -126,8 +126,10 @@ void rf_renderer_destroy(rf_renderer_t *r);
  * surface. The static prefix (the layers drawn first that read no value,
  * possibly ending inside groups whose own properties are constant and
  * whose opacity is 1) is drawn once when it covers at least a quarter of
- * the canvas; later frames start from a copy of its pixels, byte-identical
- * to drawing it again, whatever the order of the frames. Returns 0; -1
+ * the canvas, and kept from the renderer's second draw on (a renderer that
+ * draws one frame never copies it); later frames start from a copy of its
+ * pixels, byte-identical to drawing it again, whatever the order of the
+ * frames. Returns 0; -1
  * when cairo reported an error (cairo_status of the context or the
  * surface) or memory ran out (errno ENOMEM: a blur's work buffer); or
  * RF_RENDER_UNDRAWABLE when the scene asks this frame for
