@@ -28,6 +28,20 @@ static inline rf_renderer_t *bench_renderer_of(const char *prog, const char *jso
     return r;
 }
 
+/* The scene file at path, loaded; exits 2 with its diagnostics when it
+ * does not load. */
+static inline rf_scene_t *bench_scene_file(const char *path)
+{
+    rf_diag_t diag;
+    rf_diag_init(&diag, path);
+    rf_scene_t *sc = rf_scene_load(path, &diag);
+    if (sc == NULL) {
+        rf_diag_print(&diag, stderr);
+        exit(2);
+    }
+    return sc;
+}
+
 /* Seconds per draw of r, over n draws at times t0 + span * i / n. */
 static inline double bench_time_draws(const char *prog, rf_renderer_t *r, int n, double t0,
                                       double span)

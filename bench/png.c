@@ -38,6 +38,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "bench-render.h"
 
 #include "diag.h"
 #include "pngio.h"
@@ -223,13 +224,7 @@ int main(int argc, char **argv)
         /* the showcase is the benchmarks' own, one folder up */
         snprintf(path, sizeof path, "%s/%s%s-%d.json", corpus, k == 1 ? "../" : "",
                  all_kinds[k], size);
-        rf_diag_t diag;
-        rf_diag_init(&diag, path);
-        rf_scene_t *sc = rf_scene_load(path, &diag);
-        if (sc == NULL) {
-            rf_diag_print(&diag, stderr);
-            return 2;
-        }
+        rf_scene_t *sc = bench_scene_file(path);
         char msg[256];
         rf_renderer_t *r = rf_renderer_create(sc, msg, sizeof msg);
         if (r == NULL)
