@@ -84,17 +84,13 @@ static void frame_to_rgba(uint8_t *dst, const unsigned char *pix, int stride, in
                            (size_t)w);
 }
 
+/* The premultiplied channels are the color composited over black. */
 static void frame_to_rgb_black(uint8_t *dst, const unsigned char *pix, int stride, int w, int h)
 {
-    for (int y = 0; y < h; y++) {
-        const uint32_t *row = (const uint32_t *)(const void *)(pix + (size_t)y * (size_t)stride);
-        for (int x = 0; x < w; x++) {
-            uint32_t p = row[x];
-            *dst++ = (uint8_t)(p >> 16);
-            *dst++ = (uint8_t)(p >> 8);
-            *dst++ = (uint8_t)p;
-        }
-    }
+    for (int y = 0; y < h; y++)
+        rf_png_row_to_rgb(dst + (size_t)y * (size_t)w * 3,
+                          (const uint32_t *)(const void *)(pix + (size_t)y * (size_t)stride),
+                          (size_t)w);
 }
 
 size_t rf_frames_frame_size(const rf_scene_t *scene, rf_frames_format_t format)
@@ -709,7 +705,7 @@ int rf_frames_run(const rf_frames_job_t *job, rf_frames_result_t *result)
         for (long i = 0; i < r.window; i++)
             r.ring_pos[i] = -1;
     }
-    workers = calloc((size_t)r.nworkers, sizeof *workers);
+    workers = calloc(r.nworkers > 0 ? (size_t)r.nworkers : 1, sizeof *workers);
     if (workers == NULL) {
         run_fail(&r, ENOMEM, "out of memory");
         goto done;

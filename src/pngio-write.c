@@ -141,9 +141,37 @@ void rf_png_row_to_rgba(uint8_t *restrict dst, const uint32_t *restrict src, siz
         px_to_rgba(dst + 4 * i, src[i]);
 }
 
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define RF_HAVE_SSSE3_RGB 1
+#include <tmmintrin.h>
+/* ARGB32 to R G B, four pixels (16 bytes in, 12 out) per shuffle: the
+ * scalar loop was 8% of a cold 1080p seek. Compiled for SSSE3 alone and
+ * chosen at run time (x86-64's baseline is SSE2). Each 16-byte store
+ * writes 4 bytes past its 12, which the next store overwrites; the loop
+ * stops while that is still inside the row (the caller finishes it).
+ * Returns the pixels done. */
+__attribute__((target("ssse3")))
+static size_t argb_to_rgb_ssse3(uint8_t *restrict dst, const uint32_t *restrict src, size_t n)
+{
+    const __m128i shuf = _mm_setr_epi8(2, 1, 0, 6, 5, 4, 10, 9, 8, 14, 13, 12, -1, -1, -1, -1);
+    size_t i = 0;
+    for (; i + 6 <= n; i += 4) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(src + i));
+        _mm_storeu_si128((__m128i *)(void *)(dst + 3 * i), _mm_shuffle_epi8(v, shuf));
+    }
+    return i;
+}
+#else
+#define RF_HAVE_SSSE3_RGB 0
+#endif
+
 void rf_png_row_to_rgb(uint8_t *restrict dst, const uint32_t *restrict src, size_t n)
 {
     size_t i = 0;
+#if RF_HAVE_SSSE3_RGB
+    if (__builtin_cpu_supports("ssse3"))
+        i = argb_to_rgb_ssse3(dst, src, n);
+#endif
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     /* One 4-byte store per pixel, R G B and a byte the next pixel
      * overwrites: fewer operations than packing (the last pixel is exact). */
