@@ -38,6 +38,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "bench-render.h"
 
 #include "diag.h"
 #include "pngio.h"
@@ -49,10 +50,6 @@
 #define GOAL_SIZE 1.0
 #define GOAL_TODAY 2.5
 #define GOAL_DECODE 1.0
-
-static const char *const all_kinds[] = {
-    "flat-ui", "showcase", "gradient", "photo", "translucent", "strokes", "text", NULL
-};
 
 static cairo_status_t mem_sink(void *closure, const unsigned char *data, unsigned int len)
 {
@@ -161,15 +158,6 @@ typedef struct config {
     rf_png_buffer_t out;
 } config_t;
 
-static int in_list(const char *list, const char *name)
-{
-    size_t n = strlen(name);
-    for (const char *p = list; p != NULL && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL)
-        if (strncmp(p, name, n) == 0 && (p[n] == ',' || p[n] == '\0'))
-            return 1;
-    return 0;
-}
-
 int main(int argc, char **argv)
 {
     int reps = 7, all = 0, strict = 0, size = 1080;
@@ -178,12 +166,8 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc)
             reps = atoi(argv[++i]);
-        else if (strcmp(argv[i], "--corpus") == 0 && i + 1 < argc)
-            corpus = argv[++i];
-        else if (strcmp(argv[i], "--kinds") == 0 && i + 1 < argc)
-            kinds = argv[++i];
-        else if (strcmp(argv[i], "--time") == 0 && i + 1 < argc)
-            t = atof(argv[++i]);
+        else if (bench_corpus_arg(argc, argv, &i, &corpus, &kinds, &t))
+            continue;
         else if (strcmp(argv[i], "--size") == 0 && i + 1 < argc) {
             size = atoi(argv[++i]);
             if (size != 720 && size != 1080)
@@ -216,26 +200,12 @@ int main(int argc, char **argv)
     }
 
     int fails = 0;
-    for (int k = 0; all_kinds[k] != NULL; k++) {
-        if (kinds != NULL && !in_list(kinds, all_kinds[k]))
+    for (int k = 0; bench_corpus_kind(k) != NULL; k++) {
+        if (kinds != NULL && !bench_in_list(kinds, bench_corpus_kind(k)))
             continue;
         char path[1024];
-        /* the showcase is the benchmarks' own, one folder up */
-        snprintf(path, sizeof path, "%s/%s%s-%d.json", corpus, k == 1 ? "../" : "",
-                 all_kinds[k], size);
-        rf_diag_t diag;
-        rf_diag_init(&diag, path);
-        rf_scene_t *sc = rf_scene_load(path, &diag);
-        if (sc == NULL) {
-            rf_diag_print(&diag, stderr);
-            return 2;
-        }
-        char msg[256];
-        rf_renderer_t *r = rf_renderer_create(sc, msg, sizeof msg);
-        if (r == NULL)
-            die(path, msg);
-        if (rf_renderer_draw(r, t) != 0)
-            die(path, rf_renderer_error(r));
+        rf_scene_t *sc;
+        rf_renderer_t *r = bench_corpus_frame(corpus, k, size, t, path, sizeof path, &sc);
         cairo_surface_t *s = rf_renderer_surface(r);
         cairo_surface_flush(s);
         rf_png_frame_t frame = {
@@ -288,7 +258,7 @@ int main(int argc, char **argv)
 
         double cm = bench_median(ct, reps), tm = bench_median(tt, reps);
         printf("\n%s, %ux%u (%s PNG), frame at t = %g, median of %d interleaved repetitions\n",
-               all_kinds[k], frame.width, frame.height, opaque ? "RGB" : "RGBA", t, reps);
+               bench_corpus_kind(k), frame.width, frame.height, opaque ? "RGB" : "RGBA", t, reps);
         printf("%-32s %9s %8s %8s %10s %7s\n", "encoder", "encode", "vs cairo", "vs today",
                "bytes", "size");
         printf("%-32s %7.2fms %8s %8s %10zu %7s\n", "cairo_surface_write_to_png", cm * 1e3,
@@ -313,19 +283,19 @@ int main(int argc, char **argv)
 
         char fig[96], sz[32], a[32], b[32];
         snprintf(sz, sizeof sz, "%ux%u", frame.width, frame.height);
-        snprintf(fig, sizeof fig, "PNG encode %s: cairo / ours", all_kinds[k]);
+        snprintf(fig, sizeof fig, "PNG encode %s: cairo / ours", bench_corpus_kind(k));
         bench_row(fig, sz, speed, ">=", GOAL_CAIRO,
                   bench_fmt(a, sizeof a, bench_median(cfg[0].t, reps) * 1e3, "ms"),
                   bench_fmt(b, sizeof b, cm * 1e3, "ms"));
-        snprintf(fig, sizeof fig, "PNG size %s: ours / cairo's", all_kinds[k]);
+        snprintf(fig, sizeof fig, "PNG size %s: ours / cairo's", bench_corpus_kind(k));
         snprintf(a, sizeof a, "%zu B", cfg[0].size);
         snprintf(b, sizeof b, "%zu B", cbuf.len);
         bench_row(fig, sz, ratio, "<=", GOAL_SIZE, a, b);
-        snprintf(fig, sizeof fig, "PNG encode %s: today's / ours", all_kinds[k]);
+        snprintf(fig, sizeof fig, "PNG encode %s: today's / ours", bench_corpus_kind(k));
         bench_row(fig, sz, today, ">=", GOAL_TODAY,
                   bench_fmt(a, sizeof a, bench_median(cfg[0].t, reps) * 1e3, "ms"),
                   bench_fmt(b, sizeof b, tm * 1e3, "ms"));
-        snprintf(fig, sizeof fig, "PNG decode %s: ours / cairo's (libpng)", all_kinds[k]);
+        snprintf(fig, sizeof fig, "PNG decode %s: ours / cairo's (libpng)", bench_corpus_kind(k));
         bench_row(fig, sz, dec, "<=", GOAL_DECODE,
                   bench_fmt(a, sizeof a, bench_median(odt, reps) * 1e3, "ms"),
                   bench_fmt(b, sizeof b, bench_median(cdt, reps) * 1e3, "ms"));

@@ -38,6 +38,7 @@
 #include <time.h>
 
 #include "bench.h"
+#include "bench-render.h"
 
 #include "diag.h"
 #include "layer.h"
@@ -715,13 +716,7 @@ int main(int argc, char **argv)
     }
     reps = reps < 5 ? 5 : reps > MAXREPS ? MAXREPS : reps;
 
-    rf_diag_t diag;
-    rf_diag_init(&diag, scene_path);
-    rf_scene_t *sc = rf_scene_load(scene_path, &diag);
-    if (sc == NULL) {
-        rf_diag_print(&diag, stderr);
-        return 2;
-    }
+    rf_scene_t *sc = bench_scene_file(scene_path);
     char msg[256];
     rf_renderer_t *r = rf_renderer_create(sc, msg, sizeof msg);
     if (r == NULL) {

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "atomic.h"
+#include "bigbuf.h"
 #include "layer.h"
 #include "render.h"
 #include "values.h"
@@ -83,17 +84,13 @@ static void frame_to_rgba(uint8_t *dst, const unsigned char *pix, int stride, in
                            (size_t)w);
 }
 
+/* The premultiplied channels are the color composited over black. */
 static void frame_to_rgb_black(uint8_t *dst, const unsigned char *pix, int stride, int w, int h)
 {
-    for (int y = 0; y < h; y++) {
-        const uint32_t *row = (const uint32_t *)(const void *)(pix + (size_t)y * (size_t)stride);
-        for (int x = 0; x < w; x++) {
-            uint32_t p = row[x];
-            *dst++ = (uint8_t)(p >> 16);
-            *dst++ = (uint8_t)(p >> 8);
-            *dst++ = (uint8_t)p;
-        }
-    }
+    for (int y = 0; y < h; y++)
+        rf_png_row_to_rgb(dst + (size_t)y * (size_t)w * 3,
+                          (const uint32_t *)(const void *)(pix + (size_t)y * (size_t)stride),
+                          (size_t)w);
 }
 
 size_t rf_frames_frame_size(const rf_scene_t *scene, rf_frames_format_t format)
@@ -249,12 +246,6 @@ static rf_frames_producer_t *producer_create(const rf_scene_t *scene, rf_frames_
         double s = rf_layer_time_shift(&scene->layers[i]);
         p->shift = s > p->shift ? s : p->shift;
     }
-    if (format != RF_FRAMES_PNG) {
-        p->bytes.cap = rf_frames_frame_size(scene, format);
-        p->bytes.data = malloc(p->bytes.cap);
-        if (p->bytes.data == NULL)
-            goto oom;
-    }
     if (format == RF_FRAMES_Y4M)
         pthread_once(&yuv_once, yuv_tables_init);
     /* the renderer says in errno whether memory ran out (render.h) */
@@ -299,6 +290,69 @@ static int producer_same_key(rf_frames_producer_t *p)
     return same;
 }
 
+/* 1 when the frame at t would be the bytes of the last one (frames.h
+ * "Reuse"); updates the key. */
+static int producer_same(rf_frames_producer_t *p, double t)
+{
+    if (!p->reuse)
+        return 0;
+    /* Cheap next to drawing: one evaluation of every value. */
+    rf_values_eval(&p->scene->values, t, p->probe);
+    int same = producer_same_key(p);
+    if (p->shift > 0) {
+        int late = t - p->shift >= p->settled;
+        same = same && late && p->last_late;
+        p->last_late = late;
+    }
+    return same;
+}
+
+/* Draws the frame at t; 0, or produce's failure with its message. */
+static int producer_draw(rf_frames_producer_t *p, double t, char *err, size_t errlen)
+{
+    /* From here on the bytes no longer match the key until they are done. */
+    p->have = 0;
+    int drawn = rf_renderer_draw(p->renderer, t);
+    if (drawn != 0) {
+        snprintf(err, errlen, "frame at t=%.17g: %s", t, rf_renderer_error(p->renderer));
+        return drawn == RF_RENDER_UNDRAWABLE ? RF_RENDER_UNDRAWABLE : -1;
+    }
+    return 0;
+}
+
+/* The renderer's frame in a raw format (not PNG) into dst. */
+static void producer_convert(const rf_frames_producer_t *p, uint8_t *dst)
+{
+    const rf_scene_t *sc = p->scene;
+    int stride;
+    const unsigned char *pix = rf_renderer_pixels(p->renderer, &stride);
+
+    if (p->format == RF_FRAMES_Y4M)
+        frame_to_y4m(dst, pix, stride, sc->width, sc->height);
+    else if (p->format == RF_FRAMES_RGBA)
+        frame_to_rgba(dst, pix, stride, sc->width, sc->height);
+    else
+        frame_to_rgb_black(dst, pix, stride, sc->width, sc->height);
+}
+
+int rf_frames_produce_into(rf_frames_producer_t *p, double t, uint8_t *dst, int *reused,
+                           char *err, size_t errlen)
+{
+    int same = producer_same(p, t);
+
+    if (reused != NULL)
+        *reused = same;
+    if (!same) {
+        int drawn = producer_draw(p, t, err, errlen);
+        if (drawn != 0)
+            return drawn;
+        p->have = p->reuse;
+    }
+    /* a reused frame: the surface still holds it (nothing drew since) */
+    producer_convert(p, dst);
+    return 0;
+}
+
 int rf_frames_produce(rf_frames_producer_t *p, double t, const uint8_t **data, size_t *len,
                       int *reused, char *err, size_t errlen)
 {
@@ -308,30 +362,16 @@ int rf_frames_produce(rf_frames_producer_t *p, double t, const uint8_t **data, s
 
     if (reused != NULL)
         *reused = 0;
-    if (p->reuse) {
-        /* Cheap next to drawing: one evaluation of every value. */
-        rf_values_eval(&sc->values, t, p->probe);
-        int same = producer_same_key(p);
-        if (p->shift > 0) {
-            int late = t - p->shift >= p->settled;
-            same = same && late && p->last_late;
-            p->last_late = late;
-        }
-        if (same) {
-            *data = p->bytes.data;
-            *len = p->bytes.len;
-            if (reused != NULL)
-                *reused = 1;
-            return 0;
-        }
+    if (producer_same(p, t)) {
+        *data = p->bytes.data;
+        *len = p->bytes.len;
+        if (reused != NULL)
+            *reused = 1;
+        return 0;
     }
-    /* From here on the bytes no longer match the key until they are done. */
-    p->have = 0;
-    int drawn = rf_renderer_draw(p->renderer, t);
-    if (drawn != 0) {
-        snprintf(err, errlen, "frame at t=%.17g: %s", t, rf_renderer_error(p->renderer));
-        return drawn == RF_RENDER_UNDRAWABLE ? RF_RENDER_UNDRAWABLE : -1;
-    }
+    int drawn = producer_draw(p, t, err, errlen);
+    if (drawn != 0)
+        return drawn;
     pix = rf_renderer_pixels(p->renderer, &stride);
     switch (p->format) {
     case RF_FRAMES_PNG: {
@@ -345,16 +385,16 @@ int rf_frames_produce(rf_frames_producer_t *p, double t, const uint8_t **data, s
         }
         break;
     }
-    case RF_FRAMES_Y4M:
-        frame_to_y4m(p->bytes.data, pix, stride, sc->width, sc->height);
-        p->bytes.len = p->bytes.cap;
-        break;
-    case RF_FRAMES_RGBA:
-        frame_to_rgba(p->bytes.data, pix, stride, sc->width, sc->height);
-        p->bytes.len = p->bytes.cap;
-        break;
-    case RF_FRAMES_RGB:
-        frame_to_rgb_black(p->bytes.data, pix, stride, sc->width, sc->height);
+    default:
+        if (p->bytes.data == NULL) {   /* the first raw frame of rf_frames_produce */
+            p->bytes.cap = rf_frames_frame_size(sc, p->format);
+            if ((p->bytes.data = malloc(p->bytes.cap)) == NULL) {
+                p->bytes.cap = 0;
+                snprintf(err, errlen, "out of memory");
+                return -1;
+            }
+        }
+        producer_convert(p, p->bytes.data);
         p->bytes.len = p->bytes.cap;
         break;
     }
@@ -378,7 +418,8 @@ typedef struct run {
     pthread_cond_t cv;
     int running;               /* workers not yet finished (mu) */
     /* streams */
-    uint8_t *ring;
+    uint8_t *ring;             /* window frames (ring_mem) */
+    rf_bigbuf_t ring_mem;
     size_t frame_size;
     long window;
     long *ring_pos;            /* position held by each ring slot, -1: free (mu) */
@@ -463,8 +504,14 @@ static void *worker_main(void *arg)
             if (atomic_load(&r->stop))
                 break;
         }
-        int produced = rf_frames_produce(p, rf_scene_frame_time(job->scene, index), &data,
-                                         &len, &reused, err, sizeof err);
+        double ft = rf_scene_frame_time(job->scene, index);
+        long slot = pos % (r->window > 0 ? r->window : 1);
+        /* streams: converted straight into the frame's ring slot, which is
+         * free (the writer is past pos - window) */
+        int produced = job->format == RF_FRAMES_PNG
+                           ? rf_frames_produce(p, ft, &data, &len, &reused, err, sizeof err)
+                           : rf_frames_produce_into(p, ft, r->ring + (size_t)slot * r->frame_size,
+                                                    &reused, err, sizeof err);
         if (produced != 0) {
             run_fail(r, produced == RF_RENDER_UNDRAWABLE ? RUN_UNDRAWABLE : 0, "frame %ld: %s",
                      index, err);
@@ -483,8 +530,6 @@ static void *worker_main(void *arg)
             }
             atomic_fetch_add(&r->done, 1);
         } else {
-            long slot = pos % r->window;
-            memcpy(r->ring + (size_t)slot * r->frame_size, data, len);
             pthread_mutex_lock(&r->mu);
             r->ring_pos[slot] = pos;
             pthread_cond_broadcast(&r->cv);
@@ -644,7 +689,13 @@ int rf_frames_run(const rf_frames_job_t *job, rf_frames_result_t *result)
         r.window = 2L * r.nworkers;
         if (r.window > count)
             r.window = count;
-        r.ring = malloc((size_t)r.window * r.frame_size);
+        /* bigbuf.h: no page faults one by one (and nothing but the first
+         * frames' slots would fault anyway) */
+        if (r.window > 0 && r.frame_size <= SIZE_MAX / (size_t)r.window &&
+            rf_bigbuf_alloc(&r.ring_mem, (size_t)r.window * r.frame_size) == 0) {
+            rf_bigbuf_populate(&r.ring_mem);
+            r.ring = r.ring_mem.data;
+        }
         r.ring_pos = malloc((size_t)r.window * sizeof *r.ring_pos);
         if (r.ring == NULL || r.ring_pos == NULL) {
             run_fail(&r, ENOMEM, "out of memory (%ld frames of %zu bytes)", r.window,
@@ -654,7 +705,7 @@ int rf_frames_run(const rf_frames_job_t *job, rf_frames_result_t *result)
         for (long i = 0; i < r.window; i++)
             r.ring_pos[i] = -1;
     }
-    workers = calloc((size_t)r.nworkers, sizeof *workers);
+    workers = calloc(r.nworkers > 0 ? (size_t)r.nworkers : 1, sizeof *workers);
     if (workers == NULL) {
         run_fail(&r, ENOMEM, "out of memory");
         goto done;
@@ -697,7 +748,7 @@ done:
         rc = 0;
     }
     free(workers);
-    free(r.ring);
+    rf_bigbuf_free(&r.ring_mem);
     free(r.ring_pos);
     pthread_cond_destroy(&r.cv);
     pthread_mutex_destroy(&r.mu);

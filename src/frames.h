@@ -91,6 +91,14 @@ void rf_frames_producer_destroy(rf_frames_producer_t *p);
 int rf_frames_produce(rf_frames_producer_t *p, double t, const uint8_t **data, size_t *len,
                       int *reused, char *err, size_t errlen);
 
+/* The frame at t in a raw format (not PNG), converted straight from the
+ * canvas into dst (rf_frames_frame_size bytes): the bytes rf_frames_produce
+ * gives, with no copy in between (a reused frame is converted again from
+ * the canvas, which still holds it). *reused, the return value and err as
+ * rf_frames_produce. */
+int rf_frames_produce_into(rf_frames_producer_t *p, double t, uint8_t *dst, int *reused,
+                           char *err, size_t errlen);
+
 /* ---------------------------------------------------------------- formats */
 
 /* Bytes of one frame of a raw format (Y4M: with its "FRAME\n"); 0 for PNG,

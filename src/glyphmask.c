@@ -8,6 +8,7 @@
 #include <string.h>
 
 #define ARENA_MIN (64u << 10)
+#define SLOTS_MIN 64u   /* the table starts this small and doubles */
 
 typedef struct entry {
     uint32_t gid;              /* UINT32_MAX: free */
@@ -17,7 +18,10 @@ typedef struct entry {
 } entry_t;
 
 struct rf_glyph_masks {
-    entry_t *slots;            /* RF_GLYPH_MASKS_SLOTS, or NULL until used */
+    entry_t *slots;            /* nslots, or NULL until used */
+    uint32_t nslots;           /* a power of two, SLOTS_MIN ..
+                                  RF_GLYPH_MASKS_SLOTS: a layer of a few
+                                  glyphs touches a few pages, not 200 KB */
     uint32_t n;                /* slots in use */
     uint32_t epoch;            /* counts the times the cache started over */
     uint8_t *arena;
@@ -41,14 +45,14 @@ void rf_glyph_masks_destroy(rf_glyph_masks_t *c)
 void rf_glyph_masks_clear(rf_glyph_masks_t *c)
 {
     if (c->slots != NULL)
-        for (uint32_t i = 0; i < RF_GLYPH_MASKS_SLOTS; i++)
+        for (uint32_t i = 0; i < c->nslots; i++)
             c->slots[i].gid = UINT32_MAX;
     c->n = 0;
     c->used = 0;
     c->epoch++;
 }
 
-static uint32_t hash_key(uint32_t gid, uint32_t phase, double k)
+static uint32_t hash_key(uint32_t gid, uint32_t phase, double k, uint32_t nslots)
 {
     uint64_t kb;
     memcpy(&kb, &k, sizeof kb);
@@ -57,7 +61,31 @@ static uint32_t hash_key(uint32_t gid, uint32_t phase, double k)
     h ^= h >> 29;
     h *= 0xbf58476d1ce4e5b9ull;
     h ^= h >> 32;
-    return (uint32_t)h & (RF_GLYPH_MASKS_SLOTS - 1);
+    return (uint32_t)h & (nslots - 1);
+}
+
+/* The table doubled (its entries rehashed); -1 when out of memory. */
+static int table_grow(rf_glyph_masks_t *c)
+{
+    uint32_t n = c->nslots * 2;
+    entry_t *s = malloc(n * sizeof *s);
+    if (s == NULL)
+        return -1;
+    for (uint32_t i = 0; i < n; i++)
+        s[i].gid = UINT32_MAX;
+    for (uint32_t j = 0; j < c->nslots; j++) {
+        const entry_t *e = &c->slots[j];
+        if (e->gid == UINT32_MAX)
+            continue;
+        uint32_t i = hash_key(e->gid, e->phase, e->k, n);
+        while (s[i].gid != UINT32_MAX)
+            i = (i + 1) & (n - 1);
+        s[i] = *e;
+    }
+    free(c->slots);
+    c->slots = s;
+    c->nslots = n;
+    return 0;
 }
 
 /* Room for need bytes in the arena (16-byte aligned), growing it or
@@ -165,13 +193,14 @@ int rf_glyph_masks_get(rf_glyph_masks_t *c, uint32_t gid, double k, int px, int 
     py &= RF_GLYPH_PHASES - 1;
     uint32_t phase = (uint32_t)px + RF_GLYPH_PHASES * (uint32_t)py;
     if (c->slots == NULL) {
-        c->slots = malloc(RF_GLYPH_MASKS_SLOTS * sizeof *c->slots);
+        c->slots = malloc(SLOTS_MIN * sizeof *c->slots);
         if (c->slots == NULL)
             return -1;
+        c->nslots = SLOTS_MIN;
         c->n = 0;
         rf_glyph_masks_clear(c);
     }
-    uint32_t i = hash_key(gid, phase, k);
+    uint32_t i = hash_key(gid, phase, k, c->nslots);
     for (;;) {
         entry_t *e = &c->slots[i];
         if (e->gid == UINT32_MAX)
@@ -180,11 +209,18 @@ int rf_glyph_masks_get(rf_glyph_masks_t *c, uint32_t gid, double k, int px, int 
             *out = &e->m;
             return 0;
         }
-        i = (i + 1) & (RF_GLYPH_MASKS_SLOTS - 1);
+        i = (i + 1) & (c->nslots - 1);
     }
-    if (c->n >= RF_GLYPH_MASKS_SLOTS * 3 / 4) {
-        rf_glyph_masks_clear(c); /* the table is full: start over */
-        i = hash_key(gid, phase, k);
+    if (c->n >= c->nslots / 4 * 3) {
+        if (c->nslots < RF_GLYPH_MASKS_SLOTS) {
+            if (table_grow(c) != 0)
+                return -1;
+        } else {
+            rf_glyph_masks_clear(c); /* the table is full: start over */
+        }
+        i = hash_key(gid, phase, k, c->nslots);
+        while (c->slots[i].gid != UINT32_MAX)
+            i = (i + 1) & (c->nslots - 1);
     }
     entry_t tmp = { gid, phase, k, { NULL, 0, 0, 0, 0, 0 } };
     uint32_t epoch = c->epoch;
@@ -193,9 +229,9 @@ int rf_glyph_masks_get(rf_glyph_masks_t *c, uint32_t gid, double k, int px, int 
         return st;
     if (c->epoch != epoch) {
         /* the arena started over while taking room: the table is empty */
-        i = hash_key(gid, phase, k);
+        i = hash_key(gid, phase, k, c->nslots);
         while (c->slots[i].gid != UINT32_MAX)
-            i = (i + 1) & (RF_GLYPH_MASKS_SLOTS - 1);
+            i = (i + 1) & (c->nslots - 1);
     }
     c->slots[i] = tmp;
     c->n++;

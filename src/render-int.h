@@ -11,6 +11,7 @@
 #include <cairo.h>
 #include <stdint.h>
 
+#include "bigbuf.h"
 #include "layer.h"
 #include "render.h"
 #include "shape.h"
@@ -43,6 +44,10 @@ typedef struct {
 struct rf_renderer {
     const rf_scene_t *scene;
     cairo_surface_t *surface;
+    /* The surface's pixels (bigbuf.h): mapped at rf_renderer_create(),
+     * faulted in at once by the first draw, so a renderer made only to lay
+     * out (lint.c) touches none of it. */
+    rf_bigbuf_t canvas;
     cairo_t *cr;
     int width, height;
     /* The device matrix every top-level layer is drawn under: the
@@ -100,8 +105,14 @@ struct rf_renderer {
     uint32_t split_list[RF_SPLIT_MAX + 1];
     uint32_t split_node[RF_SPLIT_MAX + 1];
     cairo_matrix_t split_m[RF_SPLIT_MAX]; /* chain device matrices of base */
-    unsigned char *base;       /* height * stride bytes; NULL: no prefix
-                                  worth a copy per frame */
+    int base_want;             /* the prefix is worth a copy per frame */
+    unsigned char *base;       /* height * stride bytes (base_mem), mapped
+                                  when first armed; NULL until then */
+    rf_bigbuf_t base_mem;
+    unsigned long frames;      /* draws so far: the prefix is kept from a
+                                  renderer's second draw on, so one that
+                                  draws a single frame (seek, a preview
+                                  request) never pays for the copy */
     int base_ready;            /* base holds the prefix's pixels */
     int base_armed;            /* this frame keeps them when it reaches
                                   split_node[split_depth] */

@@ -41,7 +41,8 @@ static double node_area(const rf_renderer_t *r, uint32_t idx, const cairo_matrix
  * frame: when the device boxes of its layers (laid out here with every
  * value 0; only the chain's matrices can differ in a frame) cover at least
  * a quarter of the canvas. A background that is a color value changes
- * under every layer: no prefix. Returns -1 when out of memory. */
+ * under every layer: no prefix. Allocates nothing (base_alloc does, at
+ * the renderer's second draw); returns 0. */
 int prefix_find(rf_renderer_t *r)
 {
     const rf_scene_t *sc = r->scene;
@@ -72,10 +73,22 @@ int prefix_find(rf_renderer_t *r)
         depth++;
     }
     r->split_depth = depth;
-    if (nprefix == 0 || !(area >= 0.25 * (double)r->width * (double)r->height))
+    r->base_want = nprefix > 0 && area >= 0.25 * (double)r->width * (double)r->height;
+    return 0;
+}
+
+/* Maps base when first needed, populated at once (bigbuf.h); 0, or -1
+ * when out of memory (then the prefix is not kept: only time is lost). */
+static int base_alloc(rf_renderer_t *r)
+{
+    if (r->base != NULL)
         return 0;
-    r->base = malloc((size_t)cairo_image_surface_get_stride(r->surface) * (size_t)r->height);
-    return r->base ? 0 : -1;
+    size_t n = (size_t)cairo_image_surface_get_stride(r->surface) * (size_t)r->height;
+    if (rf_bigbuf_alloc(&r->base_mem, n) != 0)
+        return -1;
+    rf_bigbuf_populate(&r->base_mem);
+    r->base = r->base_mem.data;
+    return 0;
 }
 
 /* This frame's device matrices of the chain groups into m; 0 when one is
@@ -138,7 +151,8 @@ static void base_keep(rf_renderer_t *r)
 int prefix_restore(rf_renderer_t *r)
 {
     cairo_matrix_t chain[RF_SPLIT_MAX];
-    int chain_ok = r->base && chain_matrices(r, chain);
+    int chain_ok = r->base_want && chain_matrices(r, chain);
+    int later = r->frames++ > 0;   /* not the renderer's first draw */
     if (chain_ok && r->base_ready &&
         (r->split_depth == 0 || memcmp(chain, r->split_m, sizeof chain[0] * r->split_depth) == 0)) {
         cairo_surface_flush(r->surface);
@@ -149,7 +163,7 @@ int prefix_restore(rf_renderer_t *r)
         return 1;
     }
     r->base_used = 0;
-    r->base_armed = chain_ok && !r->base_ready;
+    r->base_armed = chain_ok && !r->base_ready && later && base_alloc(r) == 0;
     if (r->base_armed && r->split_depth > 0)
         memcpy(r->split_m, chain, sizeof chain[0] * r->split_depth);
     return 0;

@@ -662,12 +662,67 @@ static cairo_status_t context_create(rf_renderer_t *r)
     return cairo_status(r->cr);
 }
 
+static int allocator_tuned;   /* rf_render_tune_allocator ran */
+
 void rf_render_tune_allocator(void)
 {
 #ifdef __GLIBC__
     mallopt(M_MMAP_THRESHOLD, 64 << 20);
     mallopt(M_TRIM_THRESHOLD, 128 << 20);
+    allocator_tuned = 1;
 #endif
+}
+
+/* Whether drawing the layers allocates frame-sized memory in cairo or in
+ * a layer type (group surfaces for opacity, blur, shadows, masks, clips
+ * and blend modes; glyph masks and coverage for text). */
+static int layers_allocate(const rf_layer_t *ls, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        const rf_layer_t *L = &ls[i];
+        uint32_t nch;
+        if (!(L->opacity.slot == RF_PROP_CONST && L->opacity.k >= 1) ||
+            L->blur.slot != RF_PROP_CONST || L->blur.k > 0 || L->nshadows > 0 ||
+            L->blend != RF_BLEND_NORMAL || L->type == RF_LAYER_TEXT ||
+            (L->type == RF_LAYER_GROUP && (L->u.group.clip || L->u.group.mask)))
+            return 1;
+        const rf_layer_t *ch = rf_layer_children(L, &nch);
+        if (layers_allocate(ch, nch))
+            return 1;
+    }
+    return 0;
+}
+
+/* Once per thread, when its first renderer's layers allocate while
+ * drawing: the thread's heap primed with four canvases' worth (bigbuf.h),
+ * so that a first frame's group surfaces do not fault page by page (the
+ * 1080p translucent kind: ~2,600 faults, ~35 ms, BENCHMARKS.md). */
+static void heap_prime(const rf_renderer_t *r)
+{
+    static _Thread_local int primed;
+    if (!allocator_tuned || primed || !layers_allocate(r->scene->layers, r->scene->nlayers))
+        return;
+    primed = 1;
+    size_t n = (size_t)r->width * (size_t)r->height * 16;
+    rf_bigbuf_prime_heap(n < ((size_t)48 << 20) ? n : ((size_t)48 << 20));
+}
+
+/* The canvas surface on pixels of r->canvas (bigbuf.h: no page faults one
+ * by one); cairo's own allocation (and its error) when the size is one
+ * cairo refuses or the mapping fails. */
+static cairo_surface_t *canvas_create(rf_renderer_t *r)
+{
+    int stride = cairo_format_stride_for_width(CAIRO_FORMAT_ARGB32, r->width);
+    if (stride > 0 && r->height > 0 && r->width <= 32767 && r->height <= 32767 &&
+        rf_bigbuf_alloc(&r->canvas, (size_t)stride * (size_t)r->height) == 0) {
+        cairo_surface_t *s = cairo_image_surface_create_for_data(
+            r->canvas.data, CAIRO_FORMAT_ARGB32, r->width, r->height, stride);
+        if (cairo_surface_status(s) == CAIRO_STATUS_SUCCESS)
+            return s;
+        cairo_surface_destroy(s);
+        rf_bigbuf_free(&r->canvas);
+    }
+    return cairo_image_surface_create(CAIRO_FORMAT_ARGB32, r->width, r->height);
 }
 
 rf_renderer_t *rf_renderer_create(const rf_scene_t *scene, char *err, size_t errlen)
@@ -688,7 +743,8 @@ rf_renderer_t *rf_renderer_create(const rf_scene_t *scene, char *err, size_t err
     const char *hard = getenv("RF_CLIP_HARD"); /* every clip applied to its whole group */
     r->soft_off = hard != NULL && hard[0] != '\0' && strcmp(hard, "0") != 0;
     cairo_matrix_init_scale(&r->root, r->unit, r->unit);
-    r->surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, scene->width, scene->height);
+    heap_prime(r);   /* before the layer types' states (fonts, glyph caches) */
+    r->surface = canvas_create(r);
     cairo_status_t st = cairo_surface_status(r->surface);
     if (st != CAIRO_STATUS_SUCCESS) {
         snprintf(r->err, sizeof r->err, "canvas %dx%d: %s", scene->width, scene->height,
@@ -812,7 +868,8 @@ void rf_renderer_destroy(rf_renderer_t *r)
         cairo_destroy(r->cr);
     if (r->surface)
         cairo_surface_destroy(r->surface);
-    free(r->base);
+    rf_bigbuf_free(&r->canvas);   /* after the surface on it */
+    rf_bigbuf_free(&r->base_mem);
     free(r->blur_line);
     for (int i = 0; i < RF_CAPTURE_DEPTH; i++)
         free(r->cap_px[i]);
@@ -841,6 +898,7 @@ int rf_renderer_draw(rf_renderer_t *r, double t)
     }
     r->t = t;
     r->nsoft = 0; /* no clip waits between frames */
+    rf_bigbuf_populate(&r->canvas);   /* the first draw: every page at once */
     rf_values_eval(&sc->values, t, r->slots);
     uint32_t idx = 0;
     for (uint32_t i = 0; i < sc->nlayers; i++)

@@ -104,7 +104,11 @@ typedef struct rf_renderer rf_renderer_t;
  * for the next frame instead of mapping fresh zeroed pages each time
  * (glibc: mmap threshold 64 MiB, trim threshold 128 MiB; elsewhere
  * nothing). Only time changes, never a byte: frames with it measured
- * 1.7x faster for a shadowed card at 1080p (BENCHMARKS.md). */
+ * 1.7x faster for a shadowed card at 1080p (BENCHMARKS.md). With it, the
+ * first renderer of each thread whose scene composes through cairo groups
+ * or draws text also primes that thread's heap with four canvases' worth
+ * of pages faulted in at once (bigbuf.h rf_bigbuf_prime_heap, at most
+ * 48 MiB): a cold 1080p translucent frame 84 -> 52 ms. */
 void rf_render_tune_allocator(void);
 
 /* Creates a renderer for scene (borrowed; it must outlive the renderer):
@@ -126,8 +130,10 @@ void rf_renderer_destroy(rf_renderer_t *r);
  * surface. The static prefix (the layers drawn first that read no value,
  * possibly ending inside groups whose own properties are constant and
  * whose opacity is 1) is drawn once when it covers at least a quarter of
- * the canvas; later frames start from a copy of its pixels, byte-identical
- * to drawing it again, whatever the order of the frames. Returns 0; -1
+ * the canvas, and kept from the renderer's second draw on (a renderer that
+ * draws one frame never copies it); later frames start from a copy of its
+ * pixels, byte-identical to drawing it again, whatever the order of the
+ * frames. Returns 0; -1
  * when cairo reported an error (cairo_status of the context or the
  * surface) or memory ran out (errno ENOMEM: a blur's work buffer); or
  * RF_RENDER_UNDRAWABLE when the scene asks this frame for

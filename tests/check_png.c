@@ -557,6 +557,32 @@ START_TEST(unpremultiply_matches_cairo_formula_exhaustively)
 }
 END_TEST
 
+START_TEST(unpremultiply_mixed_blocks_exhaustively)
+{
+    /* the other way round: every alpha in one row, so each 16-pixel block
+     * mixes alphas (opaque, transparent and translucent side by side),
+     * and whole blocks of alpha 0 with colors (invalid: 0, 0, 0, 0) */
+    uint32_t src[256 + 5];
+    uint8_t dst[(256 + 5) * 4];
+    for (uint32_t c = 0; c < 256; c++) {
+        for (uint32_t a = 0; a < 256; a++)
+            src[a] = argb(a, c, (c * 91 + a) & 255, 255 - c);
+        for (uint32_t k = 0; k < 5; k++)
+            src[256 + k] = argb(0, c, c, c);
+        rf_png_row_to_rgba(dst, src, 256 + 5);
+        for (uint32_t a = 0; a < 256; a++) {
+            uint8_t *o = dst + 4 * a;
+            ck_assert_uint_eq(o[0], cairo_unpremul(c, a));
+            ck_assert_uint_eq(o[1], cairo_unpremul((c * 91 + a) & 255, a));
+            ck_assert_uint_eq(o[2], cairo_unpremul(255 - c, a));
+            ck_assert_uint_eq(o[3], a);
+        }
+        for (uint32_t k = 0; k < 5 * 4; k++)
+            ck_assert_uint_eq(dst[4 * 256 + k], 0);
+    }
+}
+END_TEST
+
 START_TEST(unpremultiply_hand_values)
 {
     /* worked by hand: (c * 255 + a / 2) / a */
@@ -2045,6 +2071,7 @@ static Suite *png_suite(void)
     tcase_add_checked_fixture(w, setup, teardown);
     tcase_set_timeout(w, 120);
     tcase_add_test(w, unpremultiply_matches_cairo_formula_exhaustively);
+    tcase_add_test(w, unpremultiply_mixed_blocks_exhaustively);
     tcase_add_test(w, unpremultiply_hand_values);
     tcase_add_test(w, row_converters_every_length);
     tcase_add_test(w, opaque_scan_finds_any_pixel);

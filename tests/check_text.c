@@ -164,6 +164,27 @@ START_TEST(test_glyph_mask_square)
 }
 END_TEST
 
+/* The table grows from a few slots (glyphmask.c): every key put in before
+ * a growth is still found after it, the same mask (not rasterized again:
+ * a new rasterization would take fresh arena bytes). */
+START_TEST(test_glyph_mask_table_grows)
+{
+    rf_glyph_masks_t *c = rf_glyph_masks_create();
+    ck_assert_ptr_nonnull(c);
+    const rf_glyph_mask_t *m;
+    const uint8_t *a[300];
+    for (uint32_t i = 0; i < 300; i++) {
+        ck_assert_int_eq(rf_glyph_masks_get(c, 10 + i, 0.01, 0, 0, sq_cmd, 5, sq_pts, &m), 0);
+        a[i] = m->a;
+    }
+    for (uint32_t i = 0; i < 300; i++) {
+        ck_assert_int_eq(rf_glyph_masks_get(c, 10 + i, 0.01, 0, 0, sq_cmd, 5, sq_pts, &m), 0);
+        ck_assert_ptr_eq(m->a, a[i]);
+    }
+    rf_glyph_masks_destroy(c);
+}
+END_TEST
+
 /* A mask is a pure function of its key: after the cache has started over
  * many times (more keys than it holds), the same key gives the same
  * bytes; another phase gives other bytes. */
@@ -517,6 +538,7 @@ static Suite *text_suite(void)
     tcase_add_test(tc, test_subpixel_motion);
     tcase_add_test(tc, test_glyph_mask_square);
     tcase_add_test(tc, test_glyph_mask_pure);
+    tcase_add_test(tc, test_glyph_mask_table_grows);
     tcase_add_test(tc, test_glyph_mask_add);
     tcase_add_test(tc, test_sixteenth_pixel_rounding);
     tcase_add_test(tc, test_masks_against_outlines);

@@ -1,0 +1,53 @@
+/* bigbuf.h - frame-sized buffers that do not fault page by page.
+ *
+ * Owns: rf_bigbuf_t, one anonymous private mapping of at least size
+ * bytes, zero-filled by the kernel, its start aligned to 2 MiB and
+ * advised as transparent-huge-page memory (madvise MADV_HUGEPAGE, where
+ * the kernel has it). Why: a fresh 1080p canvas (8.3 MB) first touched
+ * through ordinary malloc memory costs ~2,000 page faults, ~20 ms on a
+ * virtual machine; the same bytes as a few huge pages populated in one
+ * call (rf_bigbuf_populate: MADV_POPULATE_WRITE, Linux 5.14) cost ~3 ms
+ * (BENCHMARKS.md, "one frame"). Without huge pages or MADV_POPULATE_WRITE
+ * (an older kernel, THP off) it is still correct: the pages fault in one
+ * by one as they are touched. Only time changes, never a byte: the
+ * memory reads as zeros, as calloc's does.
+ *
+ * Thread-safety: a buffer belongs to one thread at a time; the functions
+ * keep no state of their own. */
+#ifndef RF_BIGBUF_H
+#define RF_BIGBUF_H
+
+#include <stddef.h>
+
+typedef struct rf_bigbuf {
+    unsigned char *data;       /* size bytes, aligned to 2 MiB; NULL: none */
+    size_t size;
+    void *map;                 /* the mapping (data lies inside it) */
+    size_t map_len;
+    int populated;             /* rf_bigbuf_populate ran */
+} rf_bigbuf_t;
+
+/* Maps size (> 0) zero-filled bytes into *b. Touches nothing: no page is
+ * faulted in yet. Returns 0, or -1 with errno (ENOMEM) and *b empty. */
+int rf_bigbuf_alloc(rf_bigbuf_t *b, size_t size);
+
+/* Faults every page of b in at once (huge pages where the kernel gives
+ * them), once; later calls do nothing. Best effort: when the kernel
+ * cannot (EINVAL before Linux 5.14, ENOMEM) the pages fault in as they
+ * are first written. */
+void rf_bigbuf_populate(rf_bigbuf_t *b);
+
+/* Primes the calling thread's malloc heap: allocates size bytes, faults
+ * them in as huge pages at once (as rf_bigbuf_populate) and frees them, so
+ * the next allocations of this thread up to about size bytes (cairo's
+ * group surfaces, glyph masks) land on pages already there instead of
+ * faulting one by one. Useful only while the allocator keeps freed memory
+ * (render.h rf_render_tune_allocator: glibc with a 64 MiB mmap threshold
+ * and a 128 MiB trim threshold; size must stay below the first); never
+ * changes a byte anything computes. */
+void rf_bigbuf_prime_heap(size_t size);
+
+/* Unmaps b and empties it; an empty b is a no-op. */
+void rf_bigbuf_free(rf_bigbuf_t *b);
+
+#endif

@@ -1,0 +1,220 @@
+/* lazylib.c - librsvg and libmicrohttpd loaded on first use (lazylib.h). */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE 1   /* RTLD_NOLOAD */
+#endif
+
+#include "lazylib.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <librsvg/rsvg.h>
+#include <microhttpd.h>
+
+/* The functions of each library: X(return type, name, (parameters)). */
+#define RSVG_FUNCS(X)                                                                   \
+    X(RsvgHandle *, rsvg_handle_new_from_data, (const guint8 *, gsize, GError **))      \
+    X(gboolean, rsvg_handle_get_intrinsic_size_in_pixels, (RsvgHandle *, gdouble *,     \
+                                                            gdouble *))                 \
+    X(void, rsvg_handle_get_intrinsic_dimensions, (RsvgHandle *, gboolean *,            \
+                                                    RsvgLength *, gboolean *,           \
+                                                    RsvgLength *, gboolean *,           \
+                                                    RsvgRectangle *))                   \
+    X(gboolean, rsvg_handle_render_document, (RsvgHandle *, cairo_t *,                  \
+                                              const RsvgRectangle *, GError **))        \
+    X(void, g_object_unref, (gpointer))                                                 \
+    X(void, g_error_free, (GError *))
+
+#define MHD_FUNCS(X)                                                                    \
+    X(struct MHD_Daemon *, MHD_start_daemon_va, (unsigned int, uint16_t,                \
+                                                 MHD_AcceptPolicyCallback, void *,      \
+                                                 MHD_AccessHandlerCallback, void *,     \
+                                                 va_list))                              \
+    X(void, MHD_stop_daemon, (struct MHD_Daemon *))                                     \
+    X(int, MHD_get_connection_values, (struct MHD_Connection *, enum MHD_ValueKind,     \
+                                       MHD_KeyValueIterator, void *))                   \
+    X(const char *, MHD_lookup_connection_value, (struct MHD_Connection *,              \
+                                                  enum MHD_ValueKind, const char *))    \
+    X(enum MHD_Result, MHD_queue_response, (struct MHD_Connection *, unsigned int,      \
+                                            struct MHD_Response *))                     \
+    X(struct MHD_Response *, MHD_create_response_from_callback,                         \
+      (uint64_t, size_t, MHD_ContentReaderCallback, void *,                             \
+       MHD_ContentReaderFreeCallback))                                                  \
+    X(struct MHD_Response *, MHD_create_response_from_buffer, (size_t, void *,          \
+                                                               enum MHD_ResponseMemoryMode)) \
+    X(void, MHD_destroy_response, (struct MHD_Response *))                              \
+    X(enum MHD_Result, MHD_add_response_header, (struct MHD_Response *, const char *,   \
+                                                 const char *))
+
+#define FIELD(ret, name, params) ret (*name) params;
+static struct { RSVG_FUNCS(FIELD) } rsvg;
+static struct { MHD_FUNCS(FIELD) } mhd;
+#undef FIELD
+
+static pthread_once_t rsvg_once = PTHREAD_ONCE_INIT, mhd_once = PTHREAD_ONCE_INIT;
+
+static void fail(const char *soname, const char *why)
+{
+    fprintf(stderr, "runeframe: cannot load %s: %s\n", soname, why ? why : "unknown error");
+    exit(3);   /* an I/O failure (diag.h RF_EXIT_IO), not the scene's */
+}
+
+/* The library, with RTLD_NOW: a missing symbol fails here, not mid-frame. */
+static void *open_lib(const char *soname)
+{
+    void *h = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
+    if (h == NULL)
+        fail(soname, dlerror());
+    return h;
+}
+
+static void *sym(void *h, const char *soname, const char *name)
+{
+    void *p = dlsym(h, name);
+    if (p == NULL)
+        fail(soname, dlerror());
+    return p;
+}
+
+/* Function pointers from void *: POSIX guarantees the conversion (dlsym). */
+#define LOAD(ret, name, params)                                                         \
+    *(void **)(void *)&lib->name = sym(h, soname, #name);
+
+static void rsvg_load(void)
+{
+    const char *soname = RF_LAZYLIB_RSVG;
+    void *h = open_lib(soname);
+    __typeof__(rsvg) *lib = &rsvg;
+    RSVG_FUNCS(LOAD)
+}
+
+static void mhd_load(void)
+{
+    const char *soname = RF_LAZYLIB_MHD;
+    void *h = open_lib(soname);
+    __typeof__(mhd) *lib = &mhd;
+    MHD_FUNCS(LOAD)
+}
+#undef LOAD
+
+int rf_lazylib_loaded(const char *soname)
+{
+    void *h = dlopen(soname, RTLD_NOW | RTLD_NOLOAD);
+    if (h == NULL)
+        return 0;
+    dlclose(h);   /* the reference RTLD_NOLOAD took */
+    return 1;
+}
+
+/* Every definition below is hidden: a library linked at start may name
+ * one of these functions too (HarfBuzz links GLib, which has
+ * g_error_free), and an exported definition here would take its calls and
+ * the loaded libraries' own (loading librsvg for them, or deadlocking
+ * inside the load); hidden, those bind to the libraries and only
+ * runeframe's calls come here. */
+#define HIDDEN __attribute__((visibility("hidden")))
+
+/* ---- librsvg and GLib ---- */
+
+#define RSVG_CALL(name) (pthread_once(&rsvg_once, rsvg_load), rsvg.name)
+
+HIDDEN RsvgHandle *rsvg_handle_new_from_data(const guint8 *data, gsize len, GError **error)
+{
+    return RSVG_CALL(rsvg_handle_new_from_data)(data, len, error);
+}
+
+HIDDEN gboolean rsvg_handle_get_intrinsic_size_in_pixels(RsvgHandle *h, gdouble *w, gdouble *hh)
+{
+    return RSVG_CALL(rsvg_handle_get_intrinsic_size_in_pixels)(h, w, hh);
+}
+
+HIDDEN void rsvg_handle_get_intrinsic_dimensions(RsvgHandle *h, gboolean *hw, RsvgLength *w,
+                                          gboolean *hh, RsvgLength *ht, gboolean *hv,
+                                          RsvgRectangle *vb)
+{
+    RSVG_CALL(rsvg_handle_get_intrinsic_dimensions)(h, hw, w, hh, ht, hv, vb);
+}
+
+HIDDEN gboolean rsvg_handle_render_document(RsvgHandle *h, cairo_t *cr, const RsvgRectangle *vp,
+                                     GError **error)
+{
+    return RSVG_CALL(rsvg_handle_render_document)(h, cr, vp, error);
+}
+
+/* Only librsvg's objects and errors reach these: librsvg is loaded. */
+HIDDEN void g_object_unref(gpointer object)
+{
+    RSVG_CALL(g_object_unref)(object);
+}
+
+HIDDEN void g_error_free(GError *error)
+{
+    RSVG_CALL(g_error_free)(error);
+}
+
+/* ---- libmicrohttpd ---- */
+
+#define MHD_CALL(name) (pthread_once(&mhd_once, mhd_load), mhd.name)
+
+HIDDEN struct MHD_Daemon *MHD_start_daemon(unsigned int flags, uint16_t port,
+                                    MHD_AcceptPolicyCallback apc, void *apc_cls,
+                                    MHD_AccessHandlerCallback dh, void *dh_cls, ...)
+{
+    va_list ap;
+    va_start(ap, dh_cls);
+    struct MHD_Daemon *d = MHD_CALL(MHD_start_daemon_va)(flags, port, apc, apc_cls, dh,
+                                                         dh_cls, ap);
+    va_end(ap);
+    return d;
+}
+
+HIDDEN void MHD_stop_daemon(struct MHD_Daemon *daemon)
+{
+    MHD_CALL(MHD_stop_daemon)(daemon);
+}
+
+HIDDEN int MHD_get_connection_values(struct MHD_Connection *c, enum MHD_ValueKind kind,
+                              MHD_KeyValueIterator it, void *it_cls)
+{
+    return MHD_CALL(MHD_get_connection_values)(c, kind, it, it_cls);
+}
+
+HIDDEN const char *MHD_lookup_connection_value(struct MHD_Connection *c, enum MHD_ValueKind kind,
+                                        const char *key)
+{
+    return MHD_CALL(MHD_lookup_connection_value)(c, kind, key);
+}
+
+HIDDEN enum MHD_Result MHD_queue_response(struct MHD_Connection *c, unsigned int status,
+                                   struct MHD_Response *r)
+{
+    return MHD_CALL(MHD_queue_response)(c, status, r);
+}
+
+HIDDEN struct MHD_Response *MHD_create_response_from_callback(uint64_t size, size_t block,
+                                                       MHD_ContentReaderCallback crc,
+                                                       void *crc_cls,
+                                                       MHD_ContentReaderFreeCallback crfc)
+{
+    return MHD_CALL(MHD_create_response_from_callback)(size, block, crc, crc_cls, crfc);
+}
+
+HIDDEN struct MHD_Response *MHD_create_response_from_buffer(size_t size, void *buffer,
+                                                     enum MHD_ResponseMemoryMode mode)
+{
+    return MHD_CALL(MHD_create_response_from_buffer)(size, buffer, mode);
+}
+
+HIDDEN void MHD_destroy_response(struct MHD_Response *r)
+{
+    MHD_CALL(MHD_destroy_response)(r);
+}
+
+HIDDEN enum MHD_Result MHD_add_response_header(struct MHD_Response *r, const char *header,
+                                        const char *content)
+{
+    return MHD_CALL(MHD_add_response_header)(r, header, content);
+}
