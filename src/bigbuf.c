@@ -7,7 +7,6 @@
 
 #include <errno.h>
 #include <stdint.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 
@@ -57,25 +56,6 @@ void rf_bigbuf_populate(rf_bigbuf_t *b)
 #ifdef MADV_POPULATE_WRITE
     (void)madvise(b->map, b->map_len, MADV_POPULATE_WRITE);   /* best effort */
 #endif
-}
-
-void rf_bigbuf_prime_heap(size_t size)
-{
-    unsigned char *p = malloc(size);
-    if (p == NULL)
-        return;
-    uintptr_t a = ((uintptr_t)p + HUGE_ALIGN - 1) & ~(uintptr_t)(HUGE_ALIGN - 1);
-    size_t skip = a - (uintptr_t)p;
-    if (skip < size) {
-        size_t len = (size - skip) & ~(HUGE_ALIGN - 1);
-#ifdef MADV_HUGEPAGE
-        (void)madvise((void *)a, len, MADV_HUGEPAGE);
-#endif
-#ifdef MADV_POPULATE_WRITE
-        (void)madvise((void *)a, len, MADV_POPULATE_WRITE);
-#endif
-    }
-    free(p);   /* back to the heap's top, kept (the trim threshold) */
 }
 
 void rf_bigbuf_free(rf_bigbuf_t *b)

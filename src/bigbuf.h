@@ -37,16 +37,6 @@ int rf_bigbuf_alloc(rf_bigbuf_t *b, size_t size);
  * are first written. */
 void rf_bigbuf_populate(rf_bigbuf_t *b);
 
-/* Primes the calling thread's malloc heap: allocates size bytes, faults
- * them in as huge pages at once (as rf_bigbuf_populate) and frees them, so
- * the next allocations of this thread up to about size bytes (cairo's
- * group surfaces, glyph masks) land on pages already there instead of
- * faulting one by one. Useful only while the allocator keeps freed memory
- * (render.h rf_render_tune_allocator: glibc with a 64 MiB mmap threshold
- * and a 128 MiB trim threshold; size must stay below the first); never
- * changes a byte anything computes. */
-void rf_bigbuf_prime_heap(size_t size);
-
 /* Unmaps b and empties it; an empty b is a no-op. */
 void rf_bigbuf_free(rf_bigbuf_t *b);
 

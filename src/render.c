@@ -662,49 +662,12 @@ static cairo_status_t context_create(rf_renderer_t *r)
     return cairo_status(r->cr);
 }
 
-static int allocator_tuned;   /* rf_render_tune_allocator ran */
-
 void rf_render_tune_allocator(void)
 {
 #ifdef __GLIBC__
     mallopt(M_MMAP_THRESHOLD, 64 << 20);
     mallopt(M_TRIM_THRESHOLD, 128 << 20);
-    allocator_tuned = 1;
 #endif
-}
-
-/* Whether drawing the layers allocates frame-sized memory in cairo or in
- * a layer type (group surfaces for opacity, blur, shadows, masks, clips
- * and blend modes; glyph masks and coverage for text). */
-static int layers_allocate(const rf_layer_t *ls, uint32_t n)
-{
-    for (uint32_t i = 0; i < n; i++) {
-        const rf_layer_t *L = &ls[i];
-        uint32_t nch;
-        if (!(L->opacity.slot == RF_PROP_CONST && L->opacity.k >= 1) ||
-            L->blur.slot != RF_PROP_CONST || L->blur.k > 0 || L->nshadows > 0 ||
-            L->blend != RF_BLEND_NORMAL || L->type == RF_LAYER_TEXT ||
-            (L->type == RF_LAYER_GROUP && (L->u.group.clip || L->u.group.mask)))
-            return 1;
-        const rf_layer_t *ch = rf_layer_children(L, &nch);
-        if (layers_allocate(ch, nch))
-            return 1;
-    }
-    return 0;
-}
-
-/* Once per thread, when its first renderer's layers allocate while
- * drawing: the thread's heap primed with four canvases' worth (bigbuf.h),
- * so that a first frame's group surfaces do not fault page by page (the
- * 1080p translucent kind: ~2,600 faults, ~35 ms, BENCHMARKS.md). */
-static void heap_prime(const rf_renderer_t *r)
-{
-    static _Thread_local int primed;
-    if (!allocator_tuned || primed || !layers_allocate(r->scene->layers, r->scene->nlayers))
-        return;
-    primed = 1;
-    size_t n = (size_t)r->width * (size_t)r->height * 16;
-    rf_bigbuf_prime_heap(n < ((size_t)48 << 20) ? n : ((size_t)48 << 20));
 }
 
 /* The canvas surface on pixels of r->canvas (bigbuf.h: no page faults one
@@ -743,7 +706,6 @@ rf_renderer_t *rf_renderer_create(const rf_scene_t *scene, char *err, size_t err
     const char *hard = getenv("RF_CLIP_HARD"); /* every clip applied to its whole group */
     r->soft_off = hard != NULL && hard[0] != '\0' && strcmp(hard, "0") != 0;
     cairo_matrix_init_scale(&r->root, r->unit, r->unit);
-    heap_prime(r);   /* before the layer types' states (fonts, glyph caches) */
     r->surface = canvas_create(r);
     cairo_status_t st = cairo_surface_status(r->surface);
     if (st != CAIRO_STATUS_SUCCESS) {

@@ -104,11 +104,7 @@ typedef struct rf_renderer rf_renderer_t;
  * for the next frame instead of mapping fresh zeroed pages each time
  * (glibc: mmap threshold 64 MiB, trim threshold 128 MiB; elsewhere
  * nothing). Only time changes, never a byte: frames with it measured
- * 1.7x faster for a shadowed card at 1080p (BENCHMARKS.md). With it, the
- * first renderer of each thread whose scene composes through cairo groups
- * or draws text also primes that thread's heap with four canvases' worth
- * of pages faulted in at once (bigbuf.h rf_bigbuf_prime_heap, at most
- * 48 MiB): a cold 1080p translucent frame 84 -> 52 ms. */
+ * 1.7x faster for a shadowed card at 1080p (BENCHMARKS.md). */
 void rf_render_tune_allocator(void);
 
 /* Creates a renderer for scene (borrowed; it must outlive the renderer):
