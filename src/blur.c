@@ -280,6 +280,7 @@ static void box(int isa, const uint8_t *a, size_t as, uint8_t *b, size_t bs, int
     else
 #endif
         box_base(a, as, b, bs, w4, h, lo, hi, acc, zero);
+    (void)isa; /* one copy only without RF_BLUR_MULTI */
 }
 
 /* The Gaussian kernel down the columns, from a to b. */

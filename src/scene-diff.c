@@ -2,6 +2,9 @@
  * (scene-diff.h). The recursion follows the nesting, which the syntax
  * check bounds at RF_MAX_DEPTH; objects are matched through their keys
  * sorted once per object pair. */
+#ifndef _GNU_SOURCE
+#define _POSIX_C_SOURCE 200809L /* strdup in C11 mode (the fuzz build's -std=c11) */
+#endif
 #include <cjson/cJSON.h>
 #include <stdint.h>
 #include <stdio.h>
