@@ -140,6 +140,18 @@ static int reach_box(const rf_renderer_t *r, const rf_layer_t *L, const rf_node_
  * covers: the operations that can reach its edge are clipped as before
  * (RF_CLIP_HARD=1 in the environment turns waiting off: tests compare). */
 
+/* Intersects the clip of cr with shape sh of class cls under device
+ * matrix m (the shape's own fill rule). */
+static void shape_clip(cairo_t *cr, const rf_layer_class_t *cls, const rf_shape_t *sh,
+                       const cairo_matrix_t *m)
+{
+    cairo_set_matrix(cr, m);
+    cairo_new_path(cr);
+    cls->path(cr, sh);
+    render_fill_rule(cr, sh->L);
+    cairo_clip(cr);
+}
+
 /* The device pixels wholly inside the soft clip c: its shape's inner
  * rectangles mapped by its axis-keeping matrix, less a pixel for the
  * flattening of arcs, rounded in. */
@@ -184,23 +196,17 @@ static int soft_begin(rf_renderer_t *r, const rf_layer_t *L, const rf_node_t *n,
     if (ns == 0)
         return 0;
     double b[4];
-    int known = !whole && reach_box(r, L, n, m, 0, b), need = 0;
+    int known = !whole && reach_box(r, L, n, m, 0, b);
+    unsigned need = 0; /* bit i: clip i reaches L */
     for (int i = 0; i < ns; i++)
-        need += !(known && soft_holds(&r->soft[i], b));
+        if (!(known && soft_holds(&r->soft[i], b)))
+            need |= 1u << i;
     if (need == 0)
         return 0; /* wholly inside every one: drawn as it is */
-    cairo_t *cr = r->cr;
-    cairo_save(cr);
-    for (int i = 0; i < ns; i++) {
-        render_soft_t *c = &r->soft[i];
-        if (known && soft_holds(c, b))
-            continue;
-        cairo_set_matrix(cr, &c->m);
-        cairo_new_path(cr);
-        c->cls->path(cr, &c->sh);
-        render_fill_rule(cr, c->sh.L);
-        cairo_clip(cr);
-    }
+    cairo_save(r->cr);
+    for (int i = 0; i < ns; i++)
+        if (need & 1u << i)
+            shape_clip(r->cr, r->soft[i].cls, &r->soft[i].sh, &r->soft[i].m);
     r->nsoft = 0;
     return ns;
 }
@@ -243,34 +249,32 @@ static int clip_apply(rf_renderer_t *r, const rf_layer_t *clip, const cairo_matr
     rf_node_t tmp;
     memcpy(tmp.box, b, sizeof tmp.box);
     render_device_box(&tmp, &cm, 0, dev);
-    cairo_new_path(cr);
     if (fabs(dev[0]) <= RF_GUARD && fabs(dev[1]) <= RF_GUARD && fabs(dev[2]) <= RF_GUARD &&
         fabs(dev[3]) <= RF_GUARD) {
-        if (soft && !r->soft_off && cls->inner && cm.xy == 0 && cm.yx == 0 && r->nsoft < RF_SOFT_CLIPS) {
+        if (soft && !r->soft_off && cls->inner && cm.xy == 0 && cm.yx == 0 &&
+            r->nsoft < RF_SOFT_CLIPS) {
             render_soft_t *c = &r->soft[r->nsoft++];
             c->cls = cls;
             c->sh = sh;
             c->m = cm;
             c->sh.m = &c->m;
             soft_inner(c);
-            return 1;
+        } else {
+            shape_clip(cr, cls, &sh, &cm);
         }
-        cairo_set_matrix(cr, &cm);
-        cls->path(cr, &sh);
-    } else {
-        rf_hsink_t g;
-        cairo_identity_matrix(cr);
-        hsink_init(&g, cr, r->view, 2);
-        hsink_begin(&g, 0);
-        cls->huge_path(&g, &sh);
-        hsink_end(&g);
+        return 1;
     }
+    rf_hsink_t g;
+    cairo_new_path(cr);
+    cairo_identity_matrix(cr);
+    hsink_init(&g, cr, r->view, 2);
+    hsink_begin(&g, 0);
+    cls->huge_path(&g, &sh);
+    hsink_end(&g);
     render_fill_rule(cr, clip);
     cairo_clip(cr);
     return 1;
 }
-
-
 
 /* The region of the view (the canvas, or the capture drawn into), in whole
  * pixels, that L can paint (reach_box, a group: the whole view), grown by
