@@ -35,11 +35,12 @@
 
 /* The work buffer for regions of at most w x h pixels: two lines of
  * 4 max(w, h) + 64 32-bit sums, and two copies of the region with rows
- * padded to 64 bytes. */
+ * padded to 64 bytes, each started on a 64-byte boundary (the 512 bytes
+ * of slack), so no vector load or store straddles two cache lines. */
 #define RF_BLUR_MAXWH(w, h) ((size_t)((w) > (h) ? (w) : (h)))
 #define RF_BLUR_WORK(w, h)                                                                   \
     ((RF_BLUR_MAXWH(w, h) * 4u + 64u) * sizeof(uint32_t) * 2u +                             \
-     ((size_t)(w) * (size_t)(h) * 4u + RF_BLUR_MAXWH(w, h) * 64u) * 2u)
+     ((size_t)(w) * (size_t)(h) * 4u + RF_BLUR_MAXWH(w, h) * 64u) * 2u + 512u)
 
 /* The W3C box size d for standard deviation s >= 2. */
 int rf_blur_box_size(double s);

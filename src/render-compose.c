@@ -468,11 +468,19 @@ static void blur_surface(rf_renderer_t *r, cairo_surface_t *s, double sigma)
     cairo_surface_mark_dirty(s);
 }
 
-/* Paints the captured layer c (blurred by sigma already): first its
- * shadows, the last first (the first on top), each the layer's alpha
- * offset by x, y device px into an A8 capture of the region it reaches in
- * the view, blurred by blur / 2, painted in the shadow's color; then the
- * layer. The opacity op applies to them as one (CSS). */
+/* The alpha bytes of n ARGB32 pixels s into o. The pointers are restrict
+ * and the blocks of a known count, so GCC vectorizes it at -O2 (a uint8_t
+ * store may alias anything: without restrict the loop stays bytewise). */
+static void alpha_row(uint8_t *restrict o, const uint32_t *restrict s, long n)
+{
+    long i = 0;
+    for (; i + 16 <= n; i += 16)
+        for (int k = 0; k < 16; k++)
+            o[i + k] = (uint8_t)(s[i + k] >> 24);
+    for (; i < n; i++)
+        o[i] = (uint8_t)(s[i] >> 24);
+}
+
 /* The shadow's alpha without pixman when the offset is whole pixels: the
  * alpha bytes of the ARGB32 capture src (region sr) copied into the
  * cleared A8 capture dst (region dr) dx, dy px away, which is what an
@@ -500,17 +508,18 @@ static int alpha_copy(cairo_surface_t *dst, const double dr[4], cairo_surface_t 
     for (long j = j0; j < j1; j++) {
         const uint32_t *s = (const uint32_t *)(const void *)(sp + (size_t)(j + oy) * (size_t)ss) + ox;
         uint8_t *o = dp + (size_t)j * (size_t)ds;
-        long i = i0;
-        for (; i + 16 <= i1; i += 16) /* a known count: GCC vectorizes it */
-            for (int k = 0; k < 16; k++)
-                o[i + k] = (uint8_t)(s[i + k] >> 24);
-        for (; i < i1; i++)
-            o[i] = (uint8_t)(s[i] >> 24);
+        if (i1 > i0)
+            alpha_row(o + i0, s + i0, i1 - i0);
     }
     cairo_surface_mark_dirty(dst);
     return 1;
 }
 
+/* Paints the captured layer c (blurred by sigma already): first its
+ * shadows, the last first (the first on top), each the layer's alpha
+ * offset by x, y device px into an A8 capture of the region it reaches in
+ * the view, blurred by blur / 2, painted in the shadow's color; then the
+ * layer. The opacity op applies to them as one (CSS). */
 static void shadows_draw(rf_renderer_t *r, const rf_layer_t *L, const rf_node_t *n,
                          const cairo_matrix_t *m, const capture_t *c, double sigma, double op)
 {
