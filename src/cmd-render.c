@@ -198,12 +198,14 @@ static int render_video(const render_opts_t *o, const rf_scene_t *scene, rf_fram
         fprintf(stderr, "runeframe: render: %s\n", err);
         return RF_EXIT_IO;
     }
-    /* mp4 has no alpha: frames go over black, as in y4m; webm and gif keep it. */
-    job->format = mp4 ? RF_FRAMES_RGB : RF_FRAMES_RGBA;
+    /* mp4 has no alpha: frames go over black, as in y4m, which the canvas's
+     * premultiplied colors are (bgr0: written straight from the canvas, no
+     * conversion); webm, mov and gif keep the alpha (straight rgba). */
+    job->format = mp4 ? RF_FRAMES_CANVAS : RF_FRAMES_RGBA;
     spec.width = scene->width;
     spec.height = scene->height;
     spec.fps = scene->fps;
-    spec.rgb = job->format == RF_FRAMES_RGB;
+    spec.pix_fmt = mp4 ? rf_frames_canvas_pix_fmt(0) : "rgba";
     spec.mp4 = mp4;
     spec.mov = mov;
     spec.webm = strcasecmp(ext, ".webm") == 0;

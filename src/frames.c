@@ -84,13 +84,20 @@ static void frame_to_rgba(uint8_t *dst, const unsigned char *pix, int stride, in
                            (size_t)w);
 }
 
-/* The premultiplied channels are the color composited over black. */
-static void frame_to_rgb_black(uint8_t *dst, const unsigned char *pix, int stride, int w, int h)
+/* The canvas's rows, as they are, packed. */
+static void frame_to_canvas(uint8_t *dst, const unsigned char *pix, int stride, int w, int h)
 {
     for (int y = 0; y < h; y++)
-        rf_png_row_to_rgb(dst + (size_t)y * (size_t)w * 3,
-                          (const uint32_t *)(const void *)(pix + (size_t)y * (size_t)stride),
-                          (size_t)w);
+        memcpy(dst + (size_t)y * (size_t)w * 4, pix + (size_t)y * (size_t)stride, (size_t)w * 4);
+}
+
+const char *rf_frames_canvas_pix_fmt(int alpha)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    return alpha ? "argb" : "0rgb";
+#else
+    return alpha ? "bgra" : "bgr0";
+#endif
 }
 
 size_t rf_frames_frame_size(const rf_scene_t *scene, rf_frames_format_t format)
@@ -101,9 +108,8 @@ size_t rf_frames_frame_size(const rf_scene_t *scene, rf_frames_format_t format)
     case RF_FRAMES_Y4M:
         return 6 + 3 * n;
     case RF_FRAMES_RGBA:
+    case RF_FRAMES_CANVAS:
         return 4 * n;
-    case RF_FRAMES_RGB:
-        return 3 * n;
     case RF_FRAMES_PNG:
     default:
         return 0;
@@ -332,7 +338,7 @@ static void producer_convert(const rf_frames_producer_t *p, uint8_t *dst)
     else if (p->format == RF_FRAMES_RGBA)
         frame_to_rgba(dst, pix, stride, sc->width, sc->height);
     else
-        frame_to_rgb_black(dst, pix, stride, sc->width, sc->height);
+        frame_to_canvas(dst, pix, stride, sc->width, sc->height);
 }
 
 int rf_frames_produce_into(rf_frames_producer_t *p, double t, uint8_t *dst, int *reused,
@@ -350,6 +356,25 @@ int rf_frames_produce_into(rf_frames_producer_t *p, double t, uint8_t *dst, int 
     }
     /* a reused frame: the surface still holds it (nothing drew since) */
     producer_convert(p, dst);
+    return 0;
+}
+
+int rf_frames_produce_canvas(rf_frames_producer_t *p, double t, const uint8_t **pix,
+                             size_t *stride, int *reused, char *err, size_t errlen)
+{
+    int same = producer_same(p, t), st;
+
+    if (reused != NULL)
+        *reused = same;
+    if (!same) {
+        int drawn = producer_draw(p, t, err, errlen);
+        if (drawn != 0)
+            return drawn;
+        p->have = p->reuse;
+    }
+    /* a reused frame: the surface still holds it (nothing drew since) */
+    *pix = rf_renderer_pixels(p->renderer, &st);
+    *stride = (size_t)st;
     return 0;
 }
 
@@ -423,6 +448,8 @@ typedef struct run {
     size_t frame_size;
     long window;
     long *ring_pos;            /* position held by each ring slot, -1: free (mu) */
+    const uint8_t **ring_pix;  /* CANVAS: each slot's canvas (mu), no ring */
+    size_t *ring_stride;       /* and its row stride */
     long written;              /* positions written to the stream (mu) */
     /* the first failure (mu) */
     int failed;
@@ -506,12 +533,16 @@ static void *worker_main(void *arg)
         }
         double ft = rf_scene_frame_time(job->scene, index);
         long slot = pos % (r->window > 0 ? r->window : 1);
+        size_t stride = 0;
         /* streams: converted straight into the frame's ring slot, which is
-         * free (the writer is past pos - window) */
-        int produced = job->format == RF_FRAMES_PNG
-                           ? rf_frames_produce(p, ft, &data, &len, &reused, err, sizeof err)
-                           : rf_frames_produce_into(p, ft, r->ring + (size_t)slot * r->frame_size,
-                                                    &reused, err, sizeof err);
+         * free (the writer is past pos - window); CANVAS: not at all */
+        int produced =
+            job->format == RF_FRAMES_PNG
+                ? rf_frames_produce(p, ft, &data, &len, &reused, err, sizeof err)
+            : job->format == RF_FRAMES_CANVAS
+                ? rf_frames_produce_canvas(p, ft, &data, &stride, &reused, err, sizeof err)
+                : rf_frames_produce_into(p, ft, r->ring + (size_t)slot * r->frame_size, &reused,
+                                         err, sizeof err);
         if (produced != 0) {
             run_fail(r, produced == RF_RENDER_UNDRAWABLE ? RUN_UNDRAWABLE : 0, "frame %ld: %s",
                      index, err);
@@ -531,8 +562,16 @@ static void *worker_main(void *arg)
             atomic_fetch_add(&r->done, 1);
         } else {
             pthread_mutex_lock(&r->mu);
+            if (job->format == RF_FRAMES_CANVAS) {
+                r->ring_pix[slot] = data;
+                r->ring_stride[slot] = stride;
+            }
             r->ring_pos[slot] = pos;
             pthread_cond_broadcast(&r->cv);
+            /* CANVAS: the writer reads the canvas, which the next frame
+             * would draw over */
+            while (job->format == RF_FRAMES_CANVAS && !atomic_load(&r->stop) && r->written <= pos)
+                pthread_cond_wait(&r->cv, &r->mu);
             pthread_mutex_unlock(&r->mu);
         }
     }
@@ -588,6 +627,29 @@ static void progress_print(long done, long total, double elapsed, int final)
     fflush(stderr);
 }
 
+/* Writes the frame in ring slot slot to the stream: its bytes, or for
+ * CANVAS the canvas it points at (one write when the rows are packed). 0,
+ * or -1 with errno. */
+static int write_slot(run_t *r, long slot)
+{
+    const rf_frames_job_t *job = r->job;
+
+    if (job->format != RF_FRAMES_CANVAS)
+        return fwrite(r->ring + (size_t)slot * r->frame_size, 1, r->frame_size, job->out) ==
+                       r->frame_size
+                   ? 0
+                   : -1;
+    size_t row = (size_t)job->scene->width * 4, h = (size_t)job->scene->height;
+    const uint8_t *pix = r->ring_pix[slot];
+    size_t stride = r->ring_stride[slot];
+    if (stride == row)
+        return fwrite(pix, 1, row * h, job->out) == row * h ? 0 : -1;
+    for (size_t y = 0; y < h; y++)
+        if (fwrite(pix + y * stride, 1, row, job->out) != row)
+            return -1;
+    return 0;
+}
+
 /* Streams: the calling thread writes positions in order from the ring. */
 static void run_write_stream(run_t *r, double t0)
 {
@@ -610,8 +672,7 @@ static void run_write_stream(run_t *r, double t0)
         if (run_stopped(r))
             return;
         errno = 0;
-        if (fwrite(r->ring + (size_t)slot * r->frame_size, 1, r->frame_size, job->out) !=
-            r->frame_size) {
+        if (write_slot(r, slot) != 0) {
             int e = errno != 0 ? errno : EIO;
             run_fail(r, e, "%s: write failed: %s", job->out_name, strerror(e));
             return;
@@ -691,13 +752,18 @@ int rf_frames_run(const rf_frames_job_t *job, rf_frames_result_t *result)
             r.window = count;
         /* bigbuf.h: no page faults one by one (and nothing but the first
          * frames' slots would fault anyway) */
-        if (r.window > 0 && r.frame_size <= SIZE_MAX / (size_t)r.window &&
-            rf_bigbuf_alloc(&r.ring_mem, (size_t)r.window * r.frame_size) == 0) {
+        if (job->format == RF_FRAMES_CANVAS) {
+            r.ring_pix = calloc((size_t)r.window, sizeof *r.ring_pix);
+            r.ring_stride = calloc((size_t)r.window, sizeof *r.ring_stride);
+        } else if (r.window > 0 && r.frame_size <= SIZE_MAX / (size_t)r.window &&
+                   rf_bigbuf_alloc(&r.ring_mem, (size_t)r.window * r.frame_size) == 0) {
             rf_bigbuf_populate(&r.ring_mem);
             r.ring = r.ring_mem.data;
         }
         r.ring_pos = malloc((size_t)r.window * sizeof *r.ring_pos);
-        if (r.ring == NULL || r.ring_pos == NULL) {
+        if ((job->format == RF_FRAMES_CANVAS ? r.ring_pix == NULL || r.ring_stride == NULL
+                                             : r.ring == NULL) ||
+            r.ring_pos == NULL) {
             run_fail(&r, ENOMEM, "out of memory (%ld frames of %zu bytes)", r.window,
                      r.frame_size);
             goto done;
@@ -750,6 +816,8 @@ done:
     free(workers);
     rf_bigbuf_free(&r.ring_mem);
     free(r.ring_pos);
+    free(r.ring_pix);
+    free(r.ring_stride);
     pthread_cond_destroy(&r.cv);
     pthread_mutex_destroy(&r.mu);
     return rc;

@@ -30,8 +30,14 @@
  *         integer arithmetic). The stream starts with rf_frames_y4m_header().
  *   RGBA  width * height * 4 bytes, straight (unpremultiplied) alpha, rows
  *         top to bottom: exactly what the frame's PNG decodes to.
- *   RGB   width * height * 3 bytes, composited over black (what ffmpeg gets
- *         for an mp4, which has no alpha).
+ *   CANVAS width * height * 4 bytes: the canvas's own pixels, cairo's
+ *         premultiplied ARGB32 words in the machine's byte order (B, G, R, A
+ *         on little-endian machines), rows top to bottom. Read with the
+ *         alpha byte ignored (rf_frames_canvas_pix_fmt: ffmpeg's bgr0), the
+ *         color bytes are the frame composited over black (as in Y4M):
+ *         what ffmpeg gets for an mp4, which has no alpha. No
+ *         conversion and no copy: a stream writes them straight from the
+ *         worker's canvas (Workers).
  *
  * Workers. rf_frames_run() starts job->jobs threads, each with its own
  * producer; frame positions are handed out by an atomic counter. PNG frames
@@ -39,7 +45,10 @@
  * as DIR/frame-NNNNN.png. Streams are written in frame order by the calling
  * thread from a reorder ring of 2 * jobs frames: a worker does not start a
  * frame 2 * jobs or more positions ahead of the writer, so memory stays
- * bounded whatever the speed of the consumer.
+ * bounded whatever the speed of the consumer. A CANVAS stream has no ring
+ * of bytes: its slots point at the workers' canvases, and a worker that
+ * handed over its frame waits until the writer has written it before it
+ * draws again (with one worker, drawing and writing take turns).
  *
  * Thread-safety: a producer belongs to one thread at a time; any number of
  * producers (and runs) may work on one scene at once, which they only read.
@@ -64,7 +73,7 @@ typedef enum rf_frames_format {
     RF_FRAMES_PNG = 0,
     RF_FRAMES_Y4M,
     RF_FRAMES_RGBA,
-    RF_FRAMES_RGB,
+    RF_FRAMES_CANVAS,
 } rf_frames_format_t;
 
 /* ---------------------------------------------------------------- producer */
@@ -99,7 +108,21 @@ int rf_frames_produce(rf_frames_producer_t *p, double t, const uint8_t **data, s
 int rf_frames_produce_into(rf_frames_producer_t *p, double t, uint8_t *dst, int *reused,
                            char *err, size_t errlen);
 
+/* The frame at t as the canvas itself (any format but PNG): *pix and
+ * *stride are the renderer's pixels (premultiplied ARGB32, the CANVAS
+ * format's bytes with rows stride bytes apart), valid until the
+ * producer's next call. *reused, the return value and err as
+ * rf_frames_produce. */
+int rf_frames_produce_canvas(rf_frames_producer_t *p, double t, const uint8_t **pix,
+                             size_t *stride, int *reused, char *err, size_t errlen);
+
 /* ---------------------------------------------------------------- formats */
+
+/* ffmpeg's -pix_fmt for CANVAS bytes: with alpha "bgra" (which ffmpeg
+ * reads as straight alpha: right only for opaque frames), without it
+ * "bgr0" (the frame over black); "argb" and "0rgb" on big-endian
+ * machines. */
+const char *rf_frames_canvas_pix_fmt(int alpha);
 
 /* Bytes of one frame of a raw format (Y4M: with its "FRAME\n"); 0 for PNG,
  * whose size varies. */

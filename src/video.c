@@ -95,7 +95,7 @@ void rf_video_argv(const rf_video_spec_t *spec, const char *tmp, rf_video_argv_t
     a->argv[k++] = "-f";
     a->argv[k++] = "rawvideo";
     a->argv[k++] = "-pix_fmt";
-    a->argv[k++] = spec->rgb ? "rgb24" : "rgba";
+    a->argv[k++] = spec->pix_fmt != NULL ? (char *)spec->pix_fmt : "rgba";
     a->argv[k++] = "-s";
     a->argv[k++] = a->size;
     a->argv[k++] = "-r";

@@ -27,7 +27,8 @@
 typedef struct rf_video_spec {
     int width, height;
     double fps;             /* as the scene's: written as a rational */
-    int rgb;                /* 1: rgb24 frames (over black), 0: rgba */
+    const char *pix_fmt;    /* the frames' ffmpeg -pix_fmt: "rgba", "rgb24", or
+                               "bgr0" for CANVAS frames (frames.h) over black */
     int mp4;                /* 1: yuv420p output (mp4 has no alpha) */
     int mov;                /* 1: ProRes 4444 with alpha (prores_ks, yuva444p10le) */
     int webm;               /* 1: VP9 with alpha (libvpx-vp9, yuva420p) */

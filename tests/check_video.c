@@ -62,10 +62,10 @@ static void expect_argv(const rf_video_spec_t *spec, const char *tmp, const char
 
 START_TEST(test_argv)
 {
-    rf_video_spec_t mp4 = { .width = 640, .height = 360, .fps = 30, .rgb = 1, .mp4 = 1 };
+    rf_video_spec_t mp4 = { .width = 640, .height = 360, .fps = 30, .pix_fmt = "bgr0", .mp4 = 1 };
     rf_video_spec_t webm = { .width = 64, .height = 48, .fps = 29.97, .webm = 1 };
     const char *want_mp4[] = { "ffmpeg", "-hide_banner", "-loglevel", "error", "-y", "-f",
-                               "rawvideo", "-pix_fmt", "rgb24", "-s", "640x360", "-r", "30/1",
+                               "rawvideo", "-pix_fmt", "bgr0", "-s", "640x360", "-r", "30/1",
                                "-i", "-", "-pix_fmt", "yuv420p", "./o.tmp.mp4", NULL };
     const char *want_webm[] = { "ffmpeg", "-hide_banner", "-loglevel", "error", "-y", "-f",
                                 "rawvideo", "-pix_fmt", "rgba", "-s", "64x48", "-r",
