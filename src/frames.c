@@ -341,8 +341,11 @@ static void producer_convert(const rf_frames_producer_t *p, uint8_t *dst)
         frame_to_canvas(dst, pix, stride, sc->width, sc->height);
 }
 
-int rf_frames_produce_into(rf_frames_producer_t *p, double t, uint8_t *dst, int *reused,
-                           char *err, size_t errlen)
+/* The frame at t on the canvas: drawn, or left there when it is the last
+ * one again (the surface still holds it: nothing drew since). *reused,
+ * the return value and err as rf_frames_produce. */
+static int producer_canvas(rf_frames_producer_t *p, double t, int *reused, char *err,
+                           size_t errlen)
 {
     int same = producer_same(p, t);
 
@@ -354,28 +357,29 @@ int rf_frames_produce_into(rf_frames_producer_t *p, double t, uint8_t *dst, int 
             return drawn;
         p->have = p->reuse;
     }
-    /* a reused frame: the surface still holds it (nothing drew since) */
-    producer_convert(p, dst);
     return 0;
+}
+
+int rf_frames_produce_into(rf_frames_producer_t *p, double t, uint8_t *dst, int *reused,
+                           char *err, size_t errlen)
+{
+    int rc = producer_canvas(p, t, reused, err, errlen);
+
+    if (rc == 0)
+        producer_convert(p, dst);
+    return rc;
 }
 
 int rf_frames_produce_canvas(rf_frames_producer_t *p, double t, const uint8_t **pix,
                              size_t *stride, int *reused, char *err, size_t errlen)
 {
-    int same = producer_same(p, t), st;
+    int rc = producer_canvas(p, t, reused, err, errlen), st;
 
-    if (reused != NULL)
-        *reused = same;
-    if (!same) {
-        int drawn = producer_draw(p, t, err, errlen);
-        if (drawn != 0)
-            return drawn;
-        p->have = p->reuse;
+    if (rc == 0) {
+        *pix = rf_renderer_pixels(p->renderer, &st);
+        *stride = (size_t)st;
     }
-    /* a reused frame: the surface still holds it (nothing drew since) */
-    *pix = rf_renderer_pixels(p->renderer, &st);
-    *stride = (size_t)st;
-    return 0;
+    return rc;
 }
 
 int rf_frames_produce(rf_frames_producer_t *p, double t, const uint8_t **data, size_t *len,
