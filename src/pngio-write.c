@@ -98,9 +98,15 @@ static inline uint32_t unpremul_f(uint32_t c, uint32_t a, float rcp, uint32_t ke
     return ((uint32_t)(int32_t)(((float)n + 0.5f) * rcp) & 0xffu) & keep;
 }
 
-/* RF_BLOCK pixels of any alphas, straight: vectorized (no table loads). */
-__attribute__((target_clones("avx2", "default")))
-static void block_to_rgba(uint8_t *restrict dst, const uint32_t *restrict src)
+/* RF_BLOCK pixels of any alphas, straight: vectorized (no table loads).
+ * Built twice on x86-64, for AVX2 and the baseline, and chosen at run time
+ * by __builtin_cpu_supports (not target_clones: its ifunc resolver runs
+ * before ThreadSanitizer's runtime is up, and the TSan build crashed at
+ * start). */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void block_to_rgba_body(uint8_t *restrict dst, const uint32_t *restrict src)
 {
     uint32_t v[RF_BLOCK];
     for (int k = 0; k < RF_BLOCK; k++) {
@@ -114,11 +120,32 @@ static void block_to_rgba(uint8_t *restrict dst, const uint32_t *restrict src)
     memcpy(dst, v, sizeof v);
 }
 
+static void block_to_rgba(uint8_t *restrict dst, const uint32_t *restrict src)
+{
+    block_to_rgba_body(dst, src);
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define RF_HAVE_AVX2_RGBA 1
+__attribute__((target("avx2")))
+static void block_to_rgba_avx2(uint8_t *restrict dst, const uint32_t *restrict src)
+{
+    block_to_rgba_body(dst, src);
+}
+#else
+#define RF_HAVE_AVX2_RGBA 0
+#endif
+
 void rf_png_row_to_rgba(uint8_t *restrict dst, const uint32_t *restrict src, size_t n)
 {
     size_t i = 0;
     pthread_once(&unpremul_once, unpremul_table_make);
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    void (*block)(uint8_t *restrict, const uint32_t *restrict) = block_to_rgba;
+#if RF_HAVE_AVX2_RGBA
+    if (__builtin_cpu_supports("avx2"))
+        block = block_to_rgba_avx2;
+#endif
     /* One pass in blocks: a block of opaque pixels is a vectorized swap of
      * R and B, a block of transparent ones zeros (both common: a backdrop,
      * the empty rest of a transparent canvas), any other pixel by itself. */
@@ -134,7 +161,7 @@ void rf_png_row_to_rgba(uint8_t *restrict dst, const uint32_t *restrict src, siz
         else if (px_alpha(any) == 0)
             memset(dst + 4 * i, 0, sizeof v);
         else
-            block_to_rgba(dst + 4 * i, src + i);
+            block(dst + 4 * i, src + i);
     }
 #endif
     for (; i < n; i++)
