@@ -15,8 +15,9 @@
  *     with the vectorized one, on the corpus and on odd sizes;
  *   - widths 1, 3, 17, 1-row images, 16384-wide images, RGB and RGBA,
  *     every level and every filter;
- *   - level 1 (our own deflate coder) is one dynamic block, cut into
- *     several IDATs when large, and 120 random images (runs of every
+ *   - level 1 (our own deflate coder) is one dynamic block on uniform
+ *     noise, cut into several IDATs when large, and starts a new block
+ *     where the rows change character, and 120 random images (runs of every
  *     length, noise, every filter) round-trip through libpng (every 4th
  *     through pngtool.py too);
  *   - repeats an LZ77 coder may match: a row repeated 3 rows later, a
@@ -390,6 +391,33 @@ START_TEST(level1_is_one_dynamic_block_in_several_idats)
 }
 END_TEST
 
+/* Level 1 starts a new block (new tables) where the rows change
+ * character: noise over the top half, values 0..3 below (filter NONE:
+ * the literals go from 256 symbols to 4). The first block is not the
+ * final one, and the frame round-trips through libpng and pngtool.py
+ * (scalar and vector: same bytes); a frame of noise all through stays
+ * one block. */
+START_TEST(level1_new_block_where_rows_change)
+{
+    rf_png_frame_t f;
+    uint32_t *px = make_frame(640, 600, 0, &f);
+    for (uint32_t y = 0; y < 600; y++)
+        for (uint32_t x = 0; x < 640; x++)
+            ((uint32_t *)(void *)((uint8_t *)px + y * f.stride))[x] =
+                0xff000000u | (next32() & (y < 300 ? 0xffffffu : 0x030303u));
+    const rf_png_options_t o[] = { { 1, RF_PNG_FILTER_NONE }, { 1, RF_PNG_FILTER_ALL } };
+    for (int i = 0; i < 2; i++) {
+        rf_png_buffer_t a = { 0 };
+        encode(&f, &o[i], 0, &a);
+        const uint8_t *z = a.data + 8 + 25 + 8;
+        ck_assert_uint_eq(z[2] & 7u, 0u | 2u << 1);   /* BFINAL 0, BTYPE 2 */
+        rf_png_buffer_destroy(&a);
+    }
+    check_frame(&f, o, 2, 1, 1, "noise over 0..3, level 1");
+    free(px);
+}
+END_TEST
+
 /* Random images through level 1 and libpng (a fuzz-ish check, fixed
  * seed): random sizes (1..300 x 1..40), every filter, content from long
  * runs of one color (runs across rows and of every length around the
@@ -590,6 +618,7 @@ static Suite *pngenc_suite(void)
     tcase_add_test(g, every_level_same_pixels_scalar_same_bytes);
     tcase_add_test(g, per_row_filters_are_chosen);
     tcase_add_test(g, level1_is_one_dynamic_block_in_several_idats);
+    tcase_add_test(g, level1_new_block_where_rows_change);
     tcase_add_test(g, level1_random_images_round_trip);
     tcase_add_test(g, repeats_rows_tiles_and_long_matches);
     tcase_add_test(g, repeats_at_the_window_edge);
