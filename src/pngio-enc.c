@@ -109,6 +109,8 @@ typedef struct enc_scratch {
     size_t z_cap;
     uint8_t *rows;                  /* prev, cur, 4 candidate rows */
     size_t rows_cap;
+    uint8_t *bands;                 /* level 1: the sample's counts per band */
+    size_t bands_cap;
     struct libdeflate_compressor *comp[RF_ENC_LEVELS];
 } enc_scratch_t;
 
@@ -124,6 +126,7 @@ static void scratch_free(void *p)
     free(s->raw);
     free(s->z);
     free(s->rows);
+    free(s->bands);
     for (int i = 0; i < RF_ENC_LEVELS; i++)
         libdeflate_free_compressor(s->comp[i]);
     free(s);
@@ -234,8 +237,12 @@ static int trial_prefers_none(const pngio_image_t *img, size_t n, size_t bpp,
  * buffer, the zlib stream leaves in IDAT chunks of about RF_IDAT_MAX
  * bytes (cut after the row that fills one). The Huffman tables come from
  * a sample: every RF_SAMPLE_STEP-th row (every row of small images),
- * filtered the same way, its symbols counted. */
+ * filtered the same way, its symbols counted per band of RF_BAND_ROWS
+ * rows; a band starts a new block (tables of its own and the next bands'
+ * until the next block) where pngio_huff_plan says so. */
 #define RF_SAMPLE_STEP 16
+#define RF_BAND_ROWS 64          /* a block may start every band of rows */
+#define RF_BANDS_MAX 1024        /* taller images: longer bands */
 
 /* Row y filtered as mode says into f (1 + n bytes). rows as for
  * filter_rows: prev holds row y - 1 (zeros for y = 0); cur is converted
@@ -264,8 +271,15 @@ static rf_png_status_t encode_fast(const pngio_image_t *img, rf_png_filter_t mod
         return RF_PNG_NO_MEMORY;
     uint8_t *prev = sc->rows + 8, *cur = sc->rows + 8 + n + 8, *cand = sc->rows + 2 * (n + 8);
     uint8_t *f = sc->raw + 8;           /* f[-1]: the stream's previous byte */
+    uint32_t band = img->height / RF_BANDS_MAX > RF_BAND_ROWS ? img->height / RF_BANDS_MAX : RF_BAND_ROWS;
+    uint32_t nb = (img->height + band - 1) / band;
+    size_t counts = (size_t)nb * PNGIO_HUFF_SYMS;
+    if (grow(&sc->bands, &sc->bands_cap, counts * sizeof(uint32_t) + nb, 0) != 0)
+        return RF_PNG_NO_MEMORY;
+    uint32_t *bands = (uint32_t *)(void *)sc->bands;
+    uint8_t *starts = sc->bands + counts * sizeof(uint32_t);
+    memset(bands, 0, counts * sizeof(uint32_t));
     pngio_huff_t h;
-    pngio_huff_init(&h);
 
     uint32_t step = img->height <= 4 * RF_SAMPLE_STEP ? 1 : RF_SAMPLE_STEP;
     for (uint32_t y = step / 2; y < img->height; y += step) {
@@ -274,15 +288,31 @@ static rf_png_status_t encode_fast(const pngio_image_t *img, rf_png_filter_t mod
             img->row(img->src, y - 1, prev);
         filter_one(img, y, n, bpp, mode, f, prev, cur, cand, scalar);
         f[-1] = 0;
+        pngio_huff_init(&h);
         pngio_huff_count(&h, f, len, y == 0);
+        uint32_t *c = bands + (size_t)(y / band) * PNGIO_HUFF_SYMS;
+        for (int s = 0; s < PNGIO_HUFF_SYMS; s++)
+            c[s] += h.count[s];
     }
+    int blocks = pngio_huff_plan(bands, nb, step, starts), begun = 0;
 
     if (emit_head(img, emit, ctx) != 0)
         return RF_PNG_IO_ERROR;
-    uint8_t *z0 = sc->z, *out = pngio_huff_begin(&h, z0);
+    uint8_t *z0 = sc->z, *out = z0;
     uint32_t adler = 1;
+    pngio_huff_init(&h);
     memset(sc->rows, 0, 2 * (n + 8));
     for (uint32_t y = 0; y < img->height; y++) {
+        if (y % band == 0 && starts[y / band]) {   /* a block: its bands' counts */
+            if (y > 0)
+                out = pngio_huff_block_end(&h, out);
+            memset(h.count, 0, sizeof h.count);
+            for (uint32_t b = y / band; b < nb && (b == y / band || !starts[b]); b++)
+                for (int s = 0; s < PNGIO_HUFF_SYMS; s++)
+                    h.count[s] += bands[(size_t)b * PNGIO_HUFF_SYMS + s];
+            begun++;
+            out = pngio_huff_begin(&h, out, y == 0, begun == blocks);
+        }
         filter_one(img, y, n, bpp, mode, f, prev, cur, cand, scalar);
         adler = libdeflate_adler32(adler, f, len);
         out = pngio_huff_row(&h, f, len, y == 0, out);

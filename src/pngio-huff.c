@@ -1,9 +1,11 @@
-/* pngio-huff.c - the fast deflate coder of PNG level 1: one dynamic
- * Huffman block per image, its tables built from a histogram of a sample
- * of the image's filtered rows, literals and runs (LZ77 matches at
- * distance 1: a byte repeated) and nothing else. No match search, no hash
- * table: the row filters turn flat regions into runs of zeros, and the
- * per-image table codes what is left in about its entropy.
+/* pngio-huff.c - the fast deflate coder of PNG level 1: dynamic Huffman
+ * blocks, their tables built from histograms of a sample of the image's
+ * filtered rows, literals and runs (LZ77 matches at distance 1: a byte
+ * repeated) and nothing else. No match search, no hash table: the row
+ * filters turn flat regions into runs of zeros, and the tables code what
+ * is left in about its entropy. A new block (new tables) starts at a
+ * band of rows when the plan says it pays: the sample of each band
+ * coded by a table of the band before it, against the current one.
  *
  * Owns: pngio_huff_t's functions (pngio-int.h). Integer arithmetic and
  * plain C only: the bytes depend on the filtered rows and nothing else.
@@ -18,6 +20,7 @@
 
 #define HUFF_MAX_BITS 14   /* two literal pairs (56 bits) fit between flushes */
 #define CL_MAX_BITS 7
+#define PLAN_MARGIN 8      /* a new block must save 8 times its header (by the estimates) */
 
 static inline uint64_t load64(const uint8_t *p)
 {
@@ -302,16 +305,95 @@ void pngio_huff_init(pngio_huff_t *h)
     h->bc = 0;
 }
 
-uint8_t *pngio_huff_begin(pngio_huff_t *h, uint8_t *out)
+/* The code lengths of a table for counts cnt_in (286 symbols; every
+ * literal and length gets a code: +1 each) and of the 2 distances, 288
+ * in all. */
+static void table_lengths(const uint32_t *cnt_in, uint8_t *len)
 {
-    /* every literal and length gets a code (the sample may miss some),
-     * the end of block too */
     uint32_t cnt[PNGIO_HUFF_SYMS];
     for (int s = 0; s < PNGIO_HUFF_SYMS; s++)
-        cnt[s] = h->count[s] + 1;
+        cnt[s] = cnt_in[s] + 1;
+    build_lengths(cnt, PNGIO_HUFF_SYMS, HUFF_MAX_BITS, len);
+    len[PNGIO_HUFF_SYMS] = len[PNGIO_HUFF_SYMS + 1] = 1;   /* distances 1, 2 */
+}
+
+/* The code-length code of the 288 lengths (sent as code-length symbols
+ * 0..15, no repeat codes): its lengths cll, codes clcode, HCLEN; returns
+ * the block header's size in bits. */
+static const uint8_t cl_order[19] = { 16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15 };
+
+static unsigned cl_code(const uint8_t *len, uint8_t *cll, uint16_t *clcode, int *hclen)
+{
+    uint32_t clc[19] = { 0 };
+    for (int s = 0; s < PNGIO_HUFF_SYMS + 2; s++)
+        clc[len[s]]++;
+    build_lengths(clc, 19, CL_MAX_BITS, cll);
+    if (clcode != NULL)
+        canonical(cll, 19, clcode);
+    int n = 19;
+    while (n > 4 && cll[cl_order[n - 1]] == 0)
+        n--;
+    *hclen = n;
+    unsigned bits = 3 + 14 + 3u * (unsigned)n;
+    for (int v = 0; v < 16; v++)
+        bits += clc[v] * cll[v];
+    return bits;
+}
+
+/* The plan's estimate of table_lengths: -log2 of each symbol's share,
+ * rounded up (no Huffman construction: it runs twice per band). */
+static void plan_lengths(const uint32_t *cnt, uint8_t *len)
+{
+    uint64_t total = 0;
+    for (int s = 0; s < PNGIO_HUFF_SYMS; s++)
+        total += cnt[s] + 1u;
+    for (int s = 0; s < PNGIO_HUFF_SYMS; s++) {
+        uint64_t q = total / (cnt[s] + 1u);
+        unsigned l = 64u - (unsigned)__builtin_clzll(q);
+        len[s] = (uint8_t)(l < HUFF_MAX_BITS ? l : HUFF_MAX_BITS);
+    }
+    len[PNGIO_HUFF_SYMS] = len[PNGIO_HUFF_SYMS + 1] = 1;
+}
+
+int pngio_huff_plan(const uint32_t *bands, uint32_t nb, uint32_t scale, uint8_t *starts)
+{
+    uint32_t cur[PNGIO_HUFF_SYMS];
+    uint8_t curlen[PNGIO_HUFF_SYMS + 2], newlen[PNGIO_HUFF_SYMS + 2], cll[19];
+    int blocks = 0;
+    for (uint32_t b = 0; b < nb; b++) {
+        const uint32_t *c = bands + (size_t)b * PNGIO_HUFF_SYMS;
+        int start = b == 0;
+        if (!start && b + 1 < nb) {
+            /* a block from here when a table of this band's sample codes
+             * the next band's sample (held out: a table always fits its
+             * own sample best), scaled to the band, in fewer bits than
+             * the current table by more than the new header costs */
+            const uint32_t *next = c + PNGIO_HUFF_SYMS;
+            plan_lengths(c, newlen);
+            int64_t gain = 0;
+            for (int s = 0; s < PNGIO_HUFF_SYMS; s++)
+                gain += (int64_t)next[s] * ((int)curlen[s] - (int)newlen[s]);
+            int hclen;
+            start = gain * (int64_t)scale > PLAN_MARGIN * (int64_t)cl_code(newlen, cll, NULL, &hclen);
+        }
+        if (start) {
+            memcpy(cur, c, sizeof cur);
+            blocks++;
+        } else {
+            for (int s = 0; s < PNGIO_HUFF_SYMS; s++)
+                cur[s] += c[s];
+        }
+        starts[b] = (uint8_t)start;
+        plan_lengths(cur, curlen);
+    }
+    return blocks;
+}
+
+uint8_t *pngio_huff_begin(pngio_huff_t *h, uint8_t *out, int first, int final)
+{
     uint8_t len[PNGIO_HUFF_SYMS + 2];
     uint16_t code[PNGIO_HUFF_SYMS];
-    build_lengths(cnt, PNGIO_HUFF_SYMS, HUFF_MAX_BITS, len);
+    table_lengths(h->count, len);
     canonical(len, PNGIO_HUFF_SYMS, code);
     for (int s = 0; s < 256; s++)
         h->lit[s] = code[s] | (uint32_t)len[s] << 16;
@@ -325,42 +407,46 @@ uint8_t *pngio_huff_begin(pngio_huff_t *h, uint8_t *out)
         h->match[m] = bits | (n + e + 1u) << 24;
     }
     h->match[0] = h->match[1] = h->match[2] = 0;
-    len[PNGIO_HUFF_SYMS] = len[PNGIO_HUFF_SYMS + 1] = 1;   /* distances 1, 2 */
 
-    /* the code lengths of 286 + 2 symbols, sent as code-length symbols
-     * 0..15 (no repeat codes: 288 short symbols) */
-    const int total = PNGIO_HUFF_SYMS + 2;
-    uint32_t clc[19] = { 0 };
-    for (int s = 0; s < total; s++)
-        clc[len[s]]++;
     uint8_t cll[19];
     uint16_t clcode[19];
-    build_lengths(clc, 19, CL_MAX_BITS, cll);
-    canonical(cll, 19, clcode);
-    static const uint8_t order[19] = { 16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15 };
-    int hclen = 19;
-    while (hclen > 4 && cll[order[hclen - 1]] == 0)
-        hclen--;
+    int hclen;
+    cl_code(len, cll, clcode, &hclen);
 
-    uint64_t bb = 0;
-    unsigned bc = 0;
-    out[0] = 0x78;   /* zlib: deflate, 32 KiB window */
-    out[1] = 0x01;   /* FLEVEL 0 (fastest), FCHECK: 0x7801 % 31 == 0 */
-    out += 2;
-    PUT(1u, 1);                                  /* BFINAL */
+    uint64_t bb = h->bb;
+    unsigned bc = h->bc;
+    if (first) {
+        out[0] = 0x78;   /* zlib: deflate, 32 KiB window */
+        out[1] = 0x01;   /* FLEVEL 0 (fastest), FCHECK: 0x7801 % 31 == 0 */
+        out += 2;
+        bb = 0;
+        bc = 0;
+    }
+    PUT(final ? 1u : 0u, 1);                     /* BFINAL */
     PUT(2u, 2);                                  /* BTYPE 10: dynamic */
     PUT(PNGIO_HUFF_SYMS - 257u, 5);              /* HLIT */
     PUT(2u - 1u, 5);                             /* HDIST */
     PUT((unsigned)hclen - 4u, 4);                /* HCLEN */
     FLUSH();
     for (int k = 0; k < hclen; k++) {
-        PUT(cll[order[k]], 3);
+        PUT(cll[cl_order[k]], 3);
         FLUSH();
     }
-    for (int s = 0; s < total; s++) {
+    for (int s = 0; s < PNGIO_HUFF_SYMS + 2; s++) {
         PUT(clcode[len[s]], cll[len[s]]);
         FLUSH();
     }
+    h->bb = bb;
+    h->bc = bc;
+    return out;
+}
+
+uint8_t *pngio_huff_block_end(pngio_huff_t *h, uint8_t *out)
+{
+    uint64_t bb = h->bb;
+    unsigned bc = h->bc;
+    PUT(h->eob & 0xffffu, h->eob >> 16);
+    FLUSH();
     h->bb = bb;
     h->bc = bc;
     return out;

@@ -53,19 +53,24 @@ void pngio_scratch_release(void);
 int pngio_scalar_forced(void);
 
 /* ---- the fast deflate coder of level 1 (pngio-huff.c) ----
- * One zlib stream holding one dynamic Huffman block: literals and runs
- * (matches at distance 1). Use: pngio_huff_init, pngio_huff_count on a
- * sample of the filtered rows, pngio_huff_begin (the tables, the zlib and
- * block headers), pngio_huff_row on every filtered row in order,
- * pngio_huff_end with the Adler-32 of all rows. A row p of len bytes
- * (its filter type byte included) must have p[-1] readable and, unless
- * first (the stream's first row), equal to the previous row's last byte;
- * p[len .. len + 7] readable. The out pointers need room for 2 * len + 16
- * bytes (row), 1,200 (begin), 16 (end); each returns the new end, whole
- * bytes before it final, the pending bits kept in h. */
+ * One zlib stream of dynamic Huffman blocks: literals and runs (matches
+ * at distance 1). Use: pngio_huff_init, pngio_huff_count on the sampled
+ * rows of each band of rows (the counts of each band kept by the
+ * caller), pngio_huff_plan (which bands start a block: starts[b] 1;
+ * bands: nb arrays of PNGIO_HUFF_SYMS counts, scale: rows per sampled
+ * row; returns the number of blocks); then per block: its bands' summed
+ * counts in count, pngio_huff_begin (first: the zlib header too; final:
+ * the last block), pngio_huff_row on each of its filtered rows in order,
+ * pngio_huff_block_end before the next block; pngio_huff_end (the last
+ * block's end) with the Adler-32 of all rows. A row p of len bytes (its
+ * filter type byte included) must have p[-1] readable and, unless first
+ * (the stream's first row), equal to the previous row's last byte;
+ * p[len .. len + 7] readable. The out pointers need room for 2 * len +
+ * 16 bytes (row), 1,200 (begin), 16 (end); each returns the new end,
+ * whole bytes before it final, the pending bits kept in h. */
 #define PNGIO_HUFF_SYMS 286
 typedef struct pngio_huff {
-    uint32_t count[PNGIO_HUFF_SYMS];  /* the sample's literal/length symbols */
+    uint32_t count[PNGIO_HUFF_SYMS];  /* sampled literal/length symbols */
     uint32_t lit[256];                /* code | bits << 16 */
     uint32_t match[259];              /* by length: code + extra + distance, | bits << 24 */
     uint32_t eob;
@@ -74,7 +79,9 @@ typedef struct pngio_huff {
 } pngio_huff_t;
 void pngio_huff_init(pngio_huff_t *h);
 void pngio_huff_count(pngio_huff_t *h, const uint8_t *p, size_t len, int first);
-uint8_t *pngio_huff_begin(pngio_huff_t *h, uint8_t *out);
+uint8_t *pngio_huff_begin(pngio_huff_t *h, uint8_t *out, int first, int final);
+uint8_t *pngio_huff_block_end(pngio_huff_t *h, uint8_t *out);
+int pngio_huff_plan(const uint32_t *bands, uint32_t nb, uint32_t scale, uint8_t *starts);
 uint8_t *pngio_huff_row(pngio_huff_t *h, const uint8_t *p, size_t len, int first, uint8_t *out);
 uint8_t *pngio_huff_end(pngio_huff_t *h, uint8_t *out, uint32_t adler);
 

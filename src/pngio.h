@@ -11,8 +11,8 @@
  * gives 0,0,0,0. The file is RGB (color type 2) when every pixel is opaque,
  * RGBA (6) otherwise. The compression level and the filter are options.
  * The encoder (pngio-enc.c) filters rows itself. Level 1 codes them with
- * our own deflate coder (pngio-huff.c: one dynamic Huffman block whose
- * table comes from a sample of the image's rows, literals and runs,
+ * our own deflate coder (pngio-huff.c: dynamic Huffman blocks whose
+ * tables come from a sample of the image's rows, literals and runs,
  * written row by row); levels 0 and 2..9 compress the whole filtered
  * image with libdeflate in one call. Buffers are kept per thread between
  * calls (no page faults per frame). Output bytes depend only on the

@@ -15,10 +15,15 @@
  *     with the vectorized one, on the corpus and on odd sizes;
  *   - widths 1, 3, 17, 1-row images, 16384-wide images, RGB and RGBA,
  *     every level and every filter;
- *   - level 1 (our own deflate coder) is one dynamic block, cut into
- *     several IDATs when large, and 120 random images (runs of every
+ *   - level 1 (our own deflate coder) is one dynamic block on uniform
+ *     noise, cut into several IDATs when large, and starts a new block
+ *     where the rows change character, and 120 random images (runs of every
  *     length, noise, every filter) round-trip through libpng (every 4th
  *     through pngtool.py too);
+ *   - repeats an LZ77 coder may match: a row repeated 3 rows later, a
+ *     tile, repeats longer than a match (258 bytes) and overlapping
+ *     ones, across row boundaries, at distance 32768 (the window's edge)
+ *     and 32769 (just beyond), through libpng and pngtool.py;
  *   - a full disk (/dev/full) and a read-only folder leave no file.
  * Environment: top_srcdir (default "."), for the corpus and pngtool.py.
  */
@@ -386,6 +391,33 @@ START_TEST(level1_is_one_dynamic_block_in_several_idats)
 }
 END_TEST
 
+/* Level 1 starts a new block (new tables) where the rows change
+ * character: noise over the top half, values 0..3 below (filter NONE:
+ * the literals go from 256 symbols to 4). The first block is not the
+ * final one, and the frame round-trips through libpng and pngtool.py
+ * (scalar and vector: same bytes); a frame of noise all through stays
+ * one block. */
+START_TEST(level1_new_block_where_rows_change)
+{
+    rf_png_frame_t f;
+    uint32_t *px = make_frame(640, 600, 0, &f);
+    for (uint32_t y = 0; y < 600; y++)
+        for (uint32_t x = 0; x < 640; x++)
+            ((uint32_t *)(void *)((uint8_t *)px + y * f.stride))[x] =
+                0xff000000u | (next32() & (y < 300 ? 0xffffffu : 0x030303u));
+    const rf_png_options_t o[] = { { 1, RF_PNG_FILTER_NONE }, { 1, RF_PNG_FILTER_ALL } };
+    for (int i = 0; i < 2; i++) {
+        rf_png_buffer_t a = { 0 };
+        encode(&f, &o[i], 0, &a);
+        const uint8_t *z = a.data + 8 + 25 + 8;
+        ck_assert_uint_eq(z[2] & 7u, 0u | 2u << 1);   /* BFINAL 0, BTYPE 2 */
+        rf_png_buffer_destroy(&a);
+    }
+    check_frame(&f, o, 2, 1, 1, "noise over 0..3, level 1");
+    free(px);
+}
+END_TEST
+
 /* Random images through level 1 and libpng (a fuzz-ish check, fixed
  * seed): random sizes (1..300 x 1..40), every filter, content from long
  * runs of one color (runs across rows and of every length around the
@@ -420,6 +452,125 @@ START_TEST(level1_random_images_round_trip)
                  translucent ? "RGBA" : "RGB");
         check_frame(&f, &o, 1, it % 4 == 0, it % 8 == 0, what);
         free(px);
+    }
+}
+END_TEST
+
+/* ------------------------------------------- long-distance repeats */
+
+/* An opaque RGB frame whose filtered stream under filter NONE is exactly
+ * the byte stream s (rows of 1 + 3w bytes, each a type byte 0 and the
+ * row's R, G, B bytes): what an LZ77 coder sees. */
+static uint32_t *stream_frame(const uint8_t *s, uint32_t w, uint32_t h, rf_png_frame_t *f)
+{
+    size_t stride = (size_t)w * 4;
+    uint32_t *px = malloc(stride * h);
+    ck_assert_ptr_nonnull(px);
+    for (uint32_t y = 0; y < h; y++)
+        for (uint32_t x = 0; x < w; x++) {
+            const uint8_t *b = s + (size_t)y * (1 + 3 * (size_t)w) + 1 + 3 * (size_t)x;
+            px[(size_t)y * w + x] = 0xff000000u | (uint32_t)b[0] << 16 | (uint32_t)b[1] << 8 | b[2];
+        }
+    *f = (rf_png_frame_t){ px, w, h, stride };
+    return px;
+}
+
+/* A stream of noise for a w x h frame (type bytes 0). */
+static uint8_t *noise_stream(uint32_t w, uint32_t h)
+{
+    size_t len = (1 + 3 * (size_t)w) * h;
+    uint8_t *s = malloc(len);
+    ck_assert_ptr_nonnull(s);
+    for (size_t i = 0; i < len; i++)
+        s[i] = (uint8_t)next32();
+    for (uint32_t y = 0; y < h; y++)
+        s[(size_t)y * (1 + 3 * (size_t)w)] = 0;
+    return s;
+}
+
+/* Copies n stream bytes from distance d back to position at, byte by
+ * byte (an overlapping copy repeats, as LZ77's does), skipping the type
+ * bytes (kept 0). */
+static void stream_copy(uint8_t *s, uint32_t w, size_t at, size_t d, size_t n)
+{
+    size_t row = 1 + 3 * (size_t)w;
+    for (size_t i = at; i < at + n; i++)
+        if (i % row != 0)
+            s[i] = s[i - d];
+}
+
+/* Round trips (libpng and pngtool.py, every pixel; scalar and vector
+ * filters write the same bytes) of frames made of repeats an LZ77 coder
+ * may match: at level 1 with filter NONE (the stream is the frame's
+ * bytes, the repeats at the distances built), with the per-row choice,
+ * and at the golden level. */
+static void check_stream(const uint8_t *s, uint32_t w, uint32_t h, const char *what)
+{
+    rf_png_frame_t f;
+    uint32_t *px = stream_frame(s, w, h, &f);
+    const rf_png_options_t opts[] = { { 1, RF_PNG_FILTER_NONE },
+                                      { 1, RF_PNG_FILTER_ALL },
+                                      RF_PNG_OPTIONS_GOLDEN };
+    check_frame(&f, opts, 3, 1, 1, what);
+    free(px);
+}
+
+START_TEST(repeats_rows_tiles_and_long_matches)
+{
+    /* a noise row repeated 3 rows later, twice */
+    uint32_t w = 200, h = 12;
+    size_t row = 1 + 3 * (size_t)w;
+    uint8_t *s = noise_stream(w, h);
+    memcpy(s + 5 * row, s + 2 * row, row);
+    memcpy(s + 9 * row, s + 6 * row, row);
+    check_stream(s, w, h, "a row repeated 3 rows later");
+    free(s);
+
+    /* a 37 x 23 noise tile over 300 x 90 */
+    w = 300, h = 90;
+    s = noise_stream(w, h);
+    rf_png_frame_t f;
+    uint32_t *px = stream_frame(s, w, h, &f);
+    for (uint32_t y = 0; y < h; y++)
+        for (uint32_t x = 0; x < w; x++)
+            px[(size_t)y * w + x] = px[(size_t)(y % 23) * w + x % 37];
+    const rf_png_options_t opts[] = { { 1, RF_PNG_FILTER_NONE },
+                                      { 1, RF_PNG_FILTER_ALL },
+                                      RF_PNG_OPTIONS_GOLDEN };
+    check_frame(&f, opts, 3, 1, 1, "a 37x23 tile");
+    free(px);
+    free(s);
+
+    /* repeats longer than a match (258): 700 bytes at distance 1000, and
+     * an overlapping copy at distance 5 (a 5-byte pattern for 900 bytes);
+     * both across row boundaries (rows of 151 bytes) */
+    w = 50, h = 40;
+    s = noise_stream(w, h);
+    stream_copy(s, w, 2000, 1000, 700);
+    stream_copy(s, w, 4000, 5, 900);
+    check_stream(s, w, h, "long repeats across rows");
+    free(s);
+}
+END_TEST
+
+/* Deflate's window is 32768 bytes: a repeat at distance 32768 may be
+ * matched, one at 32769 must not be (a coder that tried would write a
+ * distance the format cannot hold, or the wrong bytes). Rows of 32770
+ * bytes (10923 pixels): row 1 repeats 600 bytes of row 0 from 32768 and
+ * from 32769 bytes back, in separate images and in one. */
+START_TEST(repeats_at_the_window_edge)
+{
+    const uint32_t w = 10923, h = 3;
+    const size_t row = 1 + 3 * (size_t)w;
+    ck_assert_uint_eq(row, 32770);
+    for (int c = 0; c < 3; c++) {
+        uint8_t *s = noise_stream(w, h);
+        if (c != 1)
+            stream_copy(s, w, row + 100, 32768, 600);
+        if (c != 0)
+            stream_copy(s, w, row + 5000, 32769, 600);
+        check_stream(s, w, h, c == 0 ? "distance 32768" : c == 1 ? "distance 32769" : "both");
+        free(s);
     }
 }
 END_TEST
@@ -467,7 +618,10 @@ static Suite *pngenc_suite(void)
     tcase_add_test(g, every_level_same_pixels_scalar_same_bytes);
     tcase_add_test(g, per_row_filters_are_chosen);
     tcase_add_test(g, level1_is_one_dynamic_block_in_several_idats);
+    tcase_add_test(g, level1_new_block_where_rows_change);
     tcase_add_test(g, level1_random_images_round_trip);
+    tcase_add_test(g, repeats_rows_tiles_and_long_matches);
+    tcase_add_test(g, repeats_at_the_window_edge);
     tcase_add_test(g, full_disk_and_read_only_folder_leave_nothing);
     suite_add_tcase(s, g);
     return s;
