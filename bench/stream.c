@@ -2,7 +2,8 @@
  * per frame above drawing it (`make bench`; not a test).
  *
  * Per scene, side by side in one run (A B, B A interleaved):
- *   draw     rf_renderer_draw of F frames (the frames' own times), nothing else
+ *   draw     rf_renderer_draw of F frames (the frames' own times) by a new
+ *            renderer, nothing else
  *   stream   rf_frames_run of the same F frames as straight RGBA into
  *            /dev/null, one worker, no reuse (every frame drawn): drawing,
  *            the conversion into the writer's ring and the writes
@@ -39,12 +40,20 @@ static void die(const char *what, const char *msg)
     exit(2);
 }
 
-static double time_draws(rf_renderer_t *r, const rf_scene_t *sc, long f)
+/* Drawing the F frames with a renderer made for them, as a stream's worker
+ * does (its creation and first frame, whose buffers fault in, timed too:
+ * a renderer kept from an earlier run would charge the stream for them). */
+static double time_draws(const rf_scene_t *sc, long f)
 {
+    char err[RF_FRAMES_ERR_LEN];
     double t0 = bench_seconds();
+    rf_renderer_t *r = rf_renderer_create(sc, err, sizeof err);
+    if (r == NULL)
+        die("renderer", err);
     for (long i = 0; i < f; i++)
         if (rf_renderer_draw(r, rf_scene_frame_time(sc, i % sc->nframes)) != 0)
             die("draw", rf_renderer_error(r));
+    rf_renderer_destroy(r);
     return bench_seconds() - t0;
 }
 
@@ -87,16 +96,15 @@ int main(int argc, char **argv)
         rf_scene_t *sc = bench_scene_file(path);
         long f = frames < sc->nframes ? frames : sc->nframes;
         char err[RF_FRAMES_ERR_LEN];
-        rf_renderer_t *r = rf_renderer_create(sc, err, sizeof err);
         rf_frames_producer_t *p = rf_frames_producer_create(sc, RF_FRAMES_RGBA, NULL, 1, err,
                                                             sizeof err);
         uint8_t *dst = malloc(rf_frames_frame_size(sc, RF_FRAMES_RGBA));
-        if (r == NULL || p == NULL || dst == NULL)
+        if (p == NULL || dst == NULL)
             die(path, err);
         double over[BENCH_MAXREPS], dr[BENCH_MAXREPS], st[BENCH_MAXREPS], cv[BENCH_MAXREPS];
         double mo[BENCH_MAXREPS], ms[BENCH_MAXREPS];
         /* warm-up: libraries, buffers, the allocator's cache */
-        time_draws(r, sc, 2);
+        time_draws(sc, 2);
         time_stream(sc, 2, null, RF_FRAMES_RGBA);
         time_stream(sc, 2, null, RF_FRAMES_CANVAS);
         for (int rep = 0; rep < reps; rep++) {
@@ -104,7 +112,7 @@ int main(int argc, char **argv)
             for (int k = 0; k < 3; k++) {
                 int which = (rep + k) % 3;
                 if (which == 0)
-                    dr[rep] = time_draws(r, sc, f);
+                    dr[rep] = time_draws(sc, f);
                 else if (which == 1)
                     st[rep] = time_stream(sc, f, null, RF_FRAMES_RGBA);
                 else
@@ -147,7 +155,6 @@ int main(int argc, char **argv)
                   bench_fmt(b, sizeof b, bench_median(dr, reps), "ms draw"));
         free(dst);
         rf_frames_producer_destroy(p);
-        rf_renderer_destroy(r);
         rf_scene_destroy(sc);
     }
     fclose(null);
