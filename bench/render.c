@@ -286,6 +286,24 @@ static uint32_t prepare(builder_t *b, const rf_layer_t *L, uint32_t idx)
     return next;
 }
 
+/* The raw-cairo baseline draws shapes and groups only: a scene with any
+ * other layer (text, image, instances) is refused with its name, not
+ * walked as a group (it crashed on scenes/showcase.json's text). */
+static void check_types(const char *path, const rf_layer_t *layers, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        rf_layer_type_t t = layers[i].type;
+        if (t == RF_LAYER_GROUP)
+            check_types(path, layers[i].u.group.children, layers[i].u.group.nchildren);
+        else if (t != RF_LAYER_RECT && t != RF_LAYER_CIRCLE && t != RF_LAYER_ELLIPSE &&
+                 t != RF_LAYER_LINE && t != RF_LAYER_PATH) {
+            fprintf(stderr, "bench/render: %s: a %s layer: the raw-cairo baseline draws "
+                            "shapes and groups only\n", path, rf_layer_class(&layers[i])->name);
+            exit(2);
+        }
+    }
+}
+
 static uint32_t count_layers(const rf_layer_t *layers, uint32_t n)
 {
     uint32_t total = n;
@@ -717,6 +735,7 @@ int main(int argc, char **argv)
     reps = reps < 5 ? 5 : reps > MAXREPS ? MAXREPS : reps;
 
     rf_scene_t *sc = bench_scene_file(scene_path);
+    check_types(scene_path, sc->layers, sc->nlayers);
     char msg[256];
     rf_renderer_t *r = rf_renderer_create(sc, msg, sizeof msg);
     if (r == NULL) {
