@@ -205,7 +205,7 @@ static int render_video(const render_opts_t *o, const rf_scene_t *scene, rf_fram
     spec.width = scene->width;
     spec.height = scene->height;
     spec.fps = scene->fps;
-    spec.pix_fmt = mp4 ? rf_frames_canvas_pix_fmt(0) : "rgba";
+    spec.pix_fmt = mp4 ? rf_frames_canvas_pix_fmt() : "rgba";
     spec.mp4 = mp4;
     spec.mov = mov;
     spec.webm = strcasecmp(ext, ".webm") == 0;

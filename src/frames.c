@@ -91,12 +91,12 @@ static void frame_to_canvas(uint8_t *dst, const unsigned char *pix, int stride, 
         memcpy(dst + (size_t)y * (size_t)w * 4, pix + (size_t)y * (size_t)stride, (size_t)w * 4);
 }
 
-const char *rf_frames_canvas_pix_fmt(int alpha)
+const char *rf_frames_canvas_pix_fmt(void)
 {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    return alpha ? "argb" : "0rgb";
+    return "0rgb";
 #else
-    return alpha ? "bgra" : "bgr0";
+    return "bgr0";
 #endif
 }
 

@@ -118,11 +118,9 @@ int rf_frames_produce_canvas(rf_frames_producer_t *p, double t, const uint8_t **
 
 /* ---------------------------------------------------------------- formats */
 
-/* ffmpeg's -pix_fmt for CANVAS bytes: with alpha "bgra" (which ffmpeg
- * reads as straight alpha: right only for opaque frames), without it
- * "bgr0" (the frame over black); "argb" and "0rgb" on big-endian
- * machines. */
-const char *rf_frames_canvas_pix_fmt(int alpha);
+/* ffmpeg's -pix_fmt for CANVAS bytes with their alpha byte ignored (the
+ * frame over black): "bgr0", or "0rgb" on big-endian machines. */
+const char *rf_frames_canvas_pix_fmt(void);
 
 /* Bytes of one frame of a raw format (Y4M: with its "FRAME\n"); 0 for PNG,
  * whose size varies. */
