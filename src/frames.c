@@ -16,6 +16,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <cairo.h>
+
 #include "atomic.h"
 #include "bigbuf.h"
 #include "layer.h"
@@ -202,6 +204,8 @@ struct rf_frames_producer {
     double *probe;             /* values.nslots: this frame's values */
     uint64_t *key;             /* nused: bits of the used slots of the last frame */
     rf_png_buffer_t bytes;     /* the last frame's bytes */
+    int canvas_rgba;           /* the canvas holds its frame as RGBA bytes,
+                                * converted in place (produce_canvas) */
 };
 
 void rf_frames_producer_destroy(rf_frames_producer_t *p)
@@ -318,6 +322,7 @@ static int producer_draw(rf_frames_producer_t *p, double t, char *err, size_t er
 {
     /* From here on the bytes no longer match the key until they are done. */
     p->have = 0;
+    p->canvas_rgba = 0;
     int drawn = rf_renderer_draw(p->renderer, t);
     if (drawn != 0) {
         snprintf(err, errlen, "frame at t=%.17g: %s", t, rf_renderer_error(p->renderer));
@@ -335,7 +340,7 @@ static void producer_convert(const rf_frames_producer_t *p, uint8_t *dst)
 
     if (p->format == RF_FRAMES_Y4M)
         frame_to_y4m(dst, pix, stride, sc->width, sc->height);
-    else if (p->format == RF_FRAMES_RGBA)
+    else if (p->format == RF_FRAMES_RGBA && !p->canvas_rgba)
         frame_to_rgba(dst, pix, stride, sc->width, sc->height);
     else
         frame_to_canvas(dst, pix, stride, sc->width, sc->height);
@@ -375,11 +380,24 @@ int rf_frames_produce_canvas(rf_frames_producer_t *p, double t, const uint8_t **
 {
     int rc = producer_canvas(p, t, reused, err, errlen), st;
 
-    if (rc == 0) {
-        *pix = rf_renderer_pixels(p->renderer, &st);
-        *stride = (size_t)st;
+    if (rc != 0)
+        return rc;
+    *pix = rf_renderer_pixels(p->renderer, &st);
+    *stride = (size_t)st;
+    if (p->format == RF_FRAMES_RGBA && !p->canvas_rgba) {
+        /* in place: the next frame draws over every pixel (a background
+         * painted with SOURCE, or the static prefix copied in) */
+        uint32_t *px = (uint32_t *)(void *)(uintptr_t)*pix;
+        size_t w = (size_t)p->scene->width, h = (size_t)p->scene->height;
+        if (*stride == w * 4)
+            rf_png_rows_to_rgba_inplace(px, w * h);
+        else
+            for (size_t y = 0; y < h; y++)
+                rf_png_rows_to_rgba_inplace(px + y * (*stride / 4), w);
+        cairo_surface_mark_dirty(rf_renderer_surface(p->renderer));
+        p->canvas_rgba = 1;
     }
-    return rc;
+    return 0;
 }
 
 int rf_frames_produce(rf_frames_producer_t *p, double t, const uint8_t **data, size_t *len,
@@ -434,6 +452,17 @@ int rf_frames_produce(rf_frames_producer_t *p, double t, const uint8_t **data, s
 }
 
 /* ------------------------------------------------------------------ runner */
+
+/* Streams whose frames the writer takes from the workers' canvases: a
+ * worker hands over its canvas and waits until it is written. CANVAS
+ * needs no conversion; RGBA is converted in place, one pass over one
+ * buffer (about half the time of converting into a ring slot, which had
+ * to be fetched and faulted in as well). Y4M's planes go through the
+ * ring. */
+static int in_canvas(rf_frames_format_t format)
+{
+    return format == RF_FRAMES_CANVAS || format == RF_FRAMES_RGBA;
+}
 
 typedef struct run {
     const rf_frames_job_t *job;
@@ -538,12 +567,13 @@ static void *worker_main(void *arg)
         double ft = rf_scene_frame_time(job->scene, index);
         long slot = pos % (r->window > 0 ? r->window : 1);
         size_t stride = 0;
-        /* streams: converted straight into the frame's ring slot, which is
-         * free (the writer is past pos - window); CANVAS: not at all */
+        /* streams: Y4M converted straight into the frame's ring slot,
+         * which is free (the writer is past pos - window); RGBA converted
+         * in the canvas, CANVAS not at all (in_canvas) */
         int produced =
             job->format == RF_FRAMES_PNG
                 ? rf_frames_produce(p, ft, &data, &len, &reused, err, sizeof err)
-            : job->format == RF_FRAMES_CANVAS
+            : in_canvas(job->format)
                 ? rf_frames_produce_canvas(p, ft, &data, &stride, &reused, err, sizeof err)
                 : rf_frames_produce_into(p, ft, r->ring + (size_t)slot * r->frame_size, &reused,
                                          err, sizeof err);
@@ -566,15 +596,15 @@ static void *worker_main(void *arg)
             atomic_fetch_add(&r->done, 1);
         } else {
             pthread_mutex_lock(&r->mu);
-            if (job->format == RF_FRAMES_CANVAS) {
+            if (in_canvas(job->format)) {
                 r->ring_pix[slot] = data;
                 r->ring_stride[slot] = stride;
             }
             r->ring_pos[slot] = pos;
             pthread_cond_broadcast(&r->cv);
-            /* CANVAS: the writer reads the canvas, which the next frame
-             * would draw over */
-            while (job->format == RF_FRAMES_CANVAS && !atomic_load(&r->stop) && r->written <= pos)
+            /* the writer reads the canvas, which the next frame would
+             * draw over */
+            while (in_canvas(job->format) && !atomic_load(&r->stop) && r->written <= pos)
                 pthread_cond_wait(&r->cv, &r->mu);
             pthread_mutex_unlock(&r->mu);
         }
@@ -631,14 +661,14 @@ static void progress_print(long done, long total, double elapsed, int final)
     fflush(stderr);
 }
 
-/* Writes the frame in ring slot slot to the stream: its bytes, or for
- * CANVAS the canvas it points at (one write when the rows are packed). 0,
+/* Writes the frame in ring slot slot to the stream: its bytes, or the
+ * canvas it points at (in_canvas; one write when the rows are packed). 0,
  * or -1 with errno. */
 static int write_slot(run_t *r, long slot)
 {
     const rf_frames_job_t *job = r->job;
 
-    if (job->format != RF_FRAMES_CANVAS)
+    if (!in_canvas(job->format))
         return fwrite(r->ring + (size_t)slot * r->frame_size, 1, r->frame_size, job->out) ==
                        r->frame_size
                    ? 0
@@ -756,7 +786,7 @@ int rf_frames_run(const rf_frames_job_t *job, rf_frames_result_t *result)
             r.window = count;
         /* bigbuf.h: no page faults one by one (and nothing but the first
          * frames' slots would fault anyway) */
-        if (job->format == RF_FRAMES_CANVAS) {
+        if (in_canvas(job->format)) {
             r.ring_pix = calloc((size_t)r.window, sizeof *r.ring_pix);
             r.ring_stride = calloc((size_t)r.window, sizeof *r.ring_stride);
         } else if (r.window > 0 && r.frame_size <= SIZE_MAX / (size_t)r.window &&
@@ -765,7 +795,7 @@ int rf_frames_run(const rf_frames_job_t *job, rf_frames_result_t *result)
             r.ring = r.ring_mem.data;
         }
         r.ring_pos = malloc((size_t)r.window * sizeof *r.ring_pos);
-        if ((job->format == RF_FRAMES_CANVAS ? r.ring_pix == NULL || r.ring_stride == NULL
+        if ((in_canvas(job->format) ? r.ring_pix == NULL || r.ring_stride == NULL
                                              : r.ring == NULL) ||
             r.ring_pos == NULL) {
             run_fail(&r, ENOMEM, "out of memory (%ld frames of %zu bytes)", r.window,

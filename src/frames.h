@@ -45,10 +45,11 @@
  * as DIR/frame-NNNNN.png. Streams are written in frame order by the calling
  * thread from a reorder ring of 2 * jobs frames: a worker does not start a
  * frame 2 * jobs or more positions ahead of the writer, so memory stays
- * bounded whatever the speed of the consumer. A CANVAS stream has no ring
- * of bytes: its slots point at the workers' canvases, and a worker that
- * handed over its frame waits until the writer has written it before it
- * draws again (with one worker, drawing and writing take turns).
+ * bounded whatever the speed of the consumer. CANVAS and RGBA streams
+ * have no ring of bytes: their slots point at the workers' canvases (RGBA
+ * converted in place), and a worker that handed over its frame waits
+ * until the writer has written it before it draws again (with one worker,
+ * drawing and writing take turns). Y4M frames go through the ring.
  *
  * Thread-safety: a producer belongs to one thread at a time; any number of
  * producers (and runs) may work on one scene at once, which they only read.
@@ -103,15 +104,18 @@ int rf_frames_produce(rf_frames_producer_t *p, double t, const uint8_t **data, s
 /* The frame at t in a raw format (not PNG), converted straight from the
  * canvas into dst (rf_frames_frame_size bytes): the bytes rf_frames_produce
  * gives, with no copy in between (a reused frame is converted again from
- * the canvas, which still holds it). *reused, the return value and err as
+ * the canvas, which still holds it, or copied when rf_frames_produce_canvas
+ * converted it there already). *reused, the return value and err as
  * rf_frames_produce. */
 int rf_frames_produce_into(rf_frames_producer_t *p, double t, uint8_t *dst, int *reused,
                            char *err, size_t errlen);
 
-/* The frame at t as the canvas itself (any format but PNG): *pix and
- * *stride are the renderer's pixels (premultiplied ARGB32, the CANVAS
- * format's bytes with rows stride bytes apart), valid until the
- * producer's next call. *reused, the return value and err as
+/* The frame at t as the canvas itself, for a CANVAS or RGBA producer:
+ * *pix and *stride are the renderer's pixels, rows stride bytes apart,
+ * valid until the producer's next call. CANVAS: as drawn (premultiplied
+ * ARGB32). RGBA: the format's bytes, converted in place (the canvas is
+ * drawn over at the next frame that is not a reuse; a reused frame is
+ * not converted twice). *reused, the return value and err as
  * rf_frames_produce. */
 int rf_frames_produce_canvas(rf_frames_producer_t *p, double t, const uint8_t **pix,
                              size_t *stride, int *reused, char *err, size_t errlen);

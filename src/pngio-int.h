@@ -52,6 +52,14 @@ void pngio_scratch_release(void);
  * encoder then runs its filters' scalar (not vectorized) copy. */
 int pngio_scalar_forced(void);
 
+/* rf_png_row_to_rgba with its vector path on (simd 1: AVX2, with FMA when
+ * the CPU has it, chosen at run time) or off (0: the portable blocks, as
+ * on a machine without AVX2); dst and src the same words or apart, never
+ * partly overlapping. Both give the same bytes (tests/check_png holds each
+ * to cairo's formula); rf_png_rows_to_rgba_inplace takes 0 under
+ * RF_PNG_SCALAR. */
+void pngio_rows_to_rgba(uint8_t *dst, const uint32_t *src, size_t n, int simd);
+
 /* ---- the fast deflate coder of level 1 (pngio-huff.c) ----
  * One zlib stream of dynamic Huffman blocks: literals and runs (matches
  * at distance 1). Use: pngio_huff_init, pngio_huff_count on the sampled

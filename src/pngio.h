@@ -194,6 +194,10 @@ int rf_png_frame_is_opaque(const rf_png_frame_t *frame);
  * and what the differ compares a rendered frame as. dst and src must not
  * overlap. */
 void rf_png_row_to_rgba(uint8_t *dst, const uint32_t *src, size_t n);
+/* The same conversion in place: n ARGB32 words (any number of packed rows)
+ * become the bytes rf_png_row_to_rgba would write for them. About half
+ * the time of converting into a second buffer (one pass over one buffer). */
+void rf_png_rows_to_rgba_inplace(uint32_t *px, size_t n);
 /* One row of n opaque ARGB32 pixels to n RGB pixels (3n bytes); alpha is
  * not looked at. */
 void rf_png_row_to_rgb(uint8_t *dst, const uint32_t *src, size_t n);
