@@ -540,6 +540,7 @@ static void *worker_main(void *arg)
     rf_frames_producer_t *p;
     int e = 0;
 
+    rf_render_tune_thread();   /* this thread's heap on huge pages */
     p = producer_create(job->scene, job->format, &job->png, job->reuse, &e, err, sizeof err);
     if (p == NULL) {
         run_fail(r, e, "%s", err);

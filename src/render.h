@@ -104,8 +104,16 @@ typedef struct rf_renderer rf_renderer_t;
  * for the next frame instead of mapping fresh zeroed pages each time
  * (glibc: mmap threshold 64 MiB, trim threshold 128 MiB; elsewhere
  * nothing). Only time changes, never a byte: frames with it measured
- * 1.7x faster for a shadowed card at 1080p (BENCHMARKS.md). */
+ * 1.7x faster for a shadowed card at 1080p (BENCHMARKS.md). And reserves
+ * the heap's first 48 MiB as transparent huge pages (advice the system may
+ * ignore): a cold one-frame process faulted its scene and cairo's
+ * temporary surfaces in 4 KiB at a time (3,251 faults, a third of a seek
+ * of a 3,000-layer scene). */
 void rf_render_tune_allocator(void);
+/* The same huge-page advice for the calling thread's own heap (glibc
+ * gives each new thread an arena of its own): a worker thread calls it
+ * once before it draws. */
+void rf_render_tune_thread(void);
 
 /* Creates a renderer for scene (borrowed; it must outlive the renderer):
  * the canvas surface, its cairo_t and every buffer a frame needs. Returns
