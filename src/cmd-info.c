@@ -86,7 +86,9 @@ static void info_each_text(const rf_layer_t *ls, uint32_t n, const char *base, i
 
 static void info_font_hex(const rf_font_t *f, char hex[RF_SHA256_HEX])
 {
-    rf_sha256_hex(f->sha256, hex);
+    uint8_t d[RF_SHA256_BYTES];
+    rf_font_sha256(f, d);
+    rf_sha256_hex(d, hex);
 }
 
 static void info_text_json(const rf_layer_t *L, const char *ptr, FILE *out, int *first)

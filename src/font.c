@@ -181,7 +181,6 @@ rf_font_t *rf_font_create(const char *name, const char *file, unsigned char *byt
         return NULL;
     }
     hb_face_make_immutable(f->face);
-    rf_sha256(bytes, len, f->sha256);
     f->upem = hb_face_get_upem(f->face);
     f->nglyphs = hb_face_get_glyph_count(f->face);
     if (f->upem == 0)
@@ -219,6 +218,11 @@ void rf_font_destroy(rf_font_t *f)
     free(f->name);
     free(f->file);
     free(f);
+}
+
+void rf_font_sha256(const rf_font_t *f, uint8_t out[RF_SHA256_BYTES])
+{
+    rf_sha256(f->bytes, f->len, out);
 }
 
 const rf_font_axis_t *rf_font_axis(const rf_font_t *f, uint32_t tag)
