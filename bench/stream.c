@@ -6,14 +6,15 @@
  *            renderer, nothing else
  *   stream   rf_frames_run of the same F frames as straight RGBA into
  *            /dev/null, one worker, no reuse (every frame drawn): drawing,
- *            the conversion into the writer's ring and the writes
+ *            the conversion (in the canvas) and the writes
  *   mp4      the same as the CANVAS stream an mp4 gets (ffmpeg's bgr0: the
  *            canvas's own bytes, written straight from it, no conversion)
  * The figures: (stream - draw) / F and (mp4 - draw) / F, per 1080p frame,
  * goal <= 0.3 ms (issue 19: "convert straight into the output buffer, or
  * write premultiplied BGRA when ffmpeg can take it"); and the conversion
  * alone (rf_frames_produce_into after a draw, its frame already drawn: the
- * surface converted again) for reference.
+ * surface converted again, into a second buffer, where the stream converts
+ * in place) for reference.
  *
  * Usage: bench/stream [--reps N] [--frames F] SCENE.json...
  */
