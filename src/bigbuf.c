@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 
@@ -63,4 +64,20 @@ void rf_bigbuf_free(rf_bigbuf_t *b)
     if (b->map != NULL)
         munmap(b->map, b->map_len);
     memset(b, 0, sizeof *b);
+}
+
+void rf_bigbuf_advise_heap(size_t n)
+{
+#if defined(__GLIBC__) && defined(MADV_HUGEPAGE)
+    void *p = malloc(n);
+    if (p == NULL)
+        return;
+    uintptr_t lo = ((uintptr_t)p + HUGE_ALIGN - 1) & ~(uintptr_t)(HUGE_ALIGN - 1);
+    uintptr_t hi = ((uintptr_t)p + n) & ~(uintptr_t)(HUGE_ALIGN - 1);
+    if (hi > lo)
+        (void)madvise((void *)lo, hi - lo, MADV_HUGEPAGE);   /* a hint: THP may be off */
+    free(p);
+#else
+    (void)n;
+#endif
 }

@@ -22,8 +22,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
+#include "bigbuf.h"
 #include "blur.h"
 #include "color.h"
 #include "layer.h"
@@ -663,35 +663,10 @@ static cairo_status_t context_create(rf_renderer_t *r)
     return cairo_status(r->cr);
 }
 
-/* The heap's first RF_HEAP_HUGE bytes, reserved at start and advised as
- * transparent huge pages (where the system allows them on advice, as
- * Debian's default does): a scene's parsed JSON, its layers and values,
- * and cairo's temporary surfaces fault in 2 MiB at a time instead of
- * 4 KiB. Page faults were most of a cold one-frame process on virtual
- * machines (about 10 us each: 3,251 of them for a 3,000-layer scene).
- * Only virtual memory until touched; below M_MMAP_THRESHOLD, so it comes
- * from the heap, and the trim threshold keeps it there once freed. */
+/* The heap's first 48 MiB, and a worker's arena's first 32 MiB (at most
+ * 64 MiB there), advised as huge pages (bigbuf.h rf_bigbuf_advise_heap). */
 #define RF_HEAP_HUGE (48u << 20)
-#define RF_THREAD_HEAP_HUGE (32u << 20)   /* a thread's arena holds 64 MiB at most */
-#define RF_HUGE_PAGE (2u << 20)
-
-/* Takes n bytes from the calling thread's arena, advises the whole huge
- * pages among them, and gives them back (kept: the trim threshold). */
-static void heap_advise_huge(size_t n)
-{
-#ifdef __GLIBC__
-    void *p = malloc(n);
-    if (p == NULL)
-        return;
-    uintptr_t lo = ((uintptr_t)p + RF_HUGE_PAGE - 1) & ~(uintptr_t)(RF_HUGE_PAGE - 1);
-    uintptr_t hi = ((uintptr_t)p + n) & ~(uintptr_t)(RF_HUGE_PAGE - 1);
-    if (hi > lo)
-        (void)madvise((void *)lo, hi - lo, MADV_HUGEPAGE);   /* advice: may be refused */
-    free(p);
-#else
-    (void)n;
-#endif
-}
+#define RF_THREAD_HEAP_HUGE (32u << 20)
 
 void rf_render_tune_allocator(void)
 {
@@ -699,12 +674,12 @@ void rf_render_tune_allocator(void)
     mallopt(M_MMAP_THRESHOLD, 64 << 20);
     mallopt(M_TRIM_THRESHOLD, 128 << 20);
 #endif
-    heap_advise_huge(RF_HEAP_HUGE);
+    rf_bigbuf_advise_heap(RF_HEAP_HUGE);
 }
 
 void rf_render_tune_thread(void)
 {
-    heap_advise_huge(RF_THREAD_HEAP_HUGE);
+    rf_bigbuf_advise_heap(RF_THREAD_HEAP_HUGE);
 }
 
 /* The canvas surface on pixels of r->canvas (bigbuf.h: no page faults one
