@@ -83,12 +83,10 @@ static int check_explain_assets(const rf_scene_t *sc, const rf_trace_t *trace,
         const char *name = img ? sc->images[i]->file : sc->fonts[i - sc->nimages]->file;
         if (!img && sc->fonts[i - sc->nimages]->builtin)
             continue;
-        uint8_t d[RF_SHA256_BYTES];
         if (img)
-            memcpy(d, sc->images[i]->sha256, sizeof d);
+            rf_sha256_hex(sc->images[i]->sha256, hex);
         else
-            rf_font_sha256(sc->fonts[i - sc->nimages], d);
-        rf_sha256_hex(d, hex);
+            rf_font_sha256_hex(sc->fonts[i - sc->nimages], hex);
         const char *was = rf_trace_asset(trace, name);
         if (was == NULL || strcmp(was, hex) == 0)
             continue;

@@ -112,9 +112,7 @@ static int check_trace_assets(const rf_scene_t *sc, char **text, size_t *len)
     for (uint32_t i = 0; i < sc->nfonts; i++) {
         if (sc->fonts[i]->builtin || strchr(sc->fonts[i]->file, '\n') != NULL)
             continue;
-        uint8_t d[RF_SHA256_BYTES];
-        rf_font_sha256(sc->fonts[i], d);
-        rf_sha256_hex(d, hex);
+        rf_font_sha256_hex(sc->fonts[i], hex);
         if (rf_trace_append_asset(text, len, sc->fonts[i]->file, hex) != 0)
             return -1;
     }

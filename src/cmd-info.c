@@ -84,13 +84,6 @@ static void info_each_text(const rf_layer_t *ls, uint32_t n, const char *base, i
     }
 }
 
-static void info_font_hex(const rf_font_t *f, char hex[RF_SHA256_HEX])
-{
-    uint8_t d[RF_SHA256_BYTES];
-    rf_font_sha256(f, d);
-    rf_sha256_hex(d, hex);
-}
-
 static void info_text_json(const rf_layer_t *L, const char *ptr, FILE *out, int *first)
 {
     fputs(*first ? "\n  " : ",\n  ", out);
@@ -115,7 +108,7 @@ static void info_text_row(const rf_layer_t *L, const char *ptr, FILE *out, int *
     *first = 0;
     if (f == NULL)
         return;
-    info_font_hex(f, hex);
+    rf_font_sha256_hex(f, hex);
     fprintf(out, "%-24s  %-10s  %-28s  %s\n", L->id != NULL ? L->id : ptr, f->name, f->file, hex);
 }
 
@@ -127,7 +120,7 @@ static void info_assets_json(const rf_scene_t *sc, FILE *out)
     fputs(", \"assets\": [", out);
     for (uint32_t i = 0; i < sc->nfonts; i++) {
         const rf_font_t *f = sc->fonts[i];
-        info_font_hex(f, hex);
+        rf_font_sha256_hex(f, hex);
         fputs(i == 0 ? "\n  " : ",\n  ", out);
         fputs("{\"kind\": \"font\", \"name\": ", out);
         info_json_string(out, f->name);

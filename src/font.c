@@ -10,6 +10,8 @@
 #include <limits.h>
 #include <sys/types.h>
 #include <math.h>
+#include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -220,9 +222,19 @@ void rf_font_destroy(rf_font_t *f)
     free(f);
 }
 
-void rf_font_sha256(const rf_font_t *f, uint8_t out[RF_SHA256_BYTES])
+static pthread_mutex_t font_digest_mu = PTHREAD_MUTEX_INITIALIZER;
+
+void rf_font_sha256_hex(const rf_font_t *f, char hex[RF_SHA256_HEX])
 {
-    rf_sha256(f->bytes, f->len, out);
+    /* the digest is a cache; every font is calloc'd, never const */
+    rf_font_t *m = (rf_font_t *)(uintptr_t)f;
+    pthread_mutex_lock(&font_digest_mu);
+    if (!m->hashed) {
+        rf_sha256(m->bytes, m->len, m->sha256);
+        m->hashed = 1;
+    }
+    rf_sha256_hex(m->sha256, hex);
+    pthread_mutex_unlock(&font_digest_mu);
 }
 
 const rf_font_axis_t *rf_font_axis(const rf_font_t *f, uint32_t tag)

@@ -40,6 +40,9 @@ typedef struct rf_font {
     int builtin;                 /* 1: ships with runeframe */
     unsigned char *bytes;        /* the whole file */
     size_t len;
+    int hashed;                  /* sha256 holds the file's digest (set by
+                                    rf_font_sha256_hex, under its lock) */
+    uint8_t sha256[RF_SHA256_BYTES];
     struct hb_face_t *face;      /* over bytes */
     unsigned upem;               /* units per em */
     double ascender, descender;  /* font units at the default instance
@@ -60,11 +63,12 @@ rf_font_t *rf_font_create(const char *name, const char *file, unsigned char *byt
 /* Frees the font. NULL is a no-op. */
 void rf_font_destroy(rf_font_t *f);
 
-/* The SHA-256 of the font's file into out (what `info` prints and a
- * golden trace records). Computed on each call, not at load: hashing a
- * 600 KB built-in cost a cold `seek` of a text scene about 2 ms, and only
- * `info` and `check` ask. Thread-safe (reads the bytes only). */
-void rf_font_sha256(const rf_font_t *f, uint8_t out[RF_SHA256_BYTES]);
+/* The SHA-256 of the font's file in hex into hex (what `info` prints and a
+ * golden trace records). Computed on the first call, not at load: hashing
+ * a 600 KB built-in cost a cold `seek` of a text scene about 2 ms, and only
+ * `info` and `check` ask; later calls (info names the font of every text
+ * layer) reuse it. Thread-safe: the digest is kept under one lock. */
+void rf_font_sha256_hex(const rf_font_t *f, char hex[RF_SHA256_HEX]);
 
 /* The axis tagged tag, or NULL. */
 const rf_font_axis_t *rf_font_axis(const rf_font_t *f, uint32_t tag);
