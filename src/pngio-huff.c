@@ -1,9 +1,13 @@
 /* pngio-huff.c - the fast deflate coder of PNG level 1: dynamic Huffman
  * blocks, their tables built from histograms of a sample of the image's
- * filtered rows, literals and runs (LZ77 matches at distance 1: a byte
- * repeated) and nothing else. No match search, no hash table: the row
- * filters turn flat regions into runs of zeros, and the tables code what
- * is left in about its entropy. A new block (new tables) starts at a
+ * filtered rows, literals and runs (LZ77 matches of a byte repeated:
+ * at distance 1, and at distance 4 where the 4 bytes before are the
+ * run's byte already, as in every 258-byte piece of a long run after its
+ * first: inflaters copy a match byte by byte, and at distance 1 each
+ * byte waits for the store of the one before it; both distance codes are
+ * 1 bit, so the choice costs nothing in size) and nothing else. No match
+ * search, no hash table: the row filters turn flat regions into runs of
+ * zeros, and the tables code what is left in about its entropy. A new block (new tables) starts at a
  * band of rows when the plan says it pays: the sample of each band
  * coded by a table of the band before it, against the current one.
  *
@@ -29,6 +33,13 @@ static inline uint64_t load64(const uint8_t *p)
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
     v = __builtin_bswap64(v);
 #endif
+    return v;
+}
+
+static inline uint32_t load32(const uint8_t *p)
+{
+    uint32_t v;
+    memcpy(&v, p, 4);
     return v;
 }
 
@@ -120,7 +131,8 @@ void pngio_huff_count(pngio_huff_t *h, const uint8_t *p, size_t len, int first)
 }
 
 /* The run at *i (at least 3 bytes equal to p[*i - 1]) as matches of up
- * to 258 and 0..2 literals. */
+ * to 258 and 0..2 literals: at distance 4 when the 4 bytes before the
+ * match are the run's byte (every piece after the first), else 1. */
 static inline uint8_t *put_run(const pngio_huff_t *h, const uint8_t *p, size_t *i, size_t len,
                                uint8_t *out, uint64_t *pbb, unsigned *pbc)
 {
@@ -128,11 +140,14 @@ static inline uint8_t *put_run(const pngio_huff_t *h, const uint8_t *p, size_t *
     unsigned bc = *pbc;
     size_t r = run_length(p, *i, len);
     uint32_t b = h->lit[(p + *i)[-1]];
+    const uint32_t *mt = *i >= 4 && load32(p + *i - 4) == 0x01010101u * (p + *i)[-1] ? h->far : h->match;
     *i += r;
+
     for (; r >= 3; r -= r < 258 ? r : 258) {
-        uint32_t m = h->match[r < 258 ? r : 258];
+        uint32_t m = mt[r < 258 ? r : 258];
         PUT(m & 0xffffffu, m >> 24);
         FLUSH();
+        mt = h->far;
     }
     for (; r > 0; r--) {
         PUT(b & 0xffffu, b >> 16);
@@ -314,7 +329,8 @@ static void table_lengths(const uint32_t *cnt_in, uint8_t *len)
     for (int s = 0; s < PNGIO_HUFF_SYMS; s++)
         cnt[s] = cnt_in[s] + 1;
     build_lengths(cnt, PNGIO_HUFF_SYMS, HUFF_MAX_BITS, len);
-    len[PNGIO_HUFF_SYMS] = len[PNGIO_HUFF_SYMS + 1] = 1;   /* distances 1, 2 */
+    len[PNGIO_HUFF_SYMS] = len[PNGIO_HUFF_SYMS + 3] = 1;   /* distances 1, 4 */
+    len[PNGIO_HUFF_SYMS + 1] = len[PNGIO_HUFF_SYMS + 2] = 0;
 }
 
 /* The code-length code of the 288 lengths (sent as code-length symbols
@@ -325,7 +341,7 @@ static const uint8_t cl_order[19] = { 16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 1
 static unsigned cl_code(const uint8_t *len, uint8_t *cll, uint16_t *clcode, int *hclen)
 {
     uint32_t clc[19] = { 0 };
-    for (int s = 0; s < PNGIO_HUFF_SYMS + 2; s++)
+    for (int s = 0; s < PNGIO_HUFF_SYMS + 4; s++)
         clc[len[s]]++;
     build_lengths(clc, 19, CL_MAX_BITS, cll);
     if (clcode != NULL)
@@ -352,13 +368,14 @@ static void plan_lengths(const uint32_t *cnt, uint8_t *len)
         unsigned l = 64u - (unsigned)__builtin_clzll(q);
         len[s] = (uint8_t)(l < HUFF_MAX_BITS ? l : HUFF_MAX_BITS);
     }
-    len[PNGIO_HUFF_SYMS] = len[PNGIO_HUFF_SYMS + 1] = 1;
+    len[PNGIO_HUFF_SYMS] = len[PNGIO_HUFF_SYMS + 3] = 1;
+    len[PNGIO_HUFF_SYMS + 1] = len[PNGIO_HUFF_SYMS + 2] = 0;
 }
 
 int pngio_huff_plan(const uint32_t *bands, uint32_t nb, uint32_t scale, uint8_t *starts)
 {
     uint32_t cur[PNGIO_HUFF_SYMS];
-    uint8_t curlen[PNGIO_HUFF_SYMS + 2], newlen[PNGIO_HUFF_SYMS + 2], cll[19];
+    uint8_t curlen[PNGIO_HUFF_SYMS + 4], newlen[PNGIO_HUFF_SYMS + 4], cll[19];
     int blocks = 0;
     for (uint32_t b = 0; b < nb; b++) {
         const uint32_t *c = bands + (size_t)b * PNGIO_HUFF_SYMS;
@@ -391,22 +408,25 @@ int pngio_huff_plan(const uint32_t *bands, uint32_t nb, uint32_t scale, uint8_t 
 
 uint8_t *pngio_huff_begin(pngio_huff_t *h, uint8_t *out, int first, int final)
 {
-    uint8_t len[PNGIO_HUFF_SYMS + 2];
+    uint8_t len[PNGIO_HUFF_SYMS + 4];
     uint16_t code[PNGIO_HUFF_SYMS];
     table_lengths(h->count, len);
     canonical(len, PNGIO_HUFF_SYMS, code);
     for (int s = 0; s < 256; s++)
         h->lit[s] = code[s] | (uint32_t)len[s] << 16;
     h->eob = code[256] | (uint32_t)len[256] << 16;
-    /* a match: its length's code, extra bits, then the distance code
-     * 0 (distance 1) of the 2-symbol distance code, one bit 0 */
+    /* a match: its length's code, extra bits, then its distance: of the
+     * 4 distance codes only 0 (distance 1, bit 0) and 3 (distance 4, bit
+     * 1) have codes */
     for (unsigned m = 3; m <= 258; m++) {
         int ls = len_symbol(m);
         unsigned n = len[257 + ls], e = len_extra[ls];
         uint32_t bits = code[257 + ls] | (uint32_t)(m - len_base[ls]) << n;
         h->match[m] = bits | (n + e + 1u) << 24;
+        h->far[m] = bits | 1u << (n + e) | (n + e + 1u) << 24;
     }
     h->match[0] = h->match[1] = h->match[2] = 0;
+    h->far[0] = h->far[1] = h->far[2] = 0;
 
     uint8_t cll[19];
     uint16_t clcode[19];
@@ -425,14 +445,14 @@ uint8_t *pngio_huff_begin(pngio_huff_t *h, uint8_t *out, int first, int final)
     PUT(final ? 1u : 0u, 1);                     /* BFINAL */
     PUT(2u, 2);                                  /* BTYPE 10: dynamic */
     PUT(PNGIO_HUFF_SYMS - 257u, 5);              /* HLIT */
-    PUT(2u - 1u, 5);                             /* HDIST */
+    PUT(4u - 1u, 5);                             /* HDIST */
     PUT((unsigned)hclen - 4u, 4);                /* HCLEN */
     FLUSH();
     for (int k = 0; k < hclen; k++) {
         PUT(cll[cl_order[k]], 3);
         FLUSH();
     }
-    for (int s = 0; s < PNGIO_HUFF_SYMS + 2; s++) {
+    for (int s = 0; s < PNGIO_HUFF_SYMS + 4; s++) {
         PUT(clcode[len[s]], cll[len[s]]);
         FLUSH();
     }

@@ -62,7 +62,7 @@ void pngio_rows_to_rgba(uint8_t *dst, const uint32_t *src, size_t n, int simd);
 
 /* ---- the fast deflate coder of level 1 (pngio-huff.c) ----
  * One zlib stream of dynamic Huffman blocks: literals and runs (matches
- * at distance 1). Use: pngio_huff_init, pngio_huff_count on the sampled
+ * at distance 1, or 4 where the 4 bytes before are the run's byte). Use: pngio_huff_init, pngio_huff_count on the sampled
  * rows of each band of rows (the counts of each band kept by the
  * caller), pngio_huff_plan (which bands start a block: starts[b] 1;
  * bands: nb arrays of PNGIO_HUFF_SYMS counts, scale: rows per sampled
@@ -80,7 +80,8 @@ void pngio_rows_to_rgba(uint8_t *dst, const uint32_t *src, size_t n, int simd);
 typedef struct pngio_huff {
     uint32_t count[PNGIO_HUFF_SYMS];  /* sampled literal/length symbols */
     uint32_t lit[256];                /* code | bits << 16 */
-    uint32_t match[259];              /* by length: code + extra + distance, | bits << 24 */
+    uint32_t match[259];              /* by length: code + extra + distance 1, | bits << 24 */
+    uint32_t far[259];                /* the same at distance 4 */
     uint32_t eob;
     uint64_t bb;                      /* pending bits, LSB first */
     unsigned bc;

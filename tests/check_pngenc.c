@@ -357,7 +357,7 @@ END_TEST
 
 /* Level 1 is our deflate coder, not libdeflate's: one final dynamic
  * block (BFINAL 1, BTYPE 10 in the first 3 bits after the zlib header
- * 78 01), the distance code of 2 symbols (HDIST 1), all 286 literal and
+ * 78 01), the distance code of 4 symbols (HDIST 3), all 286 literal and
  * length codes (HLIT 29); and images whose compressed stream passes
  * 1 MiB are cut into several IDAT chunks, which decoders join. */
 START_TEST(level1_is_one_dynamic_block_in_several_idats)
@@ -376,7 +376,7 @@ START_TEST(level1_is_one_dynamic_block_in_several_idats)
     ck_assert_uint_eq(z[1], 0x01);
     ck_assert_uint_eq(z[2] & 7u, 1u | 2u << 1);          /* BFINAL, BTYPE 2 */
     ck_assert_uint_eq((z[2] >> 3) & 31u, 29);              /* HLIT: 286 codes */
-    ck_assert_uint_eq(z[3] & 31u, 1);                      /* HDIST: 2 codes */
+    ck_assert_uint_eq(z[3] & 31u, 3);                      /* HDIST: 4 codes (distances 1 and 4) */
     int idats = 0;
     for (size_t off = 8; off + 8 <= a.len;) {
         uint32_t len = (uint32_t)a.data[off] << 24 | (uint32_t)a.data[off + 1] << 16 |
