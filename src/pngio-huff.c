@@ -333,15 +333,15 @@ static void table_lengths(const uint32_t *cnt_in, uint8_t *len)
     len[PNGIO_HUFF_SYMS + 1] = len[PNGIO_HUFF_SYMS + 2] = 0;
 }
 
-/* The code-length code of the 288 lengths (sent as code-length symbols
+/* The code-length code of the n lengths (sent as code-length symbols
  * 0..15, no repeat codes): its lengths cll, codes clcode, HCLEN; returns
  * the block header's size in bits. */
 static const uint8_t cl_order[19] = { 16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15 };
 
-static unsigned cl_code(const uint8_t *len, uint8_t *cll, uint16_t *clcode, int *hclen)
+static unsigned cl_code(const uint8_t *len, int n_len, uint8_t *cll, uint16_t *clcode, int *hclen)
 {
     uint32_t clc[19] = { 0 };
-    for (int s = 0; s < PNGIO_HUFF_SYMS + 4; s++)
+    for (int s = 0; s < n_len; s++)
         clc[len[s]]++;
     build_lengths(clc, 19, CL_MAX_BITS, cll);
     if (clcode != NULL)
@@ -357,7 +357,11 @@ static unsigned cl_code(const uint8_t *len, uint8_t *cll, uint16_t *clcode, int 
 }
 
 /* The plan's estimate of table_lengths: -log2 of each symbol's share,
- * rounded up (no Huffman construction: it runs twice per band). */
+ * rounded up (no Huffman construction: it runs twice per band). A
+ * header is priced with two distance lengths of 1 after the 286 (what
+ * PLAN_MARGIN was tuned on; the distance codes are alike in every block,
+ * and pricing the 0 lengths of codes 1, 2 moved a 720p gradient's split
+ * past the margin: 1% larger). */
 static void plan_lengths(const uint32_t *cnt, uint8_t *len)
 {
     uint64_t total = 0;
@@ -368,14 +372,13 @@ static void plan_lengths(const uint32_t *cnt, uint8_t *len)
         unsigned l = 64u - (unsigned)__builtin_clzll(q);
         len[s] = (uint8_t)(l < HUFF_MAX_BITS ? l : HUFF_MAX_BITS);
     }
-    len[PNGIO_HUFF_SYMS] = len[PNGIO_HUFF_SYMS + 3] = 1;
-    len[PNGIO_HUFF_SYMS + 1] = len[PNGIO_HUFF_SYMS + 2] = 0;
+    len[PNGIO_HUFF_SYMS] = len[PNGIO_HUFF_SYMS + 1] = 1;
 }
 
 int pngio_huff_plan(const uint32_t *bands, uint32_t nb, uint32_t scale, uint8_t *starts)
 {
     uint32_t cur[PNGIO_HUFF_SYMS];
-    uint8_t curlen[PNGIO_HUFF_SYMS + 4], newlen[PNGIO_HUFF_SYMS + 4], cll[19];
+    uint8_t curlen[PNGIO_HUFF_SYMS + 2], newlen[PNGIO_HUFF_SYMS + 2], cll[19];
     int blocks = 0;
     for (uint32_t b = 0; b < nb; b++) {
         const uint32_t *c = bands + (size_t)b * PNGIO_HUFF_SYMS;
@@ -391,7 +394,8 @@ int pngio_huff_plan(const uint32_t *bands, uint32_t nb, uint32_t scale, uint8_t 
             for (int s = 0; s < PNGIO_HUFF_SYMS; s++)
                 gain += (int64_t)next[s] * ((int)curlen[s] - (int)newlen[s]);
             int hclen;
-            start = gain * (int64_t)scale > PLAN_MARGIN * (int64_t)cl_code(newlen, cll, NULL, &hclen);
+            unsigned header = cl_code(newlen, PNGIO_HUFF_SYMS + 2, cll, NULL, &hclen);
+            start = gain * (int64_t)scale > PLAN_MARGIN * (int64_t)header;
         }
         if (start) {
             memcpy(cur, c, sizeof cur);
@@ -431,7 +435,7 @@ uint8_t *pngio_huff_begin(pngio_huff_t *h, uint8_t *out, int first, int final)
     uint8_t cll[19];
     uint16_t clcode[19];
     int hclen;
-    cl_code(len, cll, clcode, &hclen);
+    cl_code(len, PNGIO_HUFF_SYMS + 4, cll, clcode, &hclen);
 
     uint64_t bb = h->bb;
     unsigned bc = h->bc;
