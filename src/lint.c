@@ -218,13 +218,73 @@ static void lint_layers(lint_t *l, const rf_layer_t *layers, uint32_t n, const c
     }
 }
 
-/* Every value at every frame (or LINT_MAX_FRAMES of them): the extremes
- * of each slot, the values as drawn. */
+/* The slots whose extremes the checks read (every named value's, every
+ * animated opacity's), gathered to evaluate only what they depend on: a
+ * scene's inline values (6,000 position expressions in a photo-like
+ * frame) need not be evaluated at every frame for them. */
+typedef struct watch {
+    uint32_t *s;
+    uint32_t n, cap;
+    int oom;
+} watch_t;
+
+static void watch_add(watch_t *w, uint32_t slot)
+{
+    if (w->oom || slot == RF_PROP_CONST)
+        return;
+    if (w->n == w->cap) {
+        uint32_t cap = w->cap ? 2 * w->cap : 64;
+        uint32_t *s = realloc(w->s, cap * sizeof *s);
+        if (s == NULL) {
+            w->oom = 1;
+            return;
+        }
+        w->s = s;
+        w->cap = cap;
+    }
+    w->s[w->n++] = slot;
+}
+
+/* Every opacity slot of n layers and of what they draw (children, mask
+ * layers), as lint_layer walks them. */
+static void watch_layers(watch_t *w, const rf_layer_t *layers, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        const rf_layer_t *L = &layers[i];
+        watch_add(w, L->opacity.slot);
+        const rf_layer_class_t *cls = rf_layer_class(L);
+        for (uint32_t k = 0; k < cls->nkeys; k++) {
+            const rf_layer_key_t *key = &cls->keys[k];
+            const char *at = (const char *)L + key->at;
+            if (key->kind == RF_KEY_CHILDREN) {
+                const rf_layer_t *ch = *(const rf_layer_t *const *)(const void *)at;
+                uint32_t count = *(const uint32_t *)(const void *)((const char *)L + key->at2);
+                if (ch != NULL)
+                    watch_layers(w, ch, (key->flags & RF_KEY_ONE) ? 1 : count);
+            } else if (key->kind == RF_KEY_MASK) {
+                const rf_layer_t *mask = *(const rf_layer_t *const *)(const void *)at;
+                if (mask != NULL)
+                    watch_layers(w, mask, 1);
+            }
+        }
+    }
+}
+
+/* The watched slots' values at every frame (or LINT_MAX_FRAMES of them):
+ * their extremes and the frames they are at, and every watched value at
+ * the last frame. The other slots are not evaluated (their extremes stay
+ * +-INFINITY and nothing reads them). */
 static void lint_extremes(lint_t *l)
 {
     const rf_scene_t *sc = l->sc;
-    uint32_t n = sc->values.nslots;
-    double *slots = malloc((n > 0 ? n : 1) * sizeof *slots);
+    const rf_values_t *vs = &sc->values;
+    uint32_t n = vs->nslots, nlist = 0, *list = NULL;
+    watch_t w = { NULL, 0, 0, 0 };
+    for (uint32_t i = 0; i < vs->nnamed; i++)
+        if (vs->values[i].nout == 1)
+            watch_add(&w, vs->values[i].slot);
+    watch_layers(&w, sc->layers, sc->nlayers);
+    double *slots = calloc(n > 0 ? n : 1, sizeof *slots);
     l->last = slots;
     long step = sc->nframes > LINT_MAX_FRAMES ? (sc->nframes + LINT_MAX_FRAMES - 1) / LINT_MAX_FRAMES
                                               : 1;
@@ -233,8 +293,10 @@ static void lint_extremes(lint_t *l)
     l->hi = malloc((n > 0 ? n : 1) * sizeof *l->hi);
     l->lo_frame = malloc((n > 0 ? n : 1) * sizeof *l->lo_frame);
     l->hi_frame = malloc((n > 0 ? n : 1) * sizeof *l->hi_frame);
+    if (!w.oom && w.n > 0)
+        list = rf_values_closure_create(vs, w.s, w.n, &nlist);
     if (slots == NULL || l->lo == NULL || l->hi == NULL || l->lo_frame == NULL ||
-        l->hi_frame == NULL) {
+        l->hi_frame == NULL || w.oom || (w.n > 0 && list == NULL)) {
         free(l->lo);
         free(l->hi);
         free(l->lo_frame);
@@ -243,6 +305,8 @@ static void lint_extremes(lint_t *l)
         l->lo_frame = l->hi_frame = NULL;
         free(slots);
         l->last = NULL;
+        free(list);
+        free(w.s);
         return;
     }
     for (uint32_t i = 0; i < n; i++) {
@@ -251,8 +315,9 @@ static void lint_extremes(lint_t *l)
         l->lo_frame[i] = l->hi_frame[i] = 0;
     }
     for (long f = 0; f < sc->nframes; f += step) {
-        rf_values_eval(&sc->values, rf_scene_frame_time(sc, f), slots);
-        for (uint32_t i = 0; i < n; i++) {
+        rf_values_eval_list(vs, list, nlist, rf_scene_frame_time(sc, f), slots);
+        for (uint32_t j = 0; j < w.n; j++) {
+            uint32_t i = w.s[j];
             if (slots[i] < l->lo[i]) {
                 l->lo[i] = slots[i];
                 l->lo_frame[i] = f;
@@ -263,7 +328,9 @@ static void lint_extremes(lint_t *l)
             }
         }
     }
-    rf_values_eval(&sc->values, rf_scene_frame_time(sc, sc->nframes - 1), slots);
+    rf_values_eval_list(vs, list, nlist, rf_scene_frame_time(sc, sc->nframes - 1), slots);
+    free(list);
+    free(w.s);
 }
 
 /* Top-level layers that reach the canvas at no frame: laid out (not
