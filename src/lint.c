@@ -117,6 +117,7 @@ static void lint_values(lint_t *l)
 /* ---- layers ---- */
 
 static void lint_layers(lint_t *l, const rf_layer_t *layers, uint32_t n, const char *base);
+static void lint_layer(lint_t *l, const rf_layer_t *L, const char *ptr);
 
 /* A layer outside instances that reads i or n (through a value): there
  * they are 0 and 1 (scene-v1.md), which is rarely what was meant. */
@@ -148,6 +149,54 @@ static int lint_inst_slot(const rf_layer_key_t *key, uint32_t *slot, void *ctx)
         lint_say(ir->l, p, "the value reads %s outside instances, where i is 0 and n is 1",
                  which == 0 ? "i" : "n");
     return 1; /* once per layer */
+}
+
+/* The layers L draws besides itself, as its keys hold them: each
+ * children key's n layers (1 for a one-layer key) and its mask layer
+ * (mask 1; none when NULL). */
+typedef void (*lint_sub_fn)(void *ctx, const rf_layer_key_t *key, const rf_layer_t *sub,
+                            uint32_t n, int mask);
+
+static void lint_each_sub(const rf_layer_t *L, lint_sub_fn fn, void *ctx)
+{
+    const rf_layer_class_t *cls = rf_layer_class(L);
+    for (uint32_t k = 0; k < cls->nkeys; k++) {
+        const rf_layer_key_t *key = &cls->keys[k];
+        const char *base = (const char *)L;
+        const rf_layer_t *sub = *(const rf_layer_t *const *)(const void *)(base + key->at);
+        if (key->kind == RF_KEY_CHILDREN) {
+            uint32_t n = *(const uint32_t *)(const void *)(base + key->at2);
+            fn(ctx, key, sub, (key->flags & RF_KEY_ONE) ? 1 : n, 0);
+        } else if (key->kind == RF_KEY_MASK && sub != NULL)
+            fn(ctx, key, sub, 1, 1);
+    }
+}
+
+typedef struct lint_sub {
+    lint_t *l;
+    const rf_layer_t *L;
+    const char *ptr;
+} lint_sub_t;
+
+static void lint_sub(void *ctx, const rf_layer_key_t *key, const rf_layer_t *sub, uint32_t n,
+                     int mask)
+{
+    lint_sub_t *ls = ctx;
+    lint_t *l = ls->l;
+    char p[LINT_POINTER];
+    if (mask) {
+        snprintf(p, sizeof p, "%s/%s/layer", ls->ptr, key->name);
+        lint_layer(l, sub, p);
+        return;
+    }
+    snprintf(p, sizeof p, "%s/%s", ls->ptr, key->name);
+    int inst = (rf_layer_class(ls->L)->flags & RF_CLASS_REPEAT) != 0;
+    l->in_instances += inst;
+    if (key->flags & RF_KEY_ONE) /* one layer object: no index */
+        lint_layer(l, sub, p);
+    else
+        lint_layers(l, sub, n, p);
+    l->in_instances -= inst;
 }
 
 static void lint_layer(lint_t *l, const rf_layer_t *L, const char *ptr)
@@ -183,29 +232,8 @@ static void lint_layer(lint_t *l, const rf_layer_t *L, const char *ptr)
     }
 
     /* the layers it draws: children and a mask layer, by their key names */
-    const rf_layer_class_t *cls = rf_layer_class(L);
-    for (uint32_t k = 0; k < cls->nkeys; k++) {
-        const rf_layer_key_t *key = &cls->keys[k];
-        const char *at = (const char *)L + key->at;
-        if (key->kind == RF_KEY_CHILDREN) {
-            const rf_layer_t *children = *(const rf_layer_t *const *)(const void *)at;
-            uint32_t count = *(const uint32_t *)(const void *)((const char *)L + key->at2);
-            snprintf(p, sizeof p, "%s/%s", ptr, key->name);
-            int inst = (rf_layer_class(L)->flags & RF_CLASS_REPEAT) != 0;
-            l->in_instances += inst;
-            if (key->flags & RF_KEY_ONE) /* one layer object: no index */
-                lint_layer(l, children, p);
-            else
-                lint_layers(l, children, count, p);
-            l->in_instances -= inst;
-        } else if (key->kind == RF_KEY_MASK) {
-            const rf_layer_t *mask = *(const rf_layer_t *const *)(const void *)at;
-            if (mask != NULL) {
-                snprintf(p, sizeof p, "%s/%s/layer", ptr, key->name);
-                lint_layer(l, mask, p);
-            }
-        }
-    }
+    lint_sub_t ls = { l, L, ptr };
+    lint_each_sub(L, lint_sub, &ls);
 }
 
 static void lint_layers(lint_t *l, const rf_layer_t *layers, uint32_t n, const char *base)
@@ -247,26 +275,22 @@ static void watch_add(watch_t *w, uint32_t slot)
 
 /* Every opacity slot of n layers and of what they draw (children, mask
  * layers), as lint_layer walks them. */
+static void watch_layers(watch_t *w, const rf_layer_t *layers, uint32_t n);
+
+static void watch_sub(void *ctx, const rf_layer_key_t *key, const rf_layer_t *sub, uint32_t n,
+                      int mask)
+{
+    (void)key;
+    (void)mask;
+    if (sub != NULL)
+        watch_layers(ctx, sub, n);
+}
+
 static void watch_layers(watch_t *w, const rf_layer_t *layers, uint32_t n)
 {
     for (uint32_t i = 0; i < n; i++) {
-        const rf_layer_t *L = &layers[i];
-        watch_add(w, L->opacity.slot);
-        const rf_layer_class_t *cls = rf_layer_class(L);
-        for (uint32_t k = 0; k < cls->nkeys; k++) {
-            const rf_layer_key_t *key = &cls->keys[k];
-            const char *at = (const char *)L + key->at;
-            if (key->kind == RF_KEY_CHILDREN) {
-                const rf_layer_t *ch = *(const rf_layer_t *const *)(const void *)at;
-                uint32_t count = *(const uint32_t *)(const void *)((const char *)L + key->at2);
-                if (ch != NULL)
-                    watch_layers(w, ch, (key->flags & RF_KEY_ONE) ? 1 : count);
-            } else if (key->kind == RF_KEY_MASK) {
-                const rf_layer_t *mask = *(const rf_layer_t *const *)(const void *)at;
-                if (mask != NULL)
-                    watch_layers(w, mask, 1);
-            }
-        }
+        watch_add(w, layers[i].opacity.slot);
+        lint_each_sub(&layers[i], watch_sub, w);
     }
 }
 
