@@ -163,6 +163,8 @@ static void lint_each_sub(const rf_layer_t *L, lint_sub_fn fn, void *ctx)
     for (uint32_t k = 0; k < cls->nkeys; k++) {
         const rf_layer_key_t *key = &cls->keys[k];
         const char *base = (const char *)L;
+        if (key->kind != RF_KEY_CHILDREN && key->kind != RF_KEY_MASK)
+            continue; /* at is some other field */
         const rf_layer_t *sub = *(const rf_layer_t *const *)(const void *)(base + key->at);
         if (key->kind == RF_KEY_CHILDREN) {
             uint32_t n = *(const uint32_t *)(const void *)(base + key->at2);
