@@ -250,7 +250,7 @@ static void lint_layers(lint_t *l, const rf_layer_t *layers, uint32_t n, const c
 
 /* The slots whose extremes the checks read (every named value's, every
  * animated opacity's), gathered to evaluate only what they depend on: a
- * scene's inline values (6,000 position expressions in a photo-like
+ * scene's inline values (3,000 position expressions in a photo-like
  * frame) need not be evaluated at every frame for them. */
 typedef struct watch {
     uint32_t *s;
