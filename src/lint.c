@@ -169,8 +169,9 @@ static void lint_each_sub(const rf_layer_t *L, lint_sub_fn fn, void *ctx)
         if (key->kind == RF_KEY_CHILDREN) {
             uint32_t n = *(const uint32_t *)(const void *)(base + key->at2);
             fn(ctx, key, sub, (key->flags & RF_KEY_ONE) ? 1 : n, 0);
-        } else if (key->kind == RF_KEY_MASK && sub != NULL)
+        } else if (sub != NULL) { /* the mask layer */
             fn(ctx, key, sub, 1, 1);
+        }
     }
 }
 

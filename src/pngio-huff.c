@@ -7,9 +7,10 @@
  * byte waits for the store of the one before it; both distance codes are
  * 1 bit, so the choice costs nothing in size) and nothing else. No match
  * search, no hash table: the row filters turn flat regions into runs of
- * zeros, and the tables code what is left in about its entropy. A new block (new tables) starts at a
- * band of rows when the plan says it pays: the sample of each band
- * coded by a table of the band before it, against the current one.
+ * zeros, and the tables code what is left in about its entropy. A new
+ * block (new tables) starts at a band of rows when the plan says it pays:
+ * the sample of each band coded by a table of the band before it, against
+ * the current one.
  *
  * Owns: pngio_huff_t's functions (pngio-int.h). Integer arithmetic and
  * plain C only: the bytes depend on the filtered rows and nothing else.
@@ -24,6 +25,8 @@
 
 #define HUFF_MAX_BITS 14   /* two literal pairs (56 bits) fit between flushes */
 #define CL_MAX_BITS 7
+#define HUFF_DISTS 4       /* distance codes sent: 0 (distance 1) and 3 (4) have codes */
+#define PLAN_DISTS 2       /* distance codes the plan prices a header with */
 #define PLAN_MARGIN 8      /* a new block must save 8 times its header (by the estimates) */
 
 static inline uint64_t load64(const uint8_t *p)
@@ -140,9 +143,9 @@ static inline uint8_t *put_run(const pngio_huff_t *h, const uint8_t *p, size_t *
     unsigned bc = *pbc;
     size_t r = run_length(p, *i, len);
     uint32_t b = h->lit[(p + *i)[-1]];
-    const uint32_t *mt = *i >= 4 && load32(p + *i - 4) == 0x01010101u * (p + *i)[-1] ? h->far : h->match;
+    int far = *i >= 4 && load32(p + *i - 4) == 0x01010101u * (p + *i)[-1];
+    const uint32_t *mt = far ? h->far : h->match;
     *i += r;
-
     for (; r >= 3; r -= r < 258 ? r : 258) {
         uint32_t m = mt[r < 258 ? r : 258];
         PUT(m & 0xffffffu, m >> 24);
@@ -321,8 +324,8 @@ void pngio_huff_init(pngio_huff_t *h)
 }
 
 /* The code lengths of a table for counts cnt_in (286 symbols; every
- * literal and length gets a code: +1 each) and of the 2 distances, 288
- * in all. */
+ * literal and length gets a code: +1 each) and of the HUFF_DISTS distance
+ * codes (distances 1 and 4: 1 bit each, 2 and 3: none), 290 in all. */
 static void table_lengths(const uint32_t *cnt_in, uint8_t *len)
 {
     uint32_t cnt[PNGIO_HUFF_SYMS];
@@ -338,7 +341,8 @@ static void table_lengths(const uint32_t *cnt_in, uint8_t *len)
  * the block header's size in bits. */
 static const uint8_t cl_order[19] = { 16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15 };
 
-static unsigned cl_code(const uint8_t *len, int n_len, uint8_t *cll, uint16_t *clcode, int *hclen)
+static unsigned cl_code(const uint8_t *len, int n_len, uint8_t *cll, uint16_t *clcode,
+                        int *hclen)
 {
     uint32_t clc[19] = { 0 };
     for (int s = 0; s < n_len; s++)
@@ -378,7 +382,7 @@ static void plan_lengths(const uint32_t *cnt, uint8_t *len)
 int pngio_huff_plan(const uint32_t *bands, uint32_t nb, uint32_t scale, uint8_t *starts)
 {
     uint32_t cur[PNGIO_HUFF_SYMS];
-    uint8_t curlen[PNGIO_HUFF_SYMS + 2], newlen[PNGIO_HUFF_SYMS + 2], cll[19];
+    uint8_t curlen[PNGIO_HUFF_SYMS + PLAN_DISTS], newlen[PNGIO_HUFF_SYMS + PLAN_DISTS], cll[19];
     int blocks = 0;
     for (uint32_t b = 0; b < nb; b++) {
         const uint32_t *c = bands + (size_t)b * PNGIO_HUFF_SYMS;
@@ -394,7 +398,7 @@ int pngio_huff_plan(const uint32_t *bands, uint32_t nb, uint32_t scale, uint8_t 
             for (int s = 0; s < PNGIO_HUFF_SYMS; s++)
                 gain += (int64_t)next[s] * ((int)curlen[s] - (int)newlen[s]);
             int hclen;
-            unsigned header = cl_code(newlen, PNGIO_HUFF_SYMS + 2, cll, NULL, &hclen);
+            unsigned header = cl_code(newlen, PNGIO_HUFF_SYMS + PLAN_DISTS, cll, NULL, &hclen);
             start = gain * (int64_t)scale > PLAN_MARGIN * (int64_t)header;
         }
         if (start) {
@@ -412,7 +416,7 @@ int pngio_huff_plan(const uint32_t *bands, uint32_t nb, uint32_t scale, uint8_t 
 
 uint8_t *pngio_huff_begin(pngio_huff_t *h, uint8_t *out, int first, int final)
 {
-    uint8_t len[PNGIO_HUFF_SYMS + 4];
+    uint8_t len[PNGIO_HUFF_SYMS + HUFF_DISTS];
     uint16_t code[PNGIO_HUFF_SYMS];
     table_lengths(h->count, len);
     canonical(len, PNGIO_HUFF_SYMS, code);
@@ -435,7 +439,7 @@ uint8_t *pngio_huff_begin(pngio_huff_t *h, uint8_t *out, int first, int final)
     uint8_t cll[19];
     uint16_t clcode[19];
     int hclen;
-    cl_code(len, PNGIO_HUFF_SYMS + 4, cll, clcode, &hclen);
+    cl_code(len, PNGIO_HUFF_SYMS + HUFF_DISTS, cll, clcode, &hclen);
 
     uint64_t bb = h->bb;
     unsigned bc = h->bc;
@@ -449,14 +453,14 @@ uint8_t *pngio_huff_begin(pngio_huff_t *h, uint8_t *out, int first, int final)
     PUT(final ? 1u : 0u, 1);                     /* BFINAL */
     PUT(2u, 2);                                  /* BTYPE 10: dynamic */
     PUT(PNGIO_HUFF_SYMS - 257u, 5);              /* HLIT */
-    PUT(4u - 1u, 5);                             /* HDIST */
+    PUT(HUFF_DISTS - 1u, 5);                     /* HDIST */
     PUT((unsigned)hclen - 4u, 4);                /* HCLEN */
     FLUSH();
     for (int k = 0; k < hclen; k++) {
         PUT(cll[cl_order[k]], 3);
         FLUSH();
     }
-    for (int s = 0; s < PNGIO_HUFF_SYMS + 4; s++) {
+    for (int s = 0; s < PNGIO_HUFF_SYMS + HUFF_DISTS; s++) {
         PUT(clcode[len[s]], cll[len[s]]);
         FLUSH();
     }

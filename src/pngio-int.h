@@ -62,9 +62,9 @@ void pngio_rows_to_rgba(uint8_t *dst, const uint32_t *src, size_t n, int simd);
 
 /* ---- the fast deflate coder of level 1 (pngio-huff.c) ----
  * One zlib stream of dynamic Huffman blocks: literals and runs (matches
- * at distance 1, or 4 where the 4 bytes before are the run's byte). Use: pngio_huff_init, pngio_huff_count on the sampled
- * rows of each band of rows (the counts of each band kept by the
- * caller), pngio_huff_plan (which bands start a block: starts[b] 1;
+ * at distance 1, or 4 where the 4 bytes before are the run's byte).
+ * Use: pngio_huff_init, pngio_huff_count on the sampled rows of each band
+ * of rows (the counts of each band kept by the caller), pngio_huff_plan (which bands start a block: starts[b] 1;
  * bands: nb arrays of PNGIO_HUFF_SYMS counts, scale: rows per sampled
  * row; returns the number of blocks); then per block: its bands' summed
  * counts in count, pngio_huff_begin (first: the zlib header too; final:
