@@ -36,12 +36,11 @@ def color(rnd, alpha=None):
     return c
 
 
-def scene(w, h, layers, background=None, values=None, paths=None):
+def scene(w, h, layers, background=None, paths=None):
     s = {'runeframe': 1, 'canvas': {'width': w, 'height': h}}
     if background:
         s['canvas']['background'] = background
     s['timeline'] = {'fps': 30, 'duration': 2}
-    s['values'] = values or {'clock': {'expr': 't'}}
     if paths:
         s['paths'] = paths
     s['layers'] = layers
