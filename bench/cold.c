@@ -14,7 +14,11 @@
  *            rendering that one frame (N = round(T * fps))
  * Figures: seek / cairo (goal <= 0.35), and a one-frame render against a
  * budget of 25 ms whole process (goal <= 1.0, i.e. <= 25 ms), each with
- * its page-fault count.
+ * its page-fault count. Before the kinds, once:
+ *   floor    `runeframe --version`, a process: start, the dynamic linking
+ *            of runeframe and every library it loads (cairo brings X11,
+ *            xcb, fontconfig and more), exit; what no frame can go under
+ *            (informative, against the same 25 ms budget)
  *
  * Usage: bench/cold [--reps N] [--corpus DIR] [--runeframe PATH]
  *                   [--time T] [--kinds a,b]
@@ -108,6 +112,25 @@ int main(int argc, char **argv)
     if (mkdir(frames, 0777) != 0)
         die(frames, "mkdir failed");
     rf_render_tune_allocator();   /* as runeframe itself does */
+
+    /* the floor: a process that loads what runeframe loads and draws nothing */
+    {
+        char *floor_argv[] = { (char *)exe, "--version", NULL };
+        double ft[BENCH_MAXREPS];
+        long ff[BENCH_MAXREPS], f;
+        run_process(floor_argv, &f);   /* warm-up: the page cache */
+        for (int rep = 0; rep < reps; rep++)
+            ft[rep] = run_process(floor_argv, &ff[rep]) * 1e3;
+        double fm = bench_median(ft, reps), ffm = median_long(ff, reps);
+        printf("process floor (runeframe --version: start, dynamic linking, exit), median of %d\n"
+               "  --version process           %8.2f ms  %6.0f page faults  (%.0f%% of the %.0f ms budget)\n",
+               reps, fm, ffm, 100.0 * fm / BUDGET_MS, BUDGET_MS);
+        char a[48], b[48];
+        snprintf(a, sizeof a, "%.2f ms, %.0f faults", fm, ffm);
+        snprintf(b, sizeof b, "%.0f ms budget", BUDGET_MS);
+        bench_row("process floor (runeframe --version): ms / 25 ms", "-", fm / BUDGET_MS, NULL,
+                  0, a, b);
+    }
 
     int fails = 0;
     for (int k = 0; bench_corpus_kind(k) != NULL; k++) {

@@ -1,7 +1,8 @@
 /* render-int.h - what the renderer's files share (render.c: the walks
  * and drawing; render-compose.c: composing a layer (clip, mask, blur,
  * shadows, opacity, blend); render-huge.c: the huge-coordinate sink;
- * render-prefix.c: the static-prefix cache). Private to them: nothing else includes it.
+ * render-prefix.c: the static-prefix cache; render-gradfill.c: gradient
+ * boxes painted by gradfill.h). Private to them: nothing else includes it.
  * The semantics are in render.h, the layer types' side in shape.h.
  * Thread-safety: everything here works on one rf_renderer_t, which belongs
  * to one thread at a time (render.h). */
@@ -120,6 +121,8 @@ struct rf_renderer {
     render_soft_t soft[RF_SOFT_CLIPS]; /* the clips waiting, outermost first */
     int nsoft;
     int soft_off;              /* RF_CLIP_HARD: no clip waits (for tests) */
+    int gradfill_off;          /* RF_GRADFILL_OFF: cairo paints every gradient (for tests) */
+    unsigned gradfills;        /* fills painted by gradfill.h (rf_renderer_gradfills) */
     char err[RF_RENDER_ERR_LEN];
     int err_oom;               /* err says memory ran out (rf_render_fail_oom) */
 };
@@ -248,5 +251,16 @@ void prefix_draw_rest(rf_renderer_t *r);
 void prefix_reached(rf_renderer_t *r, uint32_t idx);
 /* After the last layer of a whole frame. */
 void prefix_end(rf_renderer_t *r);
+
+/* render-gradfill.c: the fill of a rect without rounded corners under a
+ * linear gradient whose stops are all opaque, when its device box is whole
+ * pixels, the canvas is the target and the clip is a rectangle, painted by
+ * gradfill.h (the pixels cairo_fill would paint, without pixman's
+ * per-pixel walk: a 1080p gradient backdrop was a third of a cold `seek`).
+ * 1 when painted; 0: cairo draws it. The clip is read as cairo's rectangle
+ * list (a small allocation, only for a fill that passed every other test).
+ * m is the current matrix, and is again on return. */
+int render_fill_gradient_box(rf_renderer_t *r, const rf_layer_t *L, const rf_shape_t *sh,
+                             const cairo_matrix_t *m);
 
 #endif

@@ -463,8 +463,11 @@ void rf_render_shape(rf_renderer_t *r, const rf_layer_t *L, uint32_t idx,
         return;
     }
     if (op >= 1) {
+        int done = fill && render_fill_gradient_box(r, L, &sh, m); /* the fill, painted */
+        if (done && !stroke)
+            return;
         shape_path(r, &sh);
-        shape_paint(r, L, n, fill, stroke, sw, 1);
+        shape_paint(r, L, n, fill && !done, stroke, sw, 1);
         return;
     }
     const rf_paint_t *only = fill && !stroke ? &L->fill : stroke && !fill ? &L->stroke : NULL;
@@ -717,6 +720,8 @@ rf_renderer_t *rf_renderer_create(const rf_scene_t *scene, char *err, size_t err
     r->view[3] = r->height;
     const char *hard = getenv("RF_CLIP_HARD"); /* every clip applied to its whole group */
     r->soft_off = hard != NULL && hard[0] != '\0' && strcmp(hard, "0") != 0;
+    const char *gf = getenv("RF_GRADFILL_OFF"); /* cairo paints every gradient */
+    r->gradfill_off = gf != NULL && gf[0] != '\0' && strcmp(gf, "0") != 0;
     cairo_matrix_init_scale(&r->root, r->unit, r->unit);
     r->surface = canvas_create(r);
     cairo_status_t st = cairo_surface_status(r->surface);
@@ -938,6 +943,11 @@ const unsigned char *rf_renderer_pixels(rf_renderer_t *r, int *stride)
     if (stride)
         *stride = cairo_image_surface_get_stride(r->surface);
     return cairo_image_surface_get_data(r->surface);
+}
+
+unsigned rf_renderer_gradfills(const rf_renderer_t *r)
+{
+    return r->gradfills;
 }
 
 int rf_renderer_reused_prefix(const rf_renderer_t *r)

@@ -170,6 +170,12 @@ cairo_surface_t *rf_renderer_surface(rf_renderer_t *r);
  * ARGB32 pixels (see above), *stride bytes apart (stride may be NULL). */
 const unsigned char *rf_renderer_pixels(rf_renderer_t *r, int *stride);
 
+/* The fills the renderer has painted itself since it was created instead
+ * of through cairo (a pixel-aligned rect under an opaque linear gradient:
+ * gradfill.h, the same pixels), for tests. RF_GRADFILL_OFF=1 in the
+ * environment when the renderer is created leaves them all to cairo. */
+unsigned rf_renderer_gradfills(const rf_renderer_t *r);
+
 /* 1 when the last rf_renderer_draw() started from the kept pixels of the
  * static prefix instead of drawing it (tests and benchmarks). */
 int rf_renderer_reused_prefix(const rf_renderer_t *r);

@@ -1,0 +1,298 @@
+/* check_gradfill.c - gradfill.h against cairo itself: random linear
+ * gradients (end points, 1 to 6 stops in any order with repeated and
+ * out-of-range offsets, straight colors of any value, not only 8-bit ones)
+ * under random axis-keeping matrices (scales from 1/4 to 4, unequal in x
+ * and y, translations), filled by cairo_fill() of a whole-pixel rectangle
+ * and by rf_gradfill_linear() of its box, on canvases from 1 x N to 1080p:
+ * every byte of the canvas the same, and most cases painted (a test that
+ * always refused would pass otherwise). Then the renderer: scenes drawn
+ * with the fill and with RF_GRADFILL_OFF=1 (cairo paints every gradient),
+ * the same bytes, the fill used where it should be and not where it
+ * should not. */
+#include <check.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gradfill.h"
+#include "render.h"
+#include "scenetest.h"
+
+static uint64_t rs;
+
+static double U(void)
+{
+    rs ^= rs << 13;
+    rs ^= rs >> 7;
+    rs ^= rs << 17;
+    return (double)(rs >> 11) * (1.0 / 9007199254740992.0);
+}
+
+/* One random case on a w x h canvas: 1 when both painted the same bytes,
+ * 0 when they differ; *painted is 1 when gradfill painted (else it
+ * refused, and the canvas must be untouched). */
+static int one_case(uint32_t *a, uint32_t *b, int w, int h, int *painted, char *why, size_t n)
+{
+    static const double scales[] = { 0.25, 0.5, 0.75, 1, 1, 1, 1.25, 1.5, 2, 3, 4 };
+    double sx = scales[(int)(U() * 11)], sy = U() < 0.5 ? sx : scales[(int)(U() * 11)];
+    double tx = floor(U() * w * 0.7 - w * 0.1), ty = floor(U() * h * 0.7 - h * 0.1);
+    double uw = (1 + floor(U() * w * 1.1)) / sx, uh = (1 + floor(U() * h * 1.1)) / sy;
+    cairo_matrix_t m = { sx, 0, 0, sy, tx, ty };
+    double p[4], range = U() < 0.3 ? 5000 : 300;
+    for (int k = 0; k < 4; k++)
+        p[k] = (U() - 0.3) * range;
+    if (U() < 0.15)
+        p[3] = p[1]; /* across */
+    if (U() < 0.15)
+        p[2] = p[0]; /* down */
+    int ns = 2 + (int)(U() * 5);
+    rf_gradfill_stop_t st[8];
+    for (int k = 0; k < ns; k++) {
+        st[k].offset = U() < 0.15 ? (U() < 0.5 ? 0 : 1) : U() * 1.2 - 0.1;
+        st[k].r = U() < 0.3 ? floor(U() * 256) / 255 : U();
+        st[k].g = U() * 1.1 - 0.05;
+        st[k].b = U();
+    }
+    uint32_t bg = 0xff000000u | (uint32_t)(U() * 0xffffff);
+    for (int i = 0; i < w * h; i++)
+        a[i] = b[i] = bg;
+    cairo_surface_t *s = cairo_image_surface_create_for_data((unsigned char *)a,
+                                                             CAIRO_FORMAT_ARGB32, w, h, w * 4);
+    cairo_t *cr = cairo_create(s);
+    cairo_set_matrix(cr, &m);
+    cairo_rectangle(cr, 0, 0, uw, uh);
+    cairo_pattern_t *pat = cairo_pattern_create_linear(p[0], p[1], p[2], p[3]);
+    for (int k = 0; k < ns; k++)
+        cairo_pattern_add_color_stop_rgba(pat, st[k].offset, st[k].r, st[k].g, st[k].b, 1);
+    cairo_pattern_set_extend(pat, CAIRO_EXTEND_PAD);
+    cairo_set_source(cr, pat);
+    cairo_matrix_t inv;
+    rf_gradfill_inverse(cr, &inv);
+    double x0 = tx, x1 = tx + sx * uw, y0 = ty, y1 = ty + sy * uh;
+    cairo_fill(cr);
+    ck_assert_int_eq(cairo_status(cr), CAIRO_STATUS_SUCCESS);
+    cairo_pattern_destroy(pat);
+    cairo_destroy(cr);
+    cairo_surface_finish(s);
+    cairo_surface_destroy(s);
+    *painted = 0;
+    if (x1 != floor(x1) || y1 != floor(y1))
+        return 1; /* not whole pixels: not a case for gradfill */
+    int box[4] = { x0 < 0 ? 0 : (int)x0, y0 < 0 ? 0 : (int)y0, x1 > w ? w : (int)x1,
+                   y1 > h ? h : (int)y1 };
+    if (box[0] >= box[2] || box[1] >= box[3])
+        return 1;
+    *painted = rf_gradfill_linear((unsigned char *)b, w * 4, w, h, box, &inv, p[0], p[1], p[2],
+                                  p[3], st, ns);
+    if (!*painted) { /* refused: untouched */
+        for (int i = 0; i < w * h; i++)
+            if (b[i] != bg)
+                return 0;
+        return 1;
+    }
+    for (int i = 0; i < w * h; i++)
+        if (a[i] != b[i]) {
+            snprintf(why, n, "(%d, %d): cairo %08x, gradfill %08x; m %g %g %g %g, p %g %g %g %g, "
+                     "%d stops", i % w, i / w, a[i], b[i], sx, sy, tx, ty, p[0], p[1], p[2], p[3],
+                     ns);
+            return 0;
+        }
+    return 1;
+}
+
+static const int sizes[][3] = { /* width, height, cases */
+    { 97, 61, 6000 }, { 5, 3, 3000 }, { 1, 700, 1500 }, { 700, 1, 1500 }, { 1920, 1080, 60 },
+};
+
+START_TEST(test_random_against_cairo)
+{
+    int w = sizes[_i][0], h = sizes[_i][1], cases = sizes[_i][2];
+    rs = 0x9e3779b97f4a7c15ull + (uint64_t)_i;
+    uint32_t *a = malloc((size_t)w * (size_t)h * 4), *b = malloc((size_t)w * (size_t)h * 4);
+    ck_assert_ptr_nonnull(a);
+    ck_assert_ptr_nonnull(b);
+    int bad = 0, painted = 0, eligible = 0;
+    char why[256] = "";
+    for (int c = 0; c < cases; c++) {
+        int pt;
+        if (!one_case(a, b, w, h, &pt, why, sizeof why))
+            bad++;
+        painted += pt;
+        eligible++;
+    }
+    ck_assert_msg(bad == 0, "%dx%d: %d of %d cases differ; first: %s", w, h, bad, cases, why);
+    /* non-whole boxes and boxes off the canvas are about a third */
+    ck_assert_msg(painted * 2 > eligible, "%dx%d: only %d of %d painted", w, h, painted, eligible);
+    free(a);
+    free(b);
+}
+END_TEST
+
+/* What cairo paints otherwise is not repeated: refused, nothing written. */
+START_TEST(test_refuses)
+{
+    uint32_t px[16 * 8];
+    for (int i = 0; i < 16 * 8; i++)
+        px[i] = 0xff123456u;
+    int box[4] = { 2, 1, 14, 7 };
+    cairo_matrix_t id;
+    cairo_matrix_init_identity(&id);
+    const rf_gradfill_stop_t one[1] = { { 0.5, 1, 0, 0 } };
+    const rf_gradfill_stop_t same[3] = { { 0, 0.2, 0.4, 0.6 }, { 0.5, 0.2, 0.4, 0.6 },
+                                         { 1, 0.2, 0.4, 0.6 } };
+    const rf_gradfill_stop_t two[2] = { { 0, 1, 0, 0 }, { 1, 0, 0, 1 } };
+    unsigned char *d = (unsigned char *)px;
+    /* one stop, or stops of one color: cairo paints a solid color */
+    ck_assert_int_eq(rf_gradfill_linear(d, 64, 16, 8, box, &id, 0, 0, 16, 0, one, 1), 0);
+    ck_assert_int_eq(rf_gradfill_linear(d, 64, 16, 8, box, &id, 0, 0, 16, 0, same, 3), 0);
+    /* ends within DBL_EPSILON: cairo's average color */
+    ck_assert_int_eq(rf_gradfill_linear(d, 64, 16, 8, box, &id, 3, 3, 3, 3 + 1e-17, two, 2), 0);
+    /* beyond pixman's range: cairo rescales the gradient */
+    ck_assert_int_eq(rf_gradfill_linear(d, 64, 16, 8, box, &id, 0, 0, 20000, 0, two, 2), 0);
+    /* a box outside the image, or empty; no stops */
+    int out[4] = { 10, 2, 17, 5 }, empty[4] = { 4, 4, 4, 6 };
+    ck_assert_int_eq(rf_gradfill_linear(d, 64, 16, 8, out, &id, 0, 0, 16, 0, two, 2), 0);
+    ck_assert_int_eq(rf_gradfill_linear(d, 64, 16, 8, empty, &id, 0, 0, 16, 0, two, 2), 0);
+    ck_assert_int_eq(rf_gradfill_linear(d, 64, 16, 8, box, &id, 0, 0, 16, 0, two, 0), 0);
+    for (int i = 0; i < 16 * 8; i++)
+        ck_assert_uint_eq(px[i], 0xff123456u);
+    /* and the two-stop gradient itself is painted, only inside the box */
+    ck_assert_int_eq(rf_gradfill_linear(d, 64, 16, 8, box, &id, 0, 0, 16, 0, two, 2), 1);
+    for (int y = 0; y < 8; y++)
+        for (int x = 0; x < 16; x++) {
+            int in = x >= 2 && x < 14 && y >= 1 && y < 7;
+            ck_assert_int_eq(px[y * 16 + x] != 0xff123456u, in);
+        }
+    /* by hand: pixel 8's center is at 8.5 of 16, t = 0.53125: red
+     * 255 * 0.46875 = 119.53 -> 120, blue 255 * 0.53125 = 135.47 -> 135 */
+    ck_assert_uint_eq(px[1 * 16 + 8], 0xff780087u);
+}
+END_TEST
+
+/* The probe agrees with cairo on this machine (when it does not, the
+ * renderer quietly uses cairo; here that would be a failure). */
+START_TEST(test_usable)
+{
+    ck_assert_int_eq(rf_gradfill_usable(), 1);
+}
+END_TEST
+
+/* ---- the renderer ---- */
+
+#define SW 160
+#define SH 90
+#define SHEAD                                                                               \
+    "{\"runeframe\": 1, \"canvas\": {\"width\": 160, \"height\": 90, \"background\": "      \
+    "\"#102030\"}, \"timeline\": {\"fps\": 10, \"duration\": 2}, \"values\": {"            \
+    "\"tint\": {\"tween\": {\"from\": \"#16224a\", \"to\": \"#ff8000\", \"duration\": 2}}}, " \
+    "\"layers\": ["
+#define GRAD                                                                                \
+    "\"fill\": {\"linear\": {\"from\": [0, 0], \"to\": [120, 70], \"stops\": [[0, "           \
+    "\"#0b1020\"], [0.6, \"tint\"], [1, "        \
+    "\"#1d2b53\"]]}}"
+#define BACKDROP "{\"type\": \"rect\", \"x\": 80, \"y\": 45, \"width\": 160, \"height\": 90, " GRAD "}"
+
+static const struct {
+    const char *layers; /* between SHEAD and "]}" */
+    int fills;          /* gradfill's fills expected in the frame: -1, at least 1 */
+} scenes[] = {
+    { BACKDROP, 1 },
+    /* a group that scales (the showcase's backdrop), with a sibling over it */
+    { "{\"type\": \"group\", \"scale\": 1.5, \"pivot\": [0, 0], \"children\": [{\"type\": "
+      "\"rect\", \"x\": 40, \"y\": 30, \"width\": 80, \"height\": 60, " GRAD "}, {\"type\": "
+      "\"circle\", \"x\": 50, \"y\": 30, \"r\": 12, \"fill\": \"#ffb000\"}]}", 1 },
+    /* off the canvas in part; then a stroke over the fill */
+    { "{\"type\": \"rect\", \"x\": 150, \"y\": 80, \"width\": 100, \"height\": 60, " GRAD
+      ", \"stroke\": \"#ffffff\", \"stroke_width\": 3}", 1 },
+    /* clipped: a rect clip (whole pixels, then not), a rounded clip, a circle */
+    { "{\"type\": \"group\", \"clip\": {\"type\": \"rect\", \"x\": 10, \"y\": 10, \"anchor\": "
+      "[0, 0], \"width\": 100, \"height\": 50}, \"children\": [" BACKDROP "]}", -1 },
+    { "{\"type\": \"group\", \"clip\": {\"type\": \"rect\", \"x\": 10.5, \"y\": 10.25, "
+      "\"anchor\": [0, 0], \"width\": 100, \"height\": 50}, \"children\": [" BACKDROP "]}", 0 },
+    { "{\"type\": \"group\", \"clip\": {\"type\": \"rect\", \"x\": 80, \"y\": 45, \"width\": "
+      "140, \"height\": 70, \"radius\": 20}, \"children\": [" BACKDROP "]}", 0 },
+    { "{\"type\": \"group\", \"clip\": {\"type\": \"circle\", \"x\": 80, \"y\": 45, \"r\": 40}, "
+      "\"children\": [" BACKDROP ", {\"type\": \"rect\", \"x\": 80, \"y\": 45, \"width\": 20, "
+      "\"height\": 10, " GRAD "}]}", -1 },
+    /* composited through a group: opacity, a blend, a mask, a shadow, a blur */
+    { "{\"type\": \"group\", \"opacity\": 0.5, \"children\": [" BACKDROP "]}", 0 },
+    { "{\"type\": \"rect\", \"x\": 80, \"y\": 45, \"width\": 160, \"height\": 90, " GRAD
+      ", \"blend\": \"multiply\"}", 0 },
+    { "{\"type\": \"group\", \"mask\": {\"layer\": {\"type\": \"circle\", \"x\": 80, \"y\": 45, "
+      "\"r\": 30, \"fill\": \"#fff\"}}, \"children\": [" BACKDROP "]}", 0 },
+    { "{\"type\": \"rect\", \"x\": 80, \"y\": 45, \"width\": 100, \"height\": 50, " GRAD
+      ", \"shadow\": {\"x\": 3, \"y\": 4, \"blur\": 5, \"color\": \"#000000a0\"}}", 0 },
+    /* not whole pixels, rotated, rounded, translucent: cairo's */
+    { "{\"type\": \"rect\", \"x\": 80.5, \"y\": 45, \"width\": 100, \"height\": 50, " GRAD "}", 0 },
+    { "{\"type\": \"rect\", \"x\": 80, \"y\": 45, \"width\": 100, \"height\": 50, \"rotate\": 90, "
+      GRAD "}", 0 },
+    { "{\"type\": \"rect\", \"x\": 80, \"y\": 45, \"width\": 100, \"height\": 50, \"radius\": 6, "
+      GRAD "}", 0 },
+    { "{\"type\": \"rect\", \"x\": 80, \"y\": 45, \"width\": 100, \"height\": 50, \"fill\": "
+      "{\"linear\": {\"from\": [0, 0], \"to\": [100, 0], \"stops\": [[0, \"#ff000080\"], [1, "
+      "\"#0000ff\"]]}}}", 0 },
+    /* an animated end point and two stops at one offset; a box that moves */
+    { "{\"type\": \"rect\", \"x\": 80, \"y\": 45, \"width\": 160, \"height\": 90, \"fill\": "
+      "{\"linear\": {\"from\": [{\"tween\": {\"from\": -50, \"to\": 90, \"duration\": 2}}, 3], "
+      "\"to\": [140, 80], \"stops\": [[0.2, \"#ffffff\"], [0.7, \"#000000\"], [0.7, "
+      "\"#ff0000\"]]}}}", 1 },
+    { "{\"type\": \"rect\", \"x\": {\"tween\": {\"from\": 20, \"to\": 60, \"duration\": 2}}, "
+      "\"y\": 45, \"width\": 60, \"height\": 40, " GRAD "}", -1 },
+};
+
+START_TEST(test_renderer_same_bytes)
+{
+    char json[4096];
+    snprintf(json, sizeof json, SHEAD "%s]}", scenes[_i].layers);
+    rf_scene_t *sc = rf_test_scene("g.json", json);
+    for (int f = 0; f <= 20; f += 5) {
+        double t = f / 10.0;
+        unsetenv("RF_GRADFILL_OFF");
+        rf_renderer_t *r = rf_renderer_create(sc, NULL, 0);
+        ck_assert_ptr_nonnull(r);
+        ck_assert_int_eq(rf_renderer_draw(r, t), 0);
+        unsigned used = rf_renderer_gradfills(r);
+        setenv("RF_GRADFILL_OFF", "1", 1);
+        uint32_t *ref = rf_test_frame(sc, t, SW, SH);
+        unsetenv("RF_GRADFILL_OFF");
+        int stride;
+        const unsigned char *p = rf_renderer_pixels(r, &stride);
+        int diff = 0;
+        for (int y = 0; y < SH; y++)
+            diff += memcmp(p + (size_t)y * (size_t)stride, ref + (size_t)y * SW, SW * 4) != 0;
+        ck_assert_msg(diff == 0, "scene %d t=%g: %d rows differ", _i, t, diff);
+        if (scenes[_i].fills >= 0)
+            ck_assert_msg(used == (unsigned)scenes[_i].fills, "scene %d t=%g: %u fills, not %d",
+                          _i, t, used, scenes[_i].fills);
+        else
+            ck_assert_msg(used >= 1, "scene %d t=%g: no fill painted", _i, t);
+        free(ref);
+        rf_renderer_destroy(r);
+    }
+    rf_scene_destroy(sc);
+}
+END_TEST
+
+static Suite *gradfill_suite(void)
+{
+    Suite *s = suite_create("gradfill");
+    TCase *tc = tcase_create("cairo");
+    tcase_add_loop_test(tc, test_random_against_cairo, 0, (int)(sizeof sizes / sizeof sizes[0]));
+    tcase_add_test(tc, test_refuses);
+    tcase_add_test(tc, test_usable);
+    tcase_add_loop_test(tc, test_renderer_same_bytes, 0, (int)(sizeof scenes / sizeof scenes[0]));
+    tcase_set_timeout(tc, 120); /* 1080p cases drawn by cairo, under valgrind too */
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(gradfill_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
