@@ -13,6 +13,9 @@
 /* The most color changes kept for a box (12 KiB of stack); a gradient with
  * more is split row by row. */
 #define RF_GRADFILL_MAX_BREAKS 1024
+/* The widest box whose positions along a row are tabled (32 KiB of stack)
+ * for rows of dense color changes. */
+#define RF_GRADFILL_DTAB 4096
 
 /* ---- cairo's side ---- */
 
@@ -330,11 +333,14 @@ static int color_breaks(const walker_t *wk, int64_t lo, int64_t hi, int64_t *bx,
 
 
 /* A row from the color changes (color_breaks over every position the box
- * reaches): pixel i walks x(i) = t + (int64_t)(inc * i), monotone in i;
- * each change lands on the first pixel past it, found from its estimate
- * (x - t) / inc and checked on x(i) itself. */
-static void row_runs(uint32_t *out, int w, int64_t t, double inc, const int64_t *bx,
-                     const uint32_t *bc, int nb, uint32_t c0)
+ * reaches): pixel i walks x(i) = t + (int64_t)(inc * i), monotone in i.
+ * Where the changes are sparse each lands on the first pixel past it,
+ * found from its estimate (x - t) / inc and checked on x(i) itself; where
+ * they are dense (more than one in 16 pixels) and d holds (int64_t)(inc *
+ * i) for every pixel (the same in every row), every pixel's position is
+ * walked against the list. */
+static void row_runs(uint32_t *out, int w, int64_t t, double inc, const int64_t *d,
+                     const int64_t *bx, const uint32_t *bc, int nb, uint32_t c0)
 {
 #define XAT(i) (t + (int64_t)(inc * (i)))
     int64_t xs = t, xe = XAT(w - 1);
@@ -348,6 +354,34 @@ static void row_runs(uint32_t *out, int w, int64_t t, double inc, const int64_t 
     }
     int k = lo, pos = 0;
     uint32_t cur = k == 0 ? c0 : bc[k - 1];
+    if (d != NULL) {
+        int lo2 = 0, hi2 = nb; /* the changes at or below the row's other end */
+        while (lo2 < hi2) {
+            int mid = lo2 + (hi2 - lo2) / 2;
+            if (bx[mid] <= xe)
+                lo2 = mid + 1;
+            else
+                hi2 = mid;
+        }
+        if ((lo2 > k ? lo2 - k : k - lo2) * 16 > w) {
+            if (inc > 0) {
+                for (int i = 0; i < w; i++) {
+                    for (int64_t x = t + d[i]; k < nb && bx[k] <= x;)
+                        cur = bc[k++];
+                    out[i] = cur;
+                }
+            } else {
+                for (int i = 0; i < w; i++) {
+                    for (int64_t x = t + d[i]; k > 0 && bx[k - 1] > x;) {
+                        k--;
+                        cur = k == 0 ? c0 : bc[k - 1];
+                    }
+                    out[i] = cur;
+                }
+            }
+            return;
+        }
+    }
     if (inc > 0) {
         for (; k < nb && bx[k] <= xe; k++) {
             double e = ceil((double)(bx[k] - t) / inc);
@@ -520,6 +554,11 @@ int rf_gradfill_linear(unsigned char *data, int stride, int width, int height, c
     int64_t bx[RF_GRADFILL_MAX_BREAKS];
     uint32_t bc[RF_GRADFILL_MAX_BREAKS], c0;
     int nb = color_breaks(&g.wk, xmin, xmax, bx, bc, RF_GRADFILL_MAX_BREAKS, &c0);
+    /* (int64_t)(inc * i), the same down the rows while inc is (affine:
+     * always), for the dense walk */
+    int64_t dtab[RF_GRADFILL_DTAB];
+    double dinc = 0;
+    int have_d = 0;
     for (int y = 0; y < bh; y++) {
         uint32_t *out = (uint32_t *)(void *)(data + (size_t)(box[1] + y) * (size_t)stride) + box[0];
         if (horizontal && y > 0) { /* pixman repeats its first row */
@@ -533,7 +572,13 @@ int rf_gradfill_linear(unsigned char *data, int stride, int width, int height, c
         if ((int64_t)(inc * bw) == 0) {
             fill32(out, 0, bw, walk(&g.wk.seg[seg_of(&g.wk, t)], t));
         } else if (nb >= 0) {
-            row_runs(out, bw, t, inc, bx, bc, nb, c0);
+            if (!have_d && bw <= RF_GRADFILL_DTAB) {
+                for (int i = 0; i < bw; i++)
+                    dtab[i] = (int64_t)(inc * i);
+                dinc = inc;
+                have_d = 1;
+            }
+            row_runs(out, bw, t, inc, have_d && inc == dinc ? dtab : NULL, bx, bc, nb, c0);
         } else {
             row_paint(out, bw, t, inc, &g.wk);
         }
