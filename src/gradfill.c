@@ -332,6 +332,20 @@ static int color_breaks(const walker_t *wk, int64_t lo, int64_t hi, int64_t *bx,
 }
 
 
+/* The number of changes bx[0 .. nb-1] (increasing) at or below x. */
+static int changes_upto(const int64_t *bx, int nb, int64_t x)
+{
+    int lo = 0, hi = nb;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (bx[mid] <= x)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 /* A row from the color changes (color_breaks over every position the box
  * reaches): pixel i walks x(i) = t + (int64_t)(inc * i), monotone in i.
  * Where the changes are sparse each lands on the first pixel past it,
@@ -344,26 +358,11 @@ static void row_runs(uint32_t *out, int w, int64_t t, double inc, const int64_t 
 {
 #define XAT(i) (t + (int64_t)(inc * (i)))
     int64_t xs = t, xe = XAT(w - 1);
-    int lo = 0, hi = nb; /* k0: the changes at or below x(0) */
-    while (lo < hi) {
-        int mid = lo + (hi - lo) / 2;
-        if (bx[mid] <= xs)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    int k = lo, pos = 0;
+    int k = changes_upto(bx, nb, xs), pos = 0;
     uint32_t cur = k == 0 ? c0 : bc[k - 1];
     if (d != NULL) {
-        int lo2 = 0, hi2 = nb; /* the changes at or below the row's other end */
-        while (lo2 < hi2) {
-            int mid = lo2 + (hi2 - lo2) / 2;
-            if (bx[mid] <= xe)
-                lo2 = mid + 1;
-            else
-                hi2 = mid;
-        }
-        if ((lo2 > k ? lo2 - k : k - lo2) * 16 > w) {
+        int k2 = changes_upto(bx, nb, xe); /* the other end of the row */
+        if ((k2 > k ? k2 - k : k - k2) * 16 > w) {
             if (inc > 0) {
                 for (int i = 0; i < w; i++) {
                     for (int64_t x = t + d[i]; k < nb && bx[k] <= x;)
