@@ -41,9 +41,12 @@ int render_fill_gradient_box(rf_renderer_t *r, const rf_layer_t *L, const rf_sha
         return 0;
     int cw = cairo_image_surface_get_width(r->surface), ch = cairo_image_surface_get_height(r->surface);
     double box[4] = { fmin(X0, X0 + dX), fmin(Y0, Y0 + dY), fmax(X0, X0 + dX), fmax(Y0, Y0 + dY) };
+    /* the clip in device pixels; save and restore give back cairo's state
+     * bit for bit (its inverse matrix too, which the fill would use) */
+    cairo_save(cr);
     cairo_identity_matrix(cr);
     cairo_rectangle_list_t *clip = cairo_copy_clip_rectangle_list(cr);
-    cairo_set_matrix(cr, m);
+    cairo_restore(cr);
     int ok = clip->status == CAIRO_STATUS_SUCCESS && clip->num_rectangles == 1;
     if (ok) {
         const cairo_rectangle_t *c = &clip->rectangles[0];

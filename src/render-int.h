@@ -259,7 +259,7 @@ void prefix_end(rf_renderer_t *r);
  * per-pixel walk: a 1080p gradient backdrop was a third of a cold `seek`).
  * 1 when painted; 0: cairo draws it. The clip is read as cairo's rectangle
  * list (a small allocation, only for a fill that passed every other test).
- * m is the current matrix, and is again on return. */
+ * m is the current matrix; cairo's state is as it was on return. */
 int render_fill_gradient_box(rf_renderer_t *r, const rf_layer_t *L, const rf_shape_t *sh,
                              const cairo_matrix_t *m);
 
