@@ -10,8 +10,8 @@
 
 #define FIXED_1 65536                  /* pixman_fixed_1 */
 #define PIXMAN_MAX_INT 32767.0         /* cairo-image-source.c */
-/* The most color changes kept for a box (12 KiB of stack); a gradient with
- * more is split row by row. */
+/* The most color changes kept for a box (12 KiB of stack); a box with more
+ * gets a list per row, and a row with more is walked pixel by pixel. */
 #define RF_GRADFILL_MAX_BREAKS 1024
 /* The widest box whose positions along a row are tabled (32 KiB of stack)
  * for rows of dense color changes. */
@@ -259,46 +259,13 @@ static void fill32(uint32_t *out, int a, int b, uint32_t c)
         out[i] = c;
 }
 
-/* The row of pixman's linear_get_scanline whose pixel i walks position
- * t + (int64_t)(inc * i), into out[0 .. w-1]: evaluated at the ends of a
- * span, and split until both ends agree (same segment, same color: every
- * channel is monotone in the position within a segment, so the span is
- * that color) or it is two pixels. */
-static void row_paint(uint32_t *out, int w, int64_t t, double inc, const walker_t *wk)
-{
-    struct span {
-        int lo, hi, slo, shi;
-        uint32_t clo, chi;
-    } st[72];
-    int sp = 0;
-    int64_t xl = t, xh = t + (int64_t)(inc * (w - 1));
-    int sl = seg_of(wk, xl), sh = seg_of(wk, xh);
-    st[sp++] = (struct span){ 0, w - 1, sl, sh, walk(&wk->seg[sl], xl), walk(&wk->seg[sh], xh) };
-    while (sp > 0) {
-        struct span e = st[--sp];
-        if (e.clo == e.chi && e.slo == e.shi) {
-            fill32(out, e.lo, e.hi + 1, e.clo);
-            continue;
-        }
-        if (e.hi - e.lo <= 1) {
-            out[e.lo] = e.clo;
-            out[e.hi] = e.chi;
-            continue;
-        }
-        int mid = e.lo + (e.hi - e.lo) / 2;
-        int64_t xm = t + (int64_t)(inc * mid);
-        int sm = seg_of(wk, xm);
-        uint32_t cm = walk(&wk->seg[sm], xm);
-        st[sp++] = (struct span){ mid, e.hi, sm, e.shi, cm, e.chi };
-        st[sp++] = (struct span){ e.lo, mid, e.slo, sm, e.clo, cm };
-    }
-}
-
 /* The colors along the positions lo .. hi: every position where the color
- * (or the segment) changes, found by splitting until both ends agree, as
- * row_paint splits a row. bx[k] is the first position of color bc[k], in
- * increasing order; *c0 is the color at lo. Returns the number of changes,
- * or -1 when there are more than cap (the caller splits each row). */
+ * (or the segment) changes, found by splitting [lo, hi] until both ends
+ * agree (same segment, same color: every channel is monotone in the
+ * position within a segment, so the span between is that color) or are
+ * neighbors. bx[k] is the first position of color bc[k], in increasing
+ * order; *c0 is the color at lo. Returns the number of changes, or -1 when
+ * there are more than cap. */
 static int color_breaks(const walker_t *wk, int64_t lo, int64_t hi, int64_t *bx, uint32_t *bc,
                         int cap, uint32_t *c0)
 {
@@ -553,6 +520,7 @@ int rf_gradfill_linear(unsigned char *data, int stride, int width, int height, c
     int64_t bx[RF_GRADFILL_MAX_BREAKS];
     uint32_t bc[RF_GRADFILL_MAX_BREAKS], c0;
     int nb = color_breaks(&g.wk, xmin, xmax, bx, bc, RF_GRADFILL_MAX_BREAKS, &c0);
+    int whole = nb >= 0; /* one list serves every row */
     /* (int64_t)(inc * i), the same down the rows while inc is (affine:
      * always), for the dense walk */
     int64_t dtab[RF_GRADFILL_DTAB];
@@ -570,16 +538,28 @@ int rf_gradfill_linear(unsigned char *data, int stride, int width, int height, c
         row_setup(&g, sx, sy + y, &t, &inc);
         if ((int64_t)(inc * bw) == 0) {
             fill32(out, 0, bw, walk(&g.wk.seg[seg_of(&g.wk, t)], t));
-        } else if (nb >= 0) {
-            if (!have_d && bw <= RF_GRADFILL_DTAB) {
-                for (int i = 0; i < bw; i++)
-                    dtab[i] = (int64_t)(inc * i);
-                dinc = inc;
-                have_d = 1;
+            continue;
+        }
+        if (!have_d && bw <= RF_GRADFILL_DTAB) {
+            for (int i = 0; i < bw; i++)
+                dtab[i] = (int64_t)(inc * i);
+            dinc = inc;
+            have_d = 1;
+        }
+        int rn = nb;
+        uint32_t rc0 = c0;
+        if (!whole) { /* too many changes for the box: this row's own */
+            int64_t xe = t + (int64_t)(inc * (bw - 1));
+            rn = color_breaks(&g.wk, t < xe ? t : xe, t < xe ? xe : t, bx, bc,
+                              RF_GRADFILL_MAX_BREAKS, &rc0);
+        }
+        if (rn >= 0) {
+            row_runs(out, bw, t, inc, have_d && inc == dinc ? dtab : NULL, bx, bc, rn, rc0);
+        } else { /* a change every pixel or two: pixman's walk itself */
+            for (int i = 0; i < bw; i++) {
+                int64_t x = t + (int64_t)(inc * i);
+                out[i] = walk(&g.wk.seg[seg_of(&g.wk, x)], x);
             }
-            row_runs(out, bw, t, inc, have_d && inc == dinc ? dtab : NULL, bx, bc, nb, c0);
-        } else {
-            row_paint(out, bw, t, inc, &g.wk);
         }
     }
     return 1;

@@ -703,6 +703,13 @@ static cairo_surface_t *canvas_create(rf_renderer_t *r)
     return cairo_image_surface_create(CAIRO_FORMAT_ARGB32, r->width, r->height);
 }
 
+/* A test switch of the environment: set, not empty and not "0". */
+static int env_on(const char *name)
+{
+    const char *v = getenv(name);
+    return v != NULL && v[0] != '\0' && strcmp(v, "0") != 0;
+}
+
 rf_renderer_t *rf_renderer_create(const rf_scene_t *scene, char *err, size_t errlen)
 {
     rf_renderer_t *r = calloc(1, sizeof *r);
@@ -718,10 +725,8 @@ rf_renderer_t *rf_renderer_create(const rf_scene_t *scene, char *err, size_t err
     r->unit = scene->scale > 0 ? scene->scale : 1;
     r->view[2] = r->width;
     r->view[3] = r->height;
-    const char *hard = getenv("RF_CLIP_HARD"); /* every clip applied to its whole group */
-    r->soft_off = hard != NULL && hard[0] != '\0' && strcmp(hard, "0") != 0;
-    const char *gf = getenv("RF_GRADFILL_OFF"); /* cairo paints every gradient */
-    r->gradfill_off = gf != NULL && gf[0] != '\0' && strcmp(gf, "0") != 0;
+    r->soft_off = env_on("RF_CLIP_HARD");       /* every clip applied to its whole group */
+    r->gradfill_off = env_on("RF_GRADFILL_OFF"); /* cairo paints every gradient */
     cairo_matrix_init_scale(&r->root, r->unit, r->unit);
     r->surface = canvas_create(r);
     cairo_status_t st = cairo_surface_status(r->surface);
