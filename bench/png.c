@@ -9,6 +9,8 @@
  *            the same row conversion (what rf_png_write_mem did before
  *            the encoder of pngio-enc.c)                                >= 2.5
  *   decode   libpng (through our reader) decoding our file / cairo's    <= 1.0
+ *   threads  ours / ours with 2 threads (pngio.h: options.threads; the
+ *            same bytes, checked)                               informative
  *
  * The corpus: bench/scenes/corpus/KIND-720.json and KIND-1080.json,
  * runeframe scenes (bench/scenes/corpus/gen.py says what each kind is;
@@ -188,12 +190,14 @@ int main(int argc, char **argv)
     int ncfg = 0;
     cfg[ncfg++] = (config_t){ .label = "ours render default", .opt = RF_PNG_OPTIONS_RENDER };
     cfg[ncfg++] = (config_t){ .label = "ours golden default", .opt = RF_PNG_OPTIONS_GOLDEN };
+    cfg[ncfg++] = (config_t){ .label = "ours render default, 2 threads",
+                              .opt = { 1, RF_PNG_FILTER_ALL, 2 } };
     if (all) {
         for (int l = 1; l <= 9; l++) {
-            cfg[ncfg] = (config_t){ .opt = { l, RF_PNG_FILTER_ALL } };
+            cfg[ncfg] = (config_t){ .opt = { l, RF_PNG_FILTER_ALL, 0 } };
             snprintf(cfg[ncfg].label, sizeof cfg[ncfg].label, "ours level %d, filter per row", l);
             ncfg++;
-            cfg[ncfg] = (config_t){ .opt = { l, RF_PNG_FILTER_NONE } };
+            cfg[ncfg] = (config_t){ .opt = { l, RF_PNG_FILTER_NONE, 0 } };
             snprintf(cfg[ncfg].label, sizeof cfg[ncfg].label, "ours level %d, filter NONE", l);
             ncfg++;
         }
@@ -295,6 +299,13 @@ int main(int argc, char **argv)
         bench_row(fig, sz, today, ">=", GOAL_TODAY,
                   bench_fmt(a, sizeof a, bench_median(cfg[0].t, reps) * 1e3, "ms"),
                   bench_fmt(b, sizeof b, tm * 1e3, "ms"));
+        /* cfg[2]: the render default on 2 threads (the same bytes) */
+        snprintf(fig, sizeof fig, "PNG encode %s: 1 thread / 2 threads", bench_corpus_kind(k));
+        bench_row(fig, sz, bench_median(cfg[0].t, reps) / bench_median(cfg[2].t, reps), NULL, 0,
+                  bench_fmt(a, sizeof a, bench_median(cfg[2].t, reps) * 1e3, "ms"),
+                  bench_fmt(b, sizeof b, bench_median(cfg[0].t, reps) * 1e3, "ms"));
+        if (cfg[2].size != cfg[0].size || memcmp(cfg[2].out.data, cfg[0].out.data, cfg[0].size) != 0)
+            die("encode", "2 threads wrote different bytes from 1");
         snprintf(fig, sizeof fig, "PNG decode %s: ours / cairo's (libpng)", bench_corpus_kind(k));
         bench_row(fig, sz, dec, "<=", GOAL_DECODE,
                   bench_fmt(a, sizeof a, bench_median(odt, reps) * 1e3, "ms"),

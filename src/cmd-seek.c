@@ -104,7 +104,9 @@ static int seek_exec(void *state, const rf_cmd_args_t *args)
     /* The same time render gives frame N: one division (scene.h). */
     t = o->has_frame ? rf_scene_frame_time(scene, o->frame) : o->time;
 
-    p = rf_frames_producer_create(scene, RF_FRAMES_PNG, &o->png, 0, err, sizeof err);
+    rf_png_options_t png = o->png;
+    png.threads = rf_cmd_jobs(0);   /* one frame: every core may encode it (the same bytes) */
+    p = rf_frames_producer_create(scene, RF_FRAMES_PNG, &png, 0, err, sizeof err);
     if (p == NULL || (produced = rf_frames_produce(p, t, &data, &len, NULL, err,
                                                    sizeof err)) != 0) {
         fprintf(stderr, "runeframe: seek: %s\n", err);

@@ -468,6 +468,7 @@ typedef struct run {
     const rf_frames_job_t *job;
     int digits;
     int nworkers;
+    rf_png_options_t png;       /* job->png, threads: the jobs each worker has */
     atomic_long next;          /* next position to hand out */
     atomic_long done;          /* PNG: files written */
     atomic_long rendered, reused;
@@ -541,7 +542,7 @@ static void *worker_main(void *arg)
     int e = 0;
 
     rf_render_tune_thread();   /* this thread's heap on huge pages */
-    p = producer_create(job->scene, job->format, &job->png, job->reuse, &e, err, sizeof err);
+    p = producer_create(job->scene, job->format, &r->png, job->reuse, &e, err, sizeof err);
     if (p == NULL) {
         run_fail(r, e, "%s", err);
         goto out;
@@ -768,6 +769,10 @@ int rf_frames_run(const rf_frames_job_t *job, rf_frames_result_t *result)
         r.nworkers = RF_FRAMES_MAX_JOBS;
     if (count < r.nworkers)
         r.nworkers = count > 0 ? (int)count : 1;
+    /* fewer frames than jobs (a one-frame render): the encoder takes the
+     * jobs no worker has (pngio.h: the same bytes) */
+    r.png = job->png;
+    r.png.threads = (job->jobs < 1 ? 1 : job->jobs) / r.nworkers;
     atomic_init(&r.next, 0);
     atomic_init(&r.done, 0);
     atomic_init(&r.rendered, 0);

@@ -165,8 +165,10 @@ typedef struct rf_frames_job {
     const rf_scene_t *scene;
     rf_frames_range_t range;
     rf_frames_format_t format;
-    rf_png_options_t png;       /* PNG */
-    int jobs;                   /* worker threads, >= 1 (capped at the frame count) */
+    rf_png_options_t png;       /* PNG (its threads set by rf_frames_run) */
+    int jobs;                   /* worker threads, >= 1 (capped at the frame count;
+                                   with fewer frames than jobs the PNG encoder
+                                   takes the rest) */
     int reuse;                  /* nonzero: copy bit-identical frames (see above) */
     const char *dir;            /* PNG: the folder, which must exist */
     FILE *out;                  /* other formats: the stream, written in order */

@@ -9,9 +9,14 @@
  * dispatches on CPU features only for checksums and its match finder's
  * table setup, which do not change its output.
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE 1   /* sched_getcpu, pthread_attr_setaffinity_np */
+#endif
 #include "pngio-int.h"
 
 #include <errno.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <libdeflate.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -111,6 +116,12 @@ typedef struct enc_scratch {
     size_t rows_cap;
     uint8_t *bands;                 /* level 1: the sample's counts per band */
     size_t bands_cap;
+    uint8_t *z2;                    /* level 1: the second half, coded on a thread */
+    size_t z2_cap;
+    uint8_t *rows2, *raw2;          /* that thread's rows and raw */
+    size_t rows2_cap, raw2_cap;
+    uint8_t *stack;                 /* and its stack */
+    size_t stack_cap;
     struct libdeflate_compressor *comp[RF_ENC_LEVELS];
 } enc_scratch_t;
 
@@ -127,6 +138,10 @@ static void scratch_free(void *p)
     free(s->z);
     free(s->rows);
     free(s->bands);
+    free(s->z2);
+    free(s->rows2);
+    free(s->raw2);
+    free(s->stack);
     for (int i = 0; i < RF_ENC_LEVELS; i++)
         libdeflate_free_compressor(s->comp[i]);
     free(s);
@@ -239,10 +254,22 @@ static int trial_prefers_none(const pngio_image_t *img, size_t n, size_t bpp,
  * a sample: every RF_SAMPLE_STEP-th row (every row of small images),
  * filtered the same way, its symbols counted per band of RF_BAND_ROWS
  * rows; a band starts a new block (tables of its own and the next bands'
- * until the next block) where pngio_huff_plan says so. */
+ * until the next block) where pngio_huff_plan says so.
+ *
+ * An image of RF_SPLIT_BYTES filtered bytes or more is coded as two
+ * halves, cut at the band where the sample says half the work is done
+ * (split_band): the first ends with a sync flush (an empty stored
+ * block, byte-aligned) and an IDAT chunk, the second starts a block and
+ * its first row is coded as a stream's first (no run from the row
+ * before), its Adler-32 combined with the first's. So the halves can be
+ * coded at once on two threads (threads >= 2) or one after the other:
+ * the bytes depend only on the image, never on the threads. */
 #define RF_SAMPLE_STEP 16
 #define RF_BAND_ROWS 64          /* a block may start every band of rows */
 #define RF_BANDS_MAX 1024        /* taller images: longer bands */
+#define RF_SPLIT_BYTES ((size_t)1 << 20)
+#define RF_LITERAL_WORK 7        /* a literal costs the coder about 7 bytes' filtering */
+#define RF_PART_STACK ((size_t)256 << 10)   /* the second half's thread's stack */
 
 /* Row y filtered as mode says into f (1 + n bytes). rows as for
  * filter_rows: prev holds row y - 1 (zeros for y = 0); cur is converted
@@ -260,7 +287,223 @@ static void filter_one(const pngio_image_t *img, uint32_t y, size_t n, size_t bp
         pf_vec_filter_row(f, cur, prev, n, bpp, mode, cand);
 }
 
-static rf_png_status_t encode_fast(const pngio_image_t *img, rf_png_filter_t mode,
+/* The Adler-32 of A then B from a (of A), b (of B) and B's length: the
+ * sums of B shifted by A's (RFC 1950 8.2; zlib's adler32_combine). */
+static uint32_t adler_combine(uint32_t a, uint32_t b, size_t len_b)
+{
+    const uint32_t base = 65521;
+    uint64_t rem = len_b % base;
+    uint64_t s1 = (a & 0xffff) + (b & 0xffff) + base - 1;
+    uint64_t s2 = (rem * (a & 0xffff)) % base + (a >> 16) + (b >> 16) + base - rem;
+    return (uint32_t)(s1 % base) | (uint32_t)(s2 % base) << 16;
+}
+
+/* What one half of a level-1 stream needs. The plan (bands, starts,
+ * blocks) is shared and read only. Output: z, a buffer of zcap bytes;
+ * each full IDAT's worth (and the half's end) goes to cut, which
+ * returns where to write next: z again once emitted as a chunk
+ * (cut_emit), or further on when the half is kept whole until the half
+ * before it is out (cut_keep). */
+typedef struct enc_part {
+    const pngio_image_t *img;
+    rf_png_filter_t mode;
+    int scalar;
+    size_t n, bpp;
+    uint32_t band, nb;
+    const uint32_t *bands;
+    const uint8_t *starts;
+    int blocks;                 /* blocks in the whole stream */
+    int begun;                  /* blocks before this half */
+    uint32_t y0, y1;            /* its rows */
+    int last;                   /* the stream's last half */
+    int has_before;             /* adler_before: the rows before it, known */
+    uint32_t adler_before;
+    uint8_t *z;
+    size_t zcap;
+    uint8_t *(*cut)(struct enc_part *pt, uint8_t *from, uint8_t *to);
+    pngio_emit_fn emit;         /* cut_emit's */
+    void *ctx;
+    size_t *ends;               /* cut_keep's: its chunks' ends in z, */
+    size_t nends, ends_cap;     /* at the start of *keep (z after them) */
+    uint8_t **keep;
+    size_t *keep_cap;
+    int ending;                 /* the half's last cut: nothing follows */
+    atomic_int claimed;         /* the second half: 1 once a thread took it */
+    cpu_set_t cpus;             /* its thread's CPUs once running */
+    int pinned;                 /* it starts on one other CPU */
+    uint8_t *rows, *raw;        /* its thread's filter buffers */
+    /* results */
+    uint32_t adler;             /* of this half's filtered rows */
+    size_t rows_len;            /* their bytes */
+    rf_png_status_t st;
+} enc_part_t;
+
+/* Codes rows y0 .. y1-1 of pt into pt->z through pt->cut; pt->st tells
+ * how it went. rows and raw as encode_fast's scratch (zeroed here). */
+static void code_part(enc_part_t *pt, uint8_t *rows, uint8_t *raw)
+{
+    const pngio_image_t *img = pt->img;
+    size_t n = pt->n, len = n + 1;
+    uint8_t *prev = rows + 8, *cur = rows + 8 + n + 8, *cand = rows + 2 * (n + 8);
+    uint8_t *f = raw + 8;               /* f[-1]: the stream's previous byte */
+    uint8_t *z0 = pt->z, *out = z0;
+    uint32_t band = pt->band, nb = pt->nb, adler = 1;
+    int begun = pt->begun;
+    pngio_huff_t h;
+    pngio_huff_init(&h);
+    memset(rows, 0, 2 * (n + 8));
+    f[-1] = 0;
+    if (pt->y0 > 0)
+        img->row(img->src, pt->y0 - 1, prev);
+    pt->st = RF_PNG_SUCCESS;
+    for (uint32_t y = pt->y0; y < pt->y1; y++) {
+        if (y == pt->y0 || (y % band == 0 && pt->starts[y / band])) {   /* a block: its bands' counts */
+            if (y > pt->y0)
+                out = pngio_huff_block_end(&h, out);
+            memset(h.count, 0, sizeof h.count);
+            for (uint32_t b = y / band; b < nb && (b == y / band || !pt->starts[b]); b++)
+                for (int s = 0; s < PNGIO_HUFF_SYMS; s++)
+                    h.count[s] += pt->bands[(size_t)b * PNGIO_HUFF_SYMS + s];
+            begun++;
+            out = pngio_huff_begin(&h, out, y == 0, begun == pt->blocks);
+        }
+        filter_one(img, y, n, pt->bpp, pt->mode, f, prev, cur, cand, pt->scalar);
+        adler = libdeflate_adler32(adler, f, len);
+        out = pngio_huff_row(&h, f, len, y == pt->y0, out);
+        f[-1] = f[n];
+        uint8_t *t = prev;
+        prev = cur;
+        cur = t;
+        if ((size_t)(out - z0) >= RF_IDAT_MAX) {
+            if ((out = pt->cut(pt, z0, out)) == NULL)
+                return;
+            z0 = out;
+        }
+    }
+    pt->adler = adler;
+    pt->rows_len = (size_t)(pt->y1 - pt->y0) * len;
+    if (pt->last)
+        out = pngio_huff_end(&h, out, pt->has_before ? adler_combine(pt->adler_before, adler,
+                                                                     pt->rows_len) : adler);
+    else
+        out = pngio_huff_sync(&h, out);
+    pt->ending = 1;
+    (void)pt->cut(pt, z0, out);
+}
+
+/* cut: from .. to as an IDAT chunk now; z again (NULL: emit failed). */
+static uint8_t *cut_emit(enc_part_t *pt, uint8_t *from, uint8_t *to)
+{
+    if (emit_chunk(pt->emit, pt->ctx, "IDAT", from, (uint32_t)(to - from)) != 0) {
+        pt->st = RF_PNG_IO_ERROR;
+        return NULL;
+    }
+    return pt->z;
+}
+
+/* cut: from .. to kept where it is, a chunk to emit later; the buffer
+ * (pt->keep, its ends array first) grown for the next chunk's worth
+ * unless it was the last (NULL: no memory). */
+static uint8_t *cut_keep(enc_part_t *pt, uint8_t *from, uint8_t *to)
+{
+    (void)from;
+    size_t used = (size_t)(to - pt->z), next = RF_IDAT_MAX + 2 * (pt->n + 1) + 2048;
+    if (pt->nends == pt->ends_cap || (!pt->ending && pt->zcap - used < next)) {
+        size_t ends_cap = 2 * pt->ends_cap, zcap = 2 * pt->zcap > used + next ? 2 * pt->zcap : used + next;
+        size_t off = ends_cap * sizeof(size_t);
+        uint8_t *b = zcap <= SIZE_MAX - off ? malloc(off + zcap) : NULL;
+        if (b == NULL) {
+            pt->st = RF_PNG_NO_MEMORY;
+            return NULL;
+        }
+        memcpy(b, pt->ends, pt->nends * sizeof(size_t));
+        memcpy(b + off, pt->z, used);
+        free(*pt->keep);
+        *pt->keep = b;
+        *pt->keep_cap = off + zcap;
+        pt->ends = (size_t *)(void *)b;
+        pt->ends_cap = ends_cap;
+        pt->z = b + off;
+        pt->zcap = zcap;
+    }
+    pt->ends[pt->nends++] = used;
+    return pt->z + used;
+}
+
+/* The second half on its own thread, with the buffers its caller gave
+ * it (a thread that allocates gets an arena of its own: 64 MiB mapped),
+ * unless the caller took it back first (it finished its half before
+ * this thread ran). */
+static void *part_thread(void *arg)
+{
+    enc_part_t *pt = arg;
+    if (pt->pinned)
+        pthread_setaffinity_np(pthread_self(), sizeof pt->cpus, &pt->cpus);
+    if (atomic_exchange(&pt->claimed, 1) == 0)
+        code_part(pt, pt->rows, pt->raw);
+    return NULL;
+}
+
+/* The band (1 .. nb - 1) where the second half starts: the first at
+ * which the estimated work of the bands before it reaches half the
+ * whole, each band's work its bytes plus RF_LITERAL_WORK per literal of
+ * its sample (scaled by step: runs are coded 8 bytes at a time,
+ * literals one by one). Integer arithmetic on the sample: the same cut
+ * on every machine. */
+static uint32_t split_band(const uint32_t *bands, uint32_t nb, uint32_t band, uint32_t height,
+                           size_t len, uint32_t step)
+{
+    uint64_t total = 0, sofar = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (uint32_t b = 0; b < nb; b++) {
+            uint32_t rows = b + 1 < nb ? band : height - b * band;
+            uint64_t lits = 0;
+            for (int s = 0; s < 256; s++)
+                lits += bands[(size_t)b * PNGIO_HUFF_SYMS + s];
+            uint64_t work = (uint64_t)rows * len + lits * step * RF_LITERAL_WORK;
+            if (pass == 0) {
+                total += work;
+                continue;
+            }
+            if (b > 0 && 2 * sofar >= total)
+                return b;
+            sofar += work;
+        }
+    return nb - 1;
+}
+
+/* Starts pt's half on a thread of its own, placed on a CPU other than
+ * the caller's where there is one (a new thread may otherwise queue
+ * behind its creator; it widens its CPUs again once running). */
+static int part_spawn(pthread_t *tid, enc_part_t *pt, uint8_t *stack, size_t stack_len)
+{
+    pthread_attr_t attr;
+    int me = sched_getcpu(), rc;
+    if (pthread_attr_init(&attr) != 0)
+        return -1;
+    /* a stack from the heap: no mapping, guard page or unmapping (each a
+     * TLB flush on every CPU of the process, dear on virtual machines) */
+    if (pthread_attr_setstack(&attr, stack, stack_len) != 0) {
+        pthread_attr_destroy(&attr);
+        return -1;
+    }
+    if (me >= 0 && sched_getaffinity(0, sizeof pt->cpus, &pt->cpus) == 0 &&
+        CPU_COUNT(&pt->cpus) > 1) {
+        cpu_set_t one;
+        CPU_ZERO(&one);
+        for (int c = 0; c < CPU_SETSIZE; c++)
+            if (c != me && CPU_ISSET(c, &pt->cpus)) {
+                CPU_SET(c, &one);
+                break;
+            }
+        pt->pinned = pthread_attr_setaffinity_np(&attr, sizeof one, &one) == 0;
+    }
+    rc = pthread_create(tid, &attr, part_thread, pt);
+    pthread_attr_destroy(&attr);
+    return rc;
+}
+
+static rf_png_status_t encode_fast(const pngio_image_t *img, rf_png_filter_t mode, int threads,
                                    pngio_emit_fn emit, void *ctx, enc_scratch_t *sc, int scalar)
 {
     size_t bpp = img->alpha ? 4 : 3;
@@ -270,7 +513,7 @@ static rf_png_status_t encode_fast(const pngio_image_t *img, rf_png_filter_t mod
         grow(&sc->z, &sc->z_cap, RF_IDAT_MAX + 2 * len + 2048, 0) != 0)
         return RF_PNG_NO_MEMORY;
     uint8_t *prev = sc->rows + 8, *cur = sc->rows + 8 + n + 8, *cand = sc->rows + 2 * (n + 8);
-    uint8_t *f = sc->raw + 8;           /* f[-1]: the stream's previous byte */
+    uint8_t *f = sc->raw + 8;
     uint32_t band = img->height / RF_BANDS_MAX > RF_BAND_ROWS ? img->height / RF_BANDS_MAX : RF_BAND_ROWS;
     uint32_t nb = (img->height + band - 1) / band;
     size_t counts = (size_t)nb * PNGIO_HUFF_SYMS;
@@ -294,47 +537,93 @@ static rf_png_status_t encode_fast(const pngio_image_t *img, rf_png_filter_t mod
         for (int s = 0; s < PNGIO_HUFF_SYMS; s++)
             c[s] += h.count[s];
     }
-    int blocks = pngio_huff_plan(bands, nb, step, starts), begun = 0;
+    int blocks = pngio_huff_plan(bands, nb, step, starts);
 
-    if (emit_head(img, emit, ctx) != 0)
-        return RF_PNG_IO_ERROR;
-    uint8_t *z0 = sc->z, *out = z0;
-    uint32_t adler = 1;
-    pngio_huff_init(&h);
-    memset(sc->rows, 0, 2 * (n + 8));
-    for (uint32_t y = 0; y < img->height; y++) {
-        if (y % band == 0 && starts[y / band]) {   /* a block: its bands' counts */
-            if (y > 0)
-                out = pngio_huff_block_end(&h, out);
-            memset(h.count, 0, sizeof h.count);
-            for (uint32_t b = y / band; b < nb && (b == y / band || !starts[b]); b++)
-                for (int s = 0; s < PNGIO_HUFF_SYMS; s++)
-                    h.count[s] += bands[(size_t)b * PNGIO_HUFF_SYMS + s];
-            begun++;
-            out = pngio_huff_begin(&h, out, y == 0, begun == blocks);
-        }
-        filter_one(img, y, n, bpp, mode, f, prev, cur, cand, scalar);
-        adler = libdeflate_adler32(adler, f, len);
-        out = pngio_huff_row(&h, f, len, y == 0, out);
-        f[-1] = f[n];
-        uint8_t *t = prev;
-        prev = cur;
-        cur = t;
-        if ((size_t)(out - z0) >= RF_IDAT_MAX) {
-            if (emit_chunk(emit, ctx, "IDAT", z0, (uint32_t)(out - z0)) != 0)
-                return RF_PNG_IO_ERROR;
-            out = z0;
+    /* the halves: the second from band mid on */
+    uint32_t mid = nb >= 2 && len * img->height >= RF_SPLIT_BYTES
+                       ? split_band(bands, nb, band, img->height, len, step) : 0;
+    if (mid > 0 && !starts[mid]) {
+        starts[mid] = 1;
+        blocks++;
+    }
+    enc_part_t part[2];
+    int nparts = mid > 0 ? 2 : 1;
+    for (int i = 0; i < nparts; i++) {
+        part[i] = (enc_part_t){
+            .img = img, .mode = mode, .scalar = scalar, .n = n, .bpp = bpp, .band = band,
+            .nb = nb, .bands = bands, .starts = starts, .blocks = blocks,
+            .y0 = i == 0 ? 0 : mid * band, .y1 = i + 1 < nparts ? mid * band : img->height,
+            .last = i + 1 == nparts, .z = sc->z, .zcap = sc->z_cap, .cut = cut_emit,
+            .emit = emit, .ctx = ctx,
+        };
+        atomic_init(&part[i].claimed, 0);
+    }
+    for (uint32_t b = 0; b < mid; b++)
+        part[1].begun += starts[b];
+
+    /* the second half on a thread of its own, kept whole in z2 */
+    pthread_t tid;
+    int threaded = 0;
+    if (nparts == 2 && threads >= 2) {
+        enc_part_t *pt = &part[1];
+        /* a chunk's worth to start with (cut_keep grows it): fresh
+         * memory costs its page faults, and most halves are smaller */
+        size_t nends = 8, zcap = RF_IDAT_MAX + 2 * len + 2048;
+        if (grow(&sc->z2, &sc->z2_cap, nends * sizeof(size_t) + zcap, 0) == 0 &&
+            grow(&sc->rows2, &sc->rows2_cap, 2 * (n + 8) + 4 * n, 1) == 0 &&
+            grow(&sc->raw2, &sc->raw2_cap, len + 16, 1) == 0 &&
+            grow(&sc->stack, &sc->stack_cap, RF_PART_STACK + 64, 0) == 0) {
+            uintptr_t st0 = ((uintptr_t)sc->stack + 63) & ~(uintptr_t)63;
+            pt->rows = sc->rows2;
+            pt->raw = sc->raw2;
+            pt->ends = (size_t *)(void *)sc->z2;
+            pt->ends_cap = nends;
+            pt->z = sc->z2 + nends * sizeof(size_t);
+            pt->zcap = sc->z2_cap - nends * sizeof(size_t);
+            pt->keep = &sc->z2;
+            pt->keep_cap = &sc->z2_cap;
+            pt->cut = cut_keep;
+            threaded = part_spawn(&tid, pt, (uint8_t *)st0, RF_PART_STACK) == 0;
         }
     }
-    out = pngio_huff_end(&h, out, adler);
-    if (emit_chunk(emit, ctx, "IDAT", z0, (uint32_t)(out - z0)) != 0 ||
-        emit_chunk(emit, ctx, "IEND", NULL, 0) != 0)
-        return RF_PNG_IO_ERROR;
-    return RF_PNG_SUCCESS;
+
+    rf_png_status_t st = emit_head(img, emit, ctx) != 0 ? RF_PNG_IO_ERROR : RF_PNG_SUCCESS;
+    if (st == RF_PNG_SUCCESS) {
+        code_part(&part[0], sc->rows, sc->raw);
+        st = part[0].st;
+    }
+    /* the second half here, as it goes, unless a thread has taken it */
+    int here = nparts == 2 && (!threaded || atomic_exchange(&part[1].claimed, 1) == 0);
+    if (here && st == RF_PNG_SUCCESS) {
+        enc_part_t *pt = &part[1];
+        pt->z = sc->z;
+        pt->zcap = sc->z_cap;
+        pt->cut = cut_emit;
+        pt->has_before = 1;
+        pt->adler_before = part[0].adler;
+        code_part(pt, sc->rows, sc->raw);
+        st = pt->st;
+    }
+    if (threaded)
+        pthread_join(tid, NULL);
+    if (threaded && !here && st == RF_PNG_SUCCESS) {   /* the thread's, kept whole */
+        enc_part_t *pt = &part[1];
+        st = pt->st;
+        if (st == RF_PNG_SUCCESS) {
+            uint8_t *tail = pt->z + pt->ends[pt->nends - 1] - 4;   /* the Adler-32 */
+            put32(tail, adler_combine(part[0].adler, pt->adler, pt->rows_len));
+            for (size_t i = 0, from = 0; i < pt->nends && st == RF_PNG_SUCCESS; from = pt->ends[i++])
+                if (emit_chunk(emit, ctx, "IDAT", pt->z + from, (uint32_t)(pt->ends[i] - from)) != 0)
+                    st = RF_PNG_IO_ERROR;
+        }
+    }
+    if (st == RF_PNG_SUCCESS && emit_chunk(emit, ctx, "IEND", NULL, 0) != 0)
+        st = RF_PNG_IO_ERROR;
+    return st;
 }
 
 rf_png_status_t pngio_encode(const pngio_image_t *img, int level, rf_png_filter_t mode,
-                             pngio_emit_fn emit, void *ctx)
+                             int threads, pngio_emit_fn emit, void *ctx)
 {
     size_t bpp = img->alpha ? 4 : 3;
     size_t n = (size_t)img->width * bpp;            /* bytes per row */
@@ -348,7 +637,7 @@ rf_png_status_t pngio_encode(const pngio_image_t *img, int level, rf_png_filter_
         return RF_PNG_NO_MEMORY;
     rf_png_status_t st = RF_PNG_SUCCESS;
     if (level == PNGIO_LEVEL_FAST) {
-        st = encode_fast(img, mode, emit, ctx, sc, scalar);
+        st = encode_fast(img, mode, threads, emit, ctx, sc, scalar);
         goto out;
     }
     if (sc->comp[level] == NULL)
@@ -386,7 +675,7 @@ rf_png_status_t pngio_encode(const pngio_image_t *img, int level, rf_png_filter_
     if (emit_chunk(emit, ctx, "IEND", NULL, 0) != 0)
         st = RF_PNG_IO_ERROR;
 out:
-    if (!cached || sc->raw_cap + sc->z_cap > RF_ENC_CACHE_MAX) {
+    if (!cached || sc->raw_cap + sc->z_cap + sc->z2_cap > RF_ENC_CACHE_MAX) {
         if (cached) {
             pthread_setspecific(scratch_key, NULL);
         }

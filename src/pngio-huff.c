@@ -480,6 +480,27 @@ uint8_t *pngio_huff_block_end(pngio_huff_t *h, uint8_t *out)
     return out;
 }
 
+uint8_t *pngio_huff_sync(pngio_huff_t *h, uint8_t *out)
+{
+    uint64_t bb = h->bb;
+    unsigned bc = h->bc;
+    PUT(h->eob & 0xffffu, h->eob >> 16);
+    FLUSH();
+    PUT(0u, 3);            /* BFINAL 0, BTYPE 00: stored */
+    FLUSH();
+    if (bc > 0) {          /* to a byte boundary */
+        PUT(0u, 8 - bc);
+        FLUSH();
+    }
+    out[0] = 0x00;         /* LEN 0 */
+    out[1] = 0x00;
+    out[2] = 0xff;         /* NLEN */
+    out[3] = 0xff;
+    h->bb = 0;
+    h->bc = 0;
+    return out + 4;
+}
+
 uint8_t *pngio_huff_end(pngio_huff_t *h, uint8_t *out, uint32_t adler)
 {
     uint64_t bb = h->bb;

@@ -41,10 +41,12 @@ typedef struct pngio_image {
  * emit: each row filtered as mode says (RF_PNG_FILTER_ALL: chosen per
  * row), the zlib stream made by libdeflate at level (0..12). NO_MEMORY,
  * INTERNAL_ERROR (libdeflate refused), or IO_ERROR when emit failed (its
- * errno left as emit set it). The filtered image and the compressed one
- * live in per-thread scratch kept between calls; thread-safe. */
+ * errno left as emit set it). threads >= 2: level 1 may code the second
+ * half of a large image on a thread of its own (the same bytes as
+ * threads 0 or 1). The filtered image and the compressed one live in
+ * per-thread scratch kept between calls; thread-safe. */
 rf_png_status_t pngio_encode(const pngio_image_t *img, int level, rf_png_filter_t mode,
-                             pngio_emit_fn emit, void *ctx);
+                             int threads, pngio_emit_fn emit, void *ctx);
 /* Frees the calling thread's encoder scratch (buffers and compressors
  * kept between calls; other threads' are freed when they exit). */
 void pngio_scratch_release(void);
@@ -70,11 +72,14 @@ void pngio_rows_to_rgba(uint8_t *dst, const uint32_t *src, size_t n, int simd);
  * counts in count, pngio_huff_begin (first: the zlib header too; final:
  * the last block), pngio_huff_row on each of its filtered rows in order,
  * pngio_huff_block_end before the next block; pngio_huff_end (the last
- * block's end) with the Adler-32 of all rows. A row p of len bytes (its
+ * block's end) with the Adler-32 of all rows. pngio_huff_sync ends a
+ * block and the stream's bits so far (an empty stored block, zlib's
+ * Z_SYNC_FLUSH: the bytes after it may be coded apart, from a state
+ * just initialized, begun with first 0). A row p of len bytes (its
  * filter type byte included) must have p[-1] readable and, unless first
  * (the stream's first row), equal to the previous row's last byte;
  * p[len .. len + 7] readable. The out pointers need room for 2 * len +
- * 16 bytes (row), 1,200 (begin), 16 (end); each returns the new end,
+ * 16 bytes (row), 1,200 (begin), 16 (end, sync); each returns the new end,
  * whole bytes before it final, the pending bits kept in h. */
 #define PNGIO_HUFF_SYMS 286
 typedef struct pngio_huff {
@@ -92,6 +97,7 @@ uint8_t *pngio_huff_begin(pngio_huff_t *h, uint8_t *out, int first, int final);
 uint8_t *pngio_huff_block_end(pngio_huff_t *h, uint8_t *out);
 int pngio_huff_plan(const uint32_t *bands, uint32_t nb, uint32_t scale, uint8_t *starts);
 uint8_t *pngio_huff_row(pngio_huff_t *h, const uint8_t *p, size_t len, int first, uint8_t *out);
+uint8_t *pngio_huff_sync(pngio_huff_t *h, uint8_t *out);
 uint8_t *pngio_huff_end(pngio_huff_t *h, uint8_t *out, uint32_t adler);
 
 /* libpng memory through malloc, remembering failures: libpng's own message

@@ -489,7 +489,8 @@ static rf_png_status_t png_encode(const rf_png_frame_t *frame, const rf_png_rgba
     }
     enc_sink_t sink = { fp, buf };
     errno = 0;
-    rf_png_status_t st = pngio_encode(&img, options->level, options->filter, enc_emit, &sink);
+    rf_png_status_t st = pngio_encode(&img, options->level, options->filter, options->threads, enc_emit,
+                                      &sink);
     int sys_errno = errno != 0 ? errno : EIO;
     if (st == RF_PNG_SUCCESS && fp != NULL) {
         errno = 0;

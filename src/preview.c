@@ -115,6 +115,7 @@ static pv_world_t *pv_load(const rf_preview_opts_t *o, char **errors, int *io)
     w->nprod = o->workers;
     for (int i = 0; i < w->nprod; i++) {
         rf_png_options_t png = RF_PNG_OPTIONS_RENDER;
+        png.threads = o->workers > 1 ? 2 : 1;   /* a frame alone: 2 cores encode it */
         w->prod[i] = rf_frames_producer_create(&w->draft, RF_FRAMES_PNG, &png, 1, err,
                                                sizeof err);
         if (w->prod[i] == NULL) {

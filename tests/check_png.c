@@ -778,7 +778,7 @@ static void compare_with_cairo_writer(cairo_surface_t *s, int want_ct)
     membuf_t cm = { 0 };
     ck_assert_int_eq(cairo_surface_write_to_png_stream(s, cairo_sink, &cm), CAIRO_STATUS_SUCCESS);
     for (int level = 0; level <= 9; level += 3) {
-        rf_png_options_t o = { level, (rf_png_filter_t)(level % 6) };
+        rf_png_options_t o = { level, (rf_png_filter_t)(level % 6), 0 };
         rf_png_buffer_t out = { 0 };
         ck_assert_int_eq(rf_png_write_mem(&f, &o, &out, NULL), RF_PNG_SUCCESS);
         ck_assert_uint_eq(ihdr_color_type(out.data), want_ct);
@@ -893,7 +893,7 @@ START_TEST(every_level_and_filter_round_trips)
     size_t size0 = 0, size9 = 0;
     for (int level = 0; level <= 9; level++)
         for (int filt = RF_PNG_FILTER_NONE; filt <= RF_PNG_FILTER_ALL; filt++) {
-            rf_png_options_t o = { level, (rf_png_filter_t)filt };
+            rf_png_options_t o = { level, (rf_png_filter_t)filt, 0 };
             rf_png_buffer_t out = { 0 };
             rf_png_error_t err;
             ck_assert_int_eq(rf_png_write_mem(&f, &o, &out, &err), RF_PNG_SUCCESS);
@@ -918,8 +918,8 @@ START_TEST(invalid_arguments)
     rf_png_buffer_t out = { 0 };
     rf_png_error_t err;
     rf_png_frame_t f = { px, 2, 2, 8 };
-    rf_png_options_t bad_level = { 10, RF_PNG_FILTER_NONE }, neg = { -1, RF_PNG_FILTER_NONE };
-    rf_png_options_t bad_filter = { 1, (rf_png_filter_t)6 };
+    rf_png_options_t bad_level = { 10, RF_PNG_FILTER_NONE, 0 }, neg = { -1, RF_PNG_FILTER_NONE, 0 };
+    rf_png_options_t bad_filter = { 1, (rf_png_filter_t)6, 0 };
     ck_assert_int_eq(rf_png_write_mem(&f, &bad_level, &out, &err), RF_PNG_INVALID_ARGUMENT);
     ck_assert_ptr_nonnull(strstr(err.message, "level"));
     ck_assert_int_eq(rf_png_write_mem(&f, &neg, &out, &err), RF_PNG_INVALID_ARGUMENT);
@@ -1823,7 +1823,7 @@ START_TEST(atomic_dev_full_is_enospc_and_leaves_nothing)
     memset(px, 0x7f, sizeof px);
     rf_png_frame_t f = { px, 32, 32, 128 };
     rf_png_error_t e;
-    rf_png_options_t stored = { 0, RF_PNG_FILTER_NONE };
+    rf_png_options_t stored = { 0, RF_PNG_FILTER_NONE, 0 };
     ck_assert_int_eq(rf_png_write_path(&f, &stored, "/dev/full", 0, &e), RF_PNG_IO_ERROR);
     ck_assert_int_eq(e.sys_errno, ENOSPC);
     list_dir("/dev", after, sizeof after);

@@ -16,7 +16,9 @@
  *   - widths 1, 3, 17, 1-row images, 16384-wide images, RGB and RGBA,
  *     every level and every filter;
  *   - level 1 (our own deflate coder) is one dynamic block on uniform
- *     noise, cut into several IDATs when large, and starts a new block
+ *     noise (one a half over 1 MiB: the halves, coded on 1 thread or
+ *     2, give the same bytes, at every edge of the cut), cut into
+ *     several IDATs when large, and starts a new block
  *     where the rows change character, and 120 random images (runs of every
  *     length, noise, every filter) round-trip through libpng (every 4th
  *     through pngtool.py too);
@@ -148,7 +150,8 @@ static void encode(const rf_png_frame_t *f, const rf_png_options_t *opt, int sca
     ck_assert_msg(st == RF_PNG_SUCCESS, "encode: %s", err.message);
 }
 
-/* Encodes f every way in opts (scalar and vector: same bytes), decodes
+/* Encodes f every way in opts (scalar and vector, 1 thread and 2: same
+ * bytes), decodes
  * each with libpng (and the first with pngtool.py when python), and
  * compares with cairo's formula. */
 static void check_frame(const rf_png_frame_t *f, const rf_png_options_t *opts, int nopts,
@@ -161,6 +164,11 @@ static void check_frame(const rf_png_frame_t *f, const rf_png_options_t *opts, i
         snprintf(label, sizeof label, "%s, level %d filter %d", what, opts[i].level,
                  (int)opts[i].filter);
         encode(f, &opts[i], 0, &a);
+        rf_png_options_t two = opts[i];          /* 2 threads: the same bytes */
+        two.threads = 2;
+        encode(f, &two, 0, &b);
+        ck_assert_msg(a.len == b.len && memcmp(a.data, b.data, a.len) == 0,
+                      "%s: 2 threads wrote different bytes from 1", label);
         if (scalar) {
             encode(f, &opts[i], 1, &b);
             ck_assert_msg(a.len == b.len && memcmp(a.data, b.data, a.len) == 0,
@@ -286,10 +294,10 @@ START_TEST(odd_widths_one_row_and_16384_wide)
     rf_png_options_t opts[2 * 6 + 1];
     int n = 0;
     for (int flt = RF_PNG_FILTER_NONE; flt <= RF_PNG_FILTER_ALL; flt++) {
-        opts[n++] = (rf_png_options_t){ 1, (rf_png_filter_t)flt };
-        opts[n++] = (rf_png_options_t){ 9, (rf_png_filter_t)flt };
+        opts[n++] = (rf_png_options_t){ 1, (rf_png_filter_t)flt, 0 };
+        opts[n++] = (rf_png_options_t){ 9, (rf_png_filter_t)flt, 0 };
     }
-    opts[n++] = (rf_png_options_t){ 0, RF_PNG_FILTER_ALL };
+    opts[n++] = (rf_png_options_t){ 0, RF_PNG_FILTER_ALL, 0 };
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
         for (int translucent = 0; translucent <= 1; translucent++) {
             rf_png_frame_t f;
@@ -310,7 +318,7 @@ START_TEST(every_level_same_pixels_scalar_same_bytes)
     uint32_t *px = make_frame(301, 37, 1, &f);
     rf_png_options_t opts[10];
     for (int l = 0; l <= 9; l++)
-        opts[l] = (rf_png_options_t){ l, RF_PNG_FILTER_ALL };
+        opts[l] = (rf_png_options_t){ l, RF_PNG_FILTER_ALL, 0 };
     check_frame(&f, opts, 10, 0, 1, "301x37 RGBA");
     free(px);
 }
@@ -327,7 +335,7 @@ START_TEST(per_row_filters_are_chosen)
     for (uint32_t y = 32; y < 64; y++)
         for (uint32_t x = 0; x < 256; x++)
             ((uint32_t *)(void *)((uint8_t *)px + y * f.stride))[x] = 0xff000000u | x << 16 | x << 8 | x;
-    rf_png_options_t none = { 0, RF_PNG_FILTER_NONE }, all = { 0, RF_PNG_FILTER_ALL };
+    rf_png_options_t none = { 0, RF_PNG_FILTER_NONE, 0 }, all = { 0, RF_PNG_FILTER_ALL, 0 };
     rf_png_buffer_t a = { 0 }, b = { 0 };
     encode(&f, &none, 0, &a);
     encode(&f, &all, 0, &b);
@@ -355,39 +363,110 @@ END_TEST
 
 /* ------------------------------------------- level 1: our own coder */
 
+/* The IDAT chunks of a PNG in memory: their number, and how many of
+ * them but the last end with a sync flush (an empty stored block: 00 00
+ * ff ff) after which the next chunk starts a dynamic block (BTYPE 2 in
+ * its first bits): where level 1's halves meet. */
+static int idat_chunks(const rf_png_buffer_t *a, int *syncs)
+{
+    int idats = 0;
+    size_t prev_end = 0;
+    *syncs = 0;
+    for (size_t off = 8; off + 8 <= a->len;) {
+        uint32_t len = (uint32_t)a->data[off] << 24 | (uint32_t)a->data[off + 1] << 16 |
+                       (uint32_t)a->data[off + 2] << 8 | a->data[off + 3];
+        if (memcmp(a->data + off + 4, "IDAT", 4) == 0) {
+            if (prev_end > 0 && len > 0 && ((a->data[off + 8] >> 1) & 3u) == 2)
+                *syncs += memcmp(a->data + prev_end - 4, "\0\0\xff\xff", 4) == 0;
+            prev_end = off + 8 + len;
+            idats++;
+        }
+        off += 12 + (size_t)len;
+    }
+    return idats;
+}
+
 /* Level 1 is our deflate coder, not libdeflate's: one final dynamic
  * block (BFINAL 1, BTYPE 10 in the first 3 bits after the zlib header
  * 78 01), the distance code of 4 symbols (HDIST 3), all 286 literal and
- * length codes (HLIT 29); and images whose compressed stream passes
- * 1 MiB are cut into several IDAT chunks, which decoders join. */
-START_TEST(level1_is_one_dynamic_block_in_several_idats)
+ * length codes (HLIT 29), on noise under 1 MiB; the same over 1 MiB in
+ * two halves: the first block not final, a sync flush ending an IDAT
+ * and the second half's one block (final) starting the next, and the
+ * compressed stream cut into several IDAT chunks, which decoders join. */
+START_TEST(level1_is_one_dynamic_block_a_half_in_several_idats)
 {
-    rf_png_frame_t f;
-    uint32_t *px = make_frame(1024, 600, 1, &f);   /* noise: well over 1 MiB */
-    for (uint32_t y = 0; y < 600; y++)             /* all noise */
-        for (uint32_t x = 0; x < 1024; x++)
-            ((uint32_t *)(void *)((uint8_t *)px + y * f.stride))[x] = next32() | 0xff000000u;
-    rf_png_options_t o = { 1, RF_PNG_FILTER_ALL };
-    rf_png_buffer_t a = { 0 };
-    encode(&f, &o, 0, &a);
-    const uint8_t *z = a.data + 8 + 25 + 8;
-    ck_assert_mem_eq(z - 4, "IDAT", 4);
-    ck_assert_uint_eq(z[0], 0x78);
-    ck_assert_uint_eq(z[1], 0x01);
-    ck_assert_uint_eq(z[2] & 7u, 1u | 2u << 1);          /* BFINAL, BTYPE 2 */
-    ck_assert_uint_eq((z[2] >> 3) & 31u, 29);              /* HLIT: 286 codes */
-    ck_assert_uint_eq(z[3] & 31u, 3);                      /* HDIST: 4 codes (distances 1 and 4) */
-    int idats = 0;
-    for (size_t off = 8; off + 8 <= a.len;) {
-        uint32_t len = (uint32_t)a.data[off] << 24 | (uint32_t)a.data[off + 1] << 16 |
-                       (uint32_t)a.data[off + 2] << 8 | a.data[off + 3];
-        idats += memcmp(a.data + off + 4, "IDAT", 4) == 0;
-        off += 12 + (size_t)len;
+    static const uint32_t sizes[][2] = { { 500, 400 }, { 1024, 600 } };
+    for (int i = 0; i < 2; i++) {
+        uint32_t w = sizes[i][0], h = sizes[i][1];
+        rf_png_frame_t f;
+        uint32_t *px = make_frame(w, h, i, &f);   /* RGB 600 KB, RGBA 2.4 MB */
+        for (uint32_t y = 0; y < h; y++)          /* all noise */
+            for (uint32_t x = 0; x < w; x++)
+                ((uint32_t *)(void *)((uint8_t *)px + y * f.stride))[x] = next32() | 0xff000000u;
+        if (i == 1)
+            px[0] = 0;                            /* one clear pixel: RGBA */
+        rf_png_options_t o = { 1, RF_PNG_FILTER_ALL, 0 };
+        rf_png_buffer_t a = { 0 };
+        encode(&f, &o, 0, &a);
+        const uint8_t *z = a.data + 8 + 25 + 8;
+        ck_assert_mem_eq(z - 4, "IDAT", 4);
+        ck_assert_uint_eq(z[0], 0x78);
+        ck_assert_uint_eq(z[1], 0x01);
+        ck_assert_uint_eq(z[2] & 7u, (i == 0 ? 1u : 0u) | 2u << 1);   /* BFINAL, BTYPE 2 */
+        ck_assert_uint_eq((z[2] >> 3) & 31u, 29);              /* HLIT: 286 codes */
+        ck_assert_uint_eq(z[3] & 31u, 3);                      /* HDIST: 4 codes (distances 1 and 4) */
+        int syncs, idats = idat_chunks(&a, &syncs);
+        ck_assert_int_eq(syncs, i);
+        ck_assert_int_ge(idats, i == 0 ? 1 : 3);
+        check_frame(&f, &o, 1, 1, 1, i == 0 ? "500x400 noise, level 1" : "1024x600 noise, level 1");
+        rf_png_buffer_destroy(&a);
+        free(px);
     }
-    ck_assert_int_ge(idats, 2);
-    check_frame(&f, &o, 1, 1, 1, "1024x600 noise, level 1");
-    rf_png_buffer_destroy(&a);
-    free(px);
+}
+END_TEST
+
+/* The halves at their edges: images just under and just over 1 MiB of
+ * filtered rows, two bands exactly (halves of 64 rows), an odd number
+ * of bands, a tall image whose bands are longer than 64 rows, runs that
+ * cross the middle row; each the same bytes on 1 thread and 2 (and the
+ * scalar filters), decoded exactly by libpng (and pngtool.py), a sync
+ * flush where an image is over the limit and none under it. */
+START_TEST(level1_halves_same_bytes_on_any_threads)
+{
+    static const struct {
+        uint32_t w, h;
+        int translucent;
+    } cases[] = {
+        { 349, 1001, 0 },   /* 1048 * 1001 = 1,049,048 bytes: under 1 MiB */
+        { 349, 1002, 0 },   /* 1,050,096: over */
+        { 3000, 128, 0 },   /* two bands */
+        { 2049, 320, 1 },   /* five bands, RGBA */
+        { 5, 70001, 0 },    /* bands of 68 rows, 16 bytes a row: 1.1 MB */
+        { 1920, 1080, 0 },  /* the 1080p canvas */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        rf_png_frame_t f;
+        uint32_t *px = make_frame(cases[i].w, cases[i].h, cases[i].translucent, &f);
+        if (i == 5)   /* one color over the middle rows: a run across the cut */
+            for (uint32_t y = 500; y < 580; y++)
+                for (uint32_t x = 0; x < f.width; x++)
+                    ((uint32_t *)(void *)((uint8_t *)px + y * f.stride))[x] = 0xff204060u;
+        size_t raw = ((size_t)f.width * (cases[i].translucent ? 4 : 3) + 1) * f.height;
+        rf_png_options_t o[] = { { 1, RF_PNG_FILTER_ALL, 0 }, { 1, RF_PNG_FILTER_NONE, 0 } };
+        char what[96];
+        snprintf(what, sizeof what, "%ux%u %s", f.width, f.height,
+                 cases[i].translucent ? "RGBA" : "RGB");
+        for (int k = 0; k < 2; k++) {
+            rf_png_buffer_t a = { 0 };
+            encode(&f, &o[k], 0, &a);
+            int syncs;
+            (void)idat_chunks(&a, &syncs);
+            ck_assert_msg(syncs == (raw >= ((size_t)1 << 20)), "%s: %d sync flushes", what, syncs);
+            rf_png_buffer_destroy(&a);
+        }
+        check_frame(&f, o, 2, f.height < 2000, i < 3, what);
+        free(px);
+    }
 }
 END_TEST
 
@@ -405,7 +484,7 @@ START_TEST(level1_new_block_where_rows_change)
         for (uint32_t x = 0; x < 640; x++)
             ((uint32_t *)(void *)((uint8_t *)px + y * f.stride))[x] =
                 0xff000000u | (next32() & (y < 300 ? 0xffffffu : 0x030303u));
-    const rf_png_options_t o[] = { { 1, RF_PNG_FILTER_NONE }, { 1, RF_PNG_FILTER_ALL } };
+    const rf_png_options_t o[] = { { 1, RF_PNG_FILTER_NONE, 0 }, { 1, RF_PNG_FILTER_ALL, 0 } };
     for (int i = 0; i < 2; i++) {
         rf_png_buffer_t a = { 0 };
         encode(&f, &o[i], 0, &a);
@@ -446,7 +525,7 @@ START_TEST(level1_random_images_round_trip)
                 row[x] = a << 24 | (r * a / 255) << 16 | (g * a / 255) << 8 | (b * a / 255);
             }
         }
-        rf_png_options_t o = { 1, (rf_png_filter_t)(it % 6) };
+        rf_png_options_t o = { 1, (rf_png_filter_t)(it % 6), 0 };
         char what[96];
         snprintf(what, sizeof what, "random %d: %ux%u style %d %s", it, w, h, style,
                  translucent ? "RGBA" : "RGB");
@@ -508,8 +587,8 @@ static void check_stream(const uint8_t *s, uint32_t w, uint32_t h, const char *w
 {
     rf_png_frame_t f;
     uint32_t *px = stream_frame(s, w, h, &f);
-    const rf_png_options_t opts[] = { { 1, RF_PNG_FILTER_NONE },
-                                      { 1, RF_PNG_FILTER_ALL },
+    const rf_png_options_t opts[] = { { 1, RF_PNG_FILTER_NONE, 0 },
+                                      { 1, RF_PNG_FILTER_ALL, 0 },
                                       RF_PNG_OPTIONS_GOLDEN };
     check_frame(&f, opts, 3, 1, 1, what);
     free(px);
@@ -534,8 +613,8 @@ START_TEST(repeats_rows_tiles_and_long_matches)
     for (uint32_t y = 0; y < h; y++)
         for (uint32_t x = 0; x < w; x++)
             px[(size_t)y * w + x] = px[(size_t)(y % 23) * w + x % 37];
-    const rf_png_options_t opts[] = { { 1, RF_PNG_FILTER_NONE },
-                                      { 1, RF_PNG_FILTER_ALL },
+    const rf_png_options_t opts[] = { { 1, RF_PNG_FILTER_NONE, 0 },
+                                      { 1, RF_PNG_FILTER_ALL, 0 },
                                       RF_PNG_OPTIONS_GOLDEN };
     check_frame(&f, opts, 3, 1, 1, "a 37x23 tile");
     free(px);
@@ -617,7 +696,8 @@ static Suite *pngenc_suite(void)
     tcase_add_test(g, odd_widths_one_row_and_16384_wide);
     tcase_add_test(g, every_level_same_pixels_scalar_same_bytes);
     tcase_add_test(g, per_row_filters_are_chosen);
-    tcase_add_test(g, level1_is_one_dynamic_block_in_several_idats);
+    tcase_add_test(g, level1_is_one_dynamic_block_a_half_in_several_idats);
+    tcase_add_test(g, level1_halves_same_bytes_on_any_threads);
     tcase_add_test(g, level1_new_block_where_rows_change);
     tcase_add_test(g, level1_random_images_round_trip);
     tcase_add_test(g, repeats_rows_tiles_and_long_matches);

@@ -192,7 +192,7 @@ static void check_png(const uint8_t *data, size_t size)
     /* written again, it decodes to the same bytes */
     if (st == RF_PNG_SUCCESS && (uint64_t)img.width * img.height <= REENCODE_MAX_PIXELS) {
         rf_png_buffer_t out = { 0 };
-        rf_png_options_t opt = { (int)(size % 10), (rf_png_filter_t)(size % 6) };
+        rf_png_options_t opt = { (int)(size % 10), (rf_png_filter_t)(size % 6), (int)(size % 3) };
         rf_png_rgba_t back;
         FUZZ_CHECK(rf_png_write_rgba_mem(&img, &opt, &out, &err2) == RF_PNG_SUCCESS,
                    "re-encode: %s", err2.message);
