@@ -95,6 +95,47 @@ int pngio_scalar_forced(void)
     return s != NULL && s[0] != '\0' && strcmp(s, "0") != 0;
 }
 
+/* What one half of a level-1 stream needs. The plan (bands, starts,
+ * blocks) is shared and read only. Output: z, a buffer of zcap bytes;
+ * each full IDAT's worth (and the half's end) goes to cut, which
+ * returns where to write next: z again once emitted as a chunk
+ * (cut_emit), or further on when the half is kept whole until the half
+ * before it is out (cut_keep). */
+typedef struct enc_part {
+    const pngio_image_t *img;
+    rf_png_filter_t mode;
+    int scalar;
+    size_t n, bpp;
+    uint32_t band, nb;
+    const uint32_t *bands;
+    const uint8_t *starts;
+    int blocks;                 /* blocks in the whole stream */
+    int begun;                  /* blocks before this half */
+    uint32_t y0, y1;            /* its rows */
+    int last;                   /* the stream's last half */
+    int has_before;             /* adler_before: the rows before it, known */
+    uint32_t adler_before;
+    uint8_t *z;
+    size_t zcap;
+    uint8_t *(*cut)(struct enc_part *pt, uint8_t *from, uint8_t *to);
+    pngio_emit_fn emit;         /* cut_emit's */
+    void *ctx;
+    size_t *ends;               /* cut_keep's: its chunks' ends in z, */
+    size_t nends, ends_cap;     /* at the start of *keep (z after them) */
+    uint8_t **keep;
+    size_t *keep_cap;
+    int ending;                 /* the half's last cut: nothing follows */
+    atomic_int claimed;         /* the second half: 1 once a thread took it */
+    atomic_int done;            /* its thread has finished with it */
+    cpu_set_t cpus;             /* its thread's CPUs once running */
+    int pinned;                 /* it starts on one other CPU */
+    uint8_t *rows, *raw;        /* its thread's filter buffers */
+    /* results */
+    uint32_t adler;             /* of this half's filtered rows */
+    size_t rows_len;            /* their bytes */
+    rf_png_status_t st;
+} enc_part_t;
+
 /* ---- per-thread scratch ----
  * The filtered image and the compressed one are canvas-sized: allocated
  * fresh for every frame they cost a page fault per 4 KiB touched (about
@@ -122,6 +163,12 @@ typedef struct enc_scratch {
     size_t rows2_cap, raw2_cap;
     uint8_t *stack;                 /* and its stack */
     size_t stack_cap;
+    enc_part_t *part2;              /* and its half (not on the caller's stack:
+                                       the thread may outlive the call) */
+    pthread_t pending;              /* a thread not joined yet: the caller took its
+                                       half back before it ran (joined when the
+                                       scratch is next used, or freed) */
+    int pending_on;
     struct libdeflate_compressor *comp[RF_ENC_LEVELS];
 } enc_scratch_t;
 
@@ -129,11 +176,22 @@ static pthread_key_t scratch_key;
 static pthread_once_t scratch_once = PTHREAD_ONCE_INIT;
 static int scratch_key_ok;
 
+/* Joins the thread a call left behind, if any. */
+static void scratch_settle(enc_scratch_t *s)
+{
+    if (s->pending_on) {
+        pthread_join(s->pending, NULL);
+        s->pending_on = 0;
+    }
+}
+
 static void scratch_free(void *p)
 {
     enc_scratch_t *s = p;
     if (s == NULL)
         return;
+    scratch_settle(s);
+    free(s->part2);
     free(s->raw);
     free(s->z);
     free(s->rows);
@@ -147,8 +205,19 @@ static void scratch_free(void *p)
     free(s);
 }
 
+/* What exit leaves: a scratch whose thread has not run yet (waiting
+ * for it could take a millisecond on a virtual machine whose other CPU
+ * sleeps; its memory is still reachable from here, not a leak). */
+static enc_scratch_t *scratch_left;
+
 static void scratch_release_at_exit(void)
 {
+    enc_scratch_t *s = scratch_key_ok ? pthread_getspecific(scratch_key) : NULL;
+    if (s != NULL && s->pending_on && !atomic_load(&s->part2->done)) {
+        scratch_left = s;
+        pthread_setspecific(scratch_key, NULL);
+        return;
+    }
     pngio_scratch_release();
 }
 
@@ -298,45 +367,6 @@ static uint32_t adler_combine(uint32_t a, uint32_t b, size_t len_b)
     return (uint32_t)(s1 % base) | (uint32_t)(s2 % base) << 16;
 }
 
-/* What one half of a level-1 stream needs. The plan (bands, starts,
- * blocks) is shared and read only. Output: z, a buffer of zcap bytes;
- * each full IDAT's worth (and the half's end) goes to cut, which
- * returns where to write next: z again once emitted as a chunk
- * (cut_emit), or further on when the half is kept whole until the half
- * before it is out (cut_keep). */
-typedef struct enc_part {
-    const pngio_image_t *img;
-    rf_png_filter_t mode;
-    int scalar;
-    size_t n, bpp;
-    uint32_t band, nb;
-    const uint32_t *bands;
-    const uint8_t *starts;
-    int blocks;                 /* blocks in the whole stream */
-    int begun;                  /* blocks before this half */
-    uint32_t y0, y1;            /* its rows */
-    int last;                   /* the stream's last half */
-    int has_before;             /* adler_before: the rows before it, known */
-    uint32_t adler_before;
-    uint8_t *z;
-    size_t zcap;
-    uint8_t *(*cut)(struct enc_part *pt, uint8_t *from, uint8_t *to);
-    pngio_emit_fn emit;         /* cut_emit's */
-    void *ctx;
-    size_t *ends;               /* cut_keep's: its chunks' ends in z, */
-    size_t nends, ends_cap;     /* at the start of *keep (z after them) */
-    uint8_t **keep;
-    size_t *keep_cap;
-    int ending;                 /* the half's last cut: nothing follows */
-    atomic_int claimed;         /* the second half: 1 once a thread took it */
-    cpu_set_t cpus;             /* its thread's CPUs once running */
-    int pinned;                 /* it starts on one other CPU */
-    uint8_t *rows, *raw;        /* its thread's filter buffers */
-    /* results */
-    uint32_t adler;             /* of this half's filtered rows */
-    size_t rows_len;            /* their bytes */
-    rf_png_status_t st;
-} enc_part_t;
 
 /* Codes rows y0 .. y1-1 of pt into pt->z through pt->cut; pt->st tells
  * how it went. rows and raw as encode_fast's scratch (zeroed here). */
@@ -441,6 +471,7 @@ static void *part_thread(void *arg)
         pthread_setaffinity_np(pthread_self(), sizeof pt->cpus, &pt->cpus);
     if (atomic_exchange(&pt->claimed, 1) == 0)
         code_part(pt, pt->rows, pt->raw);
+    atomic_store(&pt->done, 1);
     return NULL;
 }
 
@@ -556,34 +587,39 @@ static rf_png_status_t encode_fast(const pngio_image_t *img, rf_png_filter_t mod
             .last = i + 1 == nparts, .z = sc->z, .zcap = sc->z_cap, .cut = cut_emit,
             .emit = emit, .ctx = ctx,
         };
-        atomic_init(&part[i].claimed, 0);
     }
     for (uint32_t b = 0; b < mid; b++)
         part[1].begun += starts[b];
 
-    /* the second half on a thread of its own, kept whole in z2 */
+    /* the second half on a thread of its own, kept whole in z2; its
+     * record in the scratch (the thread may outlive this call) */
+    enc_part_t *p1 = &part[1];
     pthread_t tid;
     int threaded = 0;
     if (nparts == 2 && threads >= 2) {
-        enc_part_t *pt = &part[1];
         /* a chunk's worth to start with (cut_keep grows it): fresh
          * memory costs its page faults, and most halves are smaller */
         size_t nends = 8, zcap = RF_IDAT_MAX + 2 * len + 2048;
-        if (grow(&sc->z2, &sc->z2_cap, nends * sizeof(size_t) + zcap, 0) == 0 &&
+        if ((sc->part2 != NULL || (sc->part2 = malloc(sizeof *sc->part2)) != NULL) &&
+            grow(&sc->z2, &sc->z2_cap, nends * sizeof(size_t) + zcap, 0) == 0 &&
             grow(&sc->rows2, &sc->rows2_cap, 2 * (n + 8) + 4 * n, 1) == 0 &&
             grow(&sc->raw2, &sc->raw2_cap, len + 16, 1) == 0 &&
             grow(&sc->stack, &sc->stack_cap, RF_PART_STACK + 64, 0) == 0) {
             uintptr_t st0 = ((uintptr_t)sc->stack + 63) & ~(uintptr_t)63;
-            pt->rows = sc->rows2;
-            pt->raw = sc->raw2;
-            pt->ends = (size_t *)(void *)sc->z2;
-            pt->ends_cap = nends;
-            pt->z = sc->z2 + nends * sizeof(size_t);
-            pt->zcap = sc->z2_cap - nends * sizeof(size_t);
-            pt->keep = &sc->z2;
-            pt->keep_cap = &sc->z2_cap;
-            pt->cut = cut_keep;
-            threaded = part_spawn(&tid, pt, (uint8_t *)st0, RF_PART_STACK) == 0;
+            p1 = sc->part2;
+            *p1 = part[1];
+            atomic_init(&p1->claimed, 0);
+            atomic_init(&p1->done, 0);
+            p1->rows = sc->rows2;
+            p1->raw = sc->raw2;
+            p1->ends = (size_t *)(void *)sc->z2;
+            p1->ends_cap = nends;
+            p1->z = sc->z2 + nends * sizeof(size_t);
+            p1->zcap = sc->z2_cap - nends * sizeof(size_t);
+            p1->keep = &sc->z2;
+            p1->keep_cap = &sc->z2_cap;
+            p1->cut = cut_keep;
+            threaded = part_spawn(&tid, p1, (uint8_t *)st0, RF_PART_STACK) == 0;
         }
     }
 
@@ -593,27 +629,30 @@ static rf_png_status_t encode_fast(const pngio_image_t *img, rf_png_filter_t mod
         st = part[0].st;
     }
     /* the second half here, as it goes, unless a thread has taken it */
-    int here = nparts == 2 && (!threaded || atomic_exchange(&part[1].claimed, 1) == 0);
+    int here = nparts == 2 && (!threaded || atomic_exchange(&p1->claimed, 1) == 0);
     if (here && st == RF_PNG_SUCCESS) {
-        enc_part_t *pt = &part[1];
-        pt->z = sc->z;
-        pt->zcap = sc->z_cap;
-        pt->cut = cut_emit;
-        pt->has_before = 1;
-        pt->adler_before = part[0].adler;
-        code_part(pt, sc->rows, sc->raw);
-        st = pt->st;
+        p1->z = sc->z;
+        p1->zcap = sc->z_cap;
+        p1->cut = cut_emit;
+        p1->has_before = 1;
+        p1->adler_before = part[0].adler;
+        code_part(p1, sc->rows, sc->raw);
+        st = p1->st;
     }
-    if (threaded)
+    if (threaded && here) {
+        /* its thread has not run yet: not waited for now (a CPU that
+         * sleeps can take a millisecond to wake), joined later */
+        sc->pending = tid;
+        sc->pending_on = 1;
+    } else if (threaded) {
         pthread_join(tid, NULL);
-    if (threaded && !here && st == RF_PNG_SUCCESS) {   /* the thread's, kept whole */
-        enc_part_t *pt = &part[1];
-        st = pt->st;
-        if (st == RF_PNG_SUCCESS) {
-            uint8_t *tail = pt->z + pt->ends[pt->nends - 1] - 4;   /* the Adler-32 */
-            put32(tail, adler_combine(part[0].adler, pt->adler, pt->rows_len));
-            for (size_t i = 0, from = 0; i < pt->nends && st == RF_PNG_SUCCESS; from = pt->ends[i++])
-                if (emit_chunk(emit, ctx, "IDAT", pt->z + from, (uint32_t)(pt->ends[i] - from)) != 0)
+        if (st == RF_PNG_SUCCESS)
+            st = p1->st;
+        if (st == RF_PNG_SUCCESS) {   /* the thread's half, kept whole */
+            uint8_t *tail = p1->z + p1->ends[p1->nends - 1] - 4;   /* the Adler-32 */
+            put32(tail, adler_combine(part[0].adler, p1->adler, p1->rows_len));
+            for (size_t i = 0, from = 0; i < p1->nends && st == RF_PNG_SUCCESS; from = p1->ends[i++])
+                if (emit_chunk(emit, ctx, "IDAT", p1->z + from, (uint32_t)(p1->ends[i] - from)) != 0)
                     st = RF_PNG_IO_ERROR;
         }
     }
@@ -635,6 +674,7 @@ rf_png_status_t pngio_encode(const pngio_image_t *img, int level, rf_png_filter_
     enc_scratch_t *sc = scratch_get(&cached);
     if (sc == NULL)
         return RF_PNG_NO_MEMORY;
+    scratch_settle(sc);   /* the last call's second thread, if it left one */
     rf_png_status_t st = RF_PNG_SUCCESS;
     if (level == PNGIO_LEVEL_FAST) {
         st = encode_fast(img, mode, threads, emit, ctx, sc, scalar);

@@ -66,7 +66,8 @@ void pngio_rows_to_rgba(uint8_t *dst, const uint32_t *src, size_t n, int simd);
  * One zlib stream of dynamic Huffman blocks: literals and runs (matches
  * at distance 1, or 4 where the 4 bytes before are the run's byte).
  * Use: pngio_huff_init, pngio_huff_count on the sampled rows of each band
- * of rows (the counts of each band kept by the caller), pngio_huff_plan (which bands start a block: starts[b] 1;
+ * of rows (the counts of each band kept by the caller), pngio_huff_plan
+ * (which bands start a block: starts[b] 1;
  * bands: nb arrays of PNGIO_HUFF_SYMS counts, scale: rows per sampled
  * row; returns the number of blocks); then per block: its bands' summed
  * counts in count, pngio_huff_begin (first: the zlib header too; final:
@@ -77,7 +78,8 @@ void pngio_rows_to_rgba(uint8_t *dst, const uint32_t *src, size_t n, int simd);
  * Z_SYNC_FLUSH: the bytes after it may be coded apart, from a state
  * just initialized, begun with first 0). A row p of len bytes (its
  * filter type byte included) must have p[-1] readable and, unless first
- * (the stream's first row), equal to the previous row's last byte;
+ * (the stream's first row, or the first after a sync: no match reaches
+ * back before it), equal to the previous row's last byte;
  * p[len .. len + 7] readable. The out pointers need room for 2 * len +
  * 16 bytes (row), 1,200 (begin), 16 (end, sync); each returns the new end,
  * whole bytes before it final, the pending bits kept in h. */
