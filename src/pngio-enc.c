@@ -331,12 +331,16 @@ static int trial_prefers_none(const pngio_image_t *img, size_t n, size_t bpp,
  * block, byte-aligned) and an IDAT chunk, the second starts a block and
  * its first row is coded as a stream's first (no run from the row
  * before), its Adler-32 combined with the first's. So the halves can be
- * coded at once on two threads (threads >= 2) or one after the other:
- * the bytes depend only on the image, never on the threads. */
+ * coded at once on two threads (threads >= 2, RF_THREAD_WORK or more)
+ * or one after the other: the bytes depend only on the image, never on
+ * the threads. */
 #define RF_SAMPLE_STEP 16
 #define RF_BAND_ROWS 64          /* a block may start every band of rows */
 #define RF_BANDS_MAX 1024        /* taller images: longer bands */
 #define RF_SPLIT_BYTES ((size_t)1 << 20)
+#define RF_THREAD_WORK 6800000u  /* halves worth a thread (split_band's units: about
+                                    3 ms of coding here); smaller ones are done
+                                    before a sleeping CPU wakes */
 #define RF_LITERAL_WORK 7        /* a literal costs the coder about 7 bytes' filtering */
 #define RF_PART_STACK ((size_t)256 << 10)   /* the second half's thread's stack */
 
@@ -479,10 +483,10 @@ static void *part_thread(void *arg)
  * which the estimated work of the bands before it reaches half the
  * whole, each band's work its bytes plus RF_LITERAL_WORK per literal of
  * its sample (scaled by step: runs are coded 8 bytes at a time,
- * literals one by one). Integer arithmetic on the sample: the same cut
- * on every machine. */
+ * literals one by one), the whole's in *work_total. Integer arithmetic
+ * on the sample: the same cut on every machine. */
 static uint32_t split_band(const uint32_t *bands, uint32_t nb, uint32_t band, uint32_t height,
-                           size_t len, uint32_t step)
+                           size_t len, uint32_t step, uint64_t *work_total)
 {
     uint64_t total = 0, sofar = 0;
     for (int pass = 0; pass < 2; pass++)
@@ -494,6 +498,7 @@ static uint32_t split_band(const uint32_t *bands, uint32_t nb, uint32_t band, ui
             uint64_t work = (uint64_t)rows * len + lits * step * RF_LITERAL_WORK;
             if (pass == 0) {
                 total += work;
+                *work_total = total;
                 continue;
             }
             if (b > 0 && 2 * sofar >= total)
@@ -571,8 +576,9 @@ static rf_png_status_t encode_fast(const pngio_image_t *img, rf_png_filter_t mod
     int blocks = pngio_huff_plan(bands, nb, step, starts);
 
     /* the halves: the second from band mid on */
+    uint64_t work = 0;
     uint32_t mid = nb >= 2 && len * img->height >= RF_SPLIT_BYTES
-                       ? split_band(bands, nb, band, img->height, len, step) : 0;
+                       ? split_band(bands, nb, band, img->height, len, step, &work) : 0;
     if (mid > 0 && !starts[mid]) {
         starts[mid] = 1;
         blocks++;
@@ -596,7 +602,7 @@ static rf_png_status_t encode_fast(const pngio_image_t *img, rf_png_filter_t mod
     enc_part_t *p1 = &part[1];
     pthread_t tid;
     int threaded = 0;
-    if (nparts == 2 && threads >= 2) {
+    if (nparts == 2 && threads >= 2 && work >= RF_THREAD_WORK) {
         /* a chunk's worth to start with (cut_keep grows it): fresh
          * memory costs its page faults, and most halves are smaller */
         size_t nends = 8, zcap = RF_IDAT_MAX + 2 * len + 2048;
