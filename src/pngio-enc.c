@@ -485,26 +485,29 @@ static void *part_thread(void *arg)
  * its sample (scaled by step: runs are coded 8 bytes at a time,
  * literals one by one), the whole's in *work_total. Integer arithmetic
  * on the sample: the same cut on every machine. */
+/* Band b's estimated work (split_band's units). */
+static uint64_t band_work(const uint32_t *bands, uint32_t b, uint32_t nb, uint32_t band,
+                          uint32_t height, size_t len, uint32_t step)
+{
+    uint32_t rows = b + 1 < nb ? band : height - b * band;
+    uint64_t lits = 0;
+    for (int s = 0; s < 256; s++)
+        lits += bands[(size_t)b * PNGIO_HUFF_SYMS + s];
+    return (uint64_t)rows * len + lits * step * RF_LITERAL_WORK;
+}
+
 static uint32_t split_band(const uint32_t *bands, uint32_t nb, uint32_t band, uint32_t height,
                            size_t len, uint32_t step, uint64_t *work_total)
 {
     uint64_t total = 0, sofar = 0;
-    for (int pass = 0; pass < 2; pass++)
-        for (uint32_t b = 0; b < nb; b++) {
-            uint32_t rows = b + 1 < nb ? band : height - b * band;
-            uint64_t lits = 0;
-            for (int s = 0; s < 256; s++)
-                lits += bands[(size_t)b * PNGIO_HUFF_SYMS + s];
-            uint64_t work = (uint64_t)rows * len + lits * step * RF_LITERAL_WORK;
-            if (pass == 0) {
-                total += work;
-                *work_total = total;
-                continue;
-            }
-            if (b > 0 && 2 * sofar >= total)
-                return b;
-            sofar += work;
-        }
+    for (uint32_t b = 0; b < nb; b++)
+        total += band_work(bands, b, nb, band, height, len, step);
+    *work_total = total;
+    for (uint32_t b = 0; b < nb; b++) {
+        if (b > 0 && 2 * sofar >= total)
+            return b;
+        sofar += band_work(bands, b, nb, band, height, len, step);
+    }
     return nb - 1;
 }
 
