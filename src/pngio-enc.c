@@ -105,6 +105,7 @@ typedef struct enc_part {
     const pngio_image_t *img;
     rf_png_filter_t mode;
     int scalar;
+    int matches;                /* NONE rows: the match finder on */
     size_t n, bpp;
     uint32_t band, nb;
     const uint32_t *bands;
@@ -320,10 +321,20 @@ static int trial_prefers_none(const pngio_image_t *img, size_t n, size_t bpp,
  * Rows are filtered one at a time and coded at once: no image-sized
  * buffer, the zlib stream leaves in IDAT chunks of about RF_IDAT_MAX
  * bytes (cut after the row that fills one). The Huffman tables come from
- * a sample: every RF_SAMPLE_STEP-th row (every row of small images),
- * filtered the same way, its symbols counted per band of RF_BAND_ROWS
- * rows; a band starts a new block (tables of its own and the next bands'
- * until the next block) where pngio_huff_plan says so.
+ * a sample: every RF_SAMPLE_STEP-th row (every row of small images), its
+ * symbols counted per band of RF_BAND_ROWS rows; a band starts a new
+ * block (tables of its own and the next bands' until the next block)
+ * where pngio_huff_plan says so.
+ *
+ * Two ways to code an image, chosen from the sample (sample): its rows
+ * filtered (per row, or as the caller says) with runs and no other
+ * matches, or (filter ALL or NONE) unfiltered with matches. The second
+ * is taken when its sample's estimated bits are 3% fewer or more: on
+ * the corpus, strokes and text (0.90x and 0.92x cairo's size instead of
+ * 1.03x and 1.22x; libpng decodes them 2.5x as fast: long matches
+ * instead of literals). Unfiltered rows are coded in a window (raw):
+ * one after the other, the last PNGIO_HUFF_WINDOW bytes moved to its
+ * start when the next row would not fit.
  *
  * An image of RF_SPLIT_BYTES filtered bytes or more is coded as two
  * halves, cut at the band where the sample says half the work is done
@@ -343,6 +354,27 @@ static int trial_prefers_none(const pngio_image_t *img, size_t n, size_t bpp,
                                     before a sleeping CPU wakes */
 #define RF_LITERAL_WORK 7        /* a literal costs the coder about 7 bytes' filtering */
 #define RF_PART_STACK ((size_t)256 << 10)   /* the second half's thread's stack */
+
+/* Level 1's scratch: rows (prev, cur, 4 candidates, then the match
+ * finder's table) and raw, the window: the filtered rows one after the
+ * other, the last PNGIO_HUFF_WINDOW bytes moved to its start when the
+ * next row would not fit (once per 192 KiB or 8 rows). */
+static size_t rows_bytes(size_t n)
+{
+    return 2 * (n + 8) + 4 * n + 64 + PNGIO_HUFF_HASH * sizeof(uint32_t);
+}
+
+static uint32_t *rows_tab(uint8_t *rows, size_t n)
+{
+    uintptr_t t = (uintptr_t)(rows + 2 * (n + 8) + 4 * n);
+    return (uint32_t *)(void *)((t + 63) & ~(uintptr_t)63);
+}
+
+static size_t window_bytes(size_t len)
+{
+    size_t room = 8 * len > ((size_t)192 << 10) ? 8 * len : (size_t)192 << 10;
+    return 8 + PNGIO_HUFF_WINDOW + room + len + 16;
+}
 
 /* Row y filtered as mode says into f (1 + n bytes). rows as for
  * filter_rows: prev holds row y - 1 (zeros for y = 0); cur is converted
@@ -380,11 +412,12 @@ static void code_part(enc_part_t *pt, uint8_t *rows, uint8_t *raw)
     size_t n = pt->n, len = n + 1;
     uint8_t *prev = rows + 8, *cur = rows + 8 + n + 8, *cand = rows + 2 * (n + 8);
     uint8_t *f = raw + 8;               /* f[-1]: the stream's previous byte */
+    uint8_t *wend = raw + window_bytes(len);
     uint8_t *z0 = pt->z, *out = z0;
     uint32_t band = pt->band, nb = pt->nb, adler = 1;
     int begun = pt->begun;
     pngio_huff_t h;
-    pngio_huff_init(&h);
+    pngio_huff_init(&h, pt->matches ? rows_tab(rows, n) : NULL, (unsigned)pt->bpp);
     memset(rows, 0, 2 * (n + 8));
     f[-1] = 0;
     if (pt->y0 > 0)
@@ -396,15 +429,25 @@ static void code_part(enc_part_t *pt, uint8_t *rows, uint8_t *raw)
                 out = pngio_huff_block_end(&h, out);
             memset(h.count, 0, sizeof h.count);
             for (uint32_t b = y / band; b < nb && (b == y / band || !pt->starts[b]); b++)
-                for (int s = 0; s < PNGIO_HUFF_SYMS; s++)
-                    h.count[s] += pt->bands[(size_t)b * PNGIO_HUFF_SYMS + s];
+                for (int s = 0; s < PNGIO_HUFF_COUNTS; s++)
+                    h.count[s] += pt->bands[(size_t)b * PNGIO_HUFF_COUNTS + s];
             begun++;
             out = pngio_huff_begin(&h, out, y == 0, begun == pt->blocks);
+        }
+        if (f + len + 16 > wend) {      /* the window's last bytes to its start */
+            size_t keep = (size_t)(f - raw) < PNGIO_HUFF_WINDOW + 8 ? (size_t)(f - raw)
+                                                                    : PNGIO_HUFF_WINDOW + 8;
+            memmove(raw, f - keep, keep);
+            f = raw + keep;
         }
         filter_one(img, y, n, pt->bpp, pt->mode, f, prev, cur, cand, pt->scalar);
         adler = libdeflate_adler32(adler, f, len);
         out = pngio_huff_row(&h, f, len, y == pt->y0, out);
-        f[-1] = f[n];
+        if (pt->matches) {
+            f += len;
+        } else {                        /* runs reach back one byte only */
+            f[-1] = f[n];
+        }
         uint8_t *t = prev;
         prev = cur;
         cur = t;
@@ -492,7 +535,7 @@ static uint64_t band_work(const uint32_t *bands, uint32_t b, uint32_t nb, uint32
     uint32_t rows = b + 1 < nb ? band : height - b * band;
     uint64_t lits = 0;
     for (int s = 0; s < 256; s++)
-        lits += bands[(size_t)b * PNGIO_HUFF_SYMS + s];
+        lits += bands[(size_t)b * PNGIO_HUFF_COUNTS + s];
     return (uint64_t)rows * len + lits * step * RF_LITERAL_WORK;
 }
 
@@ -542,39 +585,122 @@ static int part_spawn(pthread_t *tid, enc_part_t *pt, uint8_t *stack, size_t sta
     return rc;
 }
 
+/* Counts row p (pngio_huff_count, h's counts zeroed first) into the
+ * band's counts and the whole sample's. */
+static void count_row(pngio_huff_t *h, const uint8_t *p, size_t len, int first, uint32_t *band,
+                      uint32_t *total)
+{
+    memset(h->count, 0, sizeof h->count);
+    pngio_huff_count(h, p, len, first);
+    for (int s = 0; s < PNGIO_HUFF_COUNTS; s++) {
+        band[s] += h->count[s];
+        total[s] += h->count[s];
+    }
+}
+
+/* The sample: every step-th row's symbols, counted per band of rows
+ * into bands filtered as mode says (when filtered: runs, no matches)
+ * and into bands_none unfiltered (NONE with matches: each sampled row
+ * after the row before it, which the match finder's table learns from,
+ * uncounted), the whole's estimated bits in *cost and *cost_none
+ * (UINT64_MAX: not tried). The rows are taken an eighth at a time, each
+ * eighth spread over the image; after the first two, the unfiltered
+ * way is tried no further when estimated at 1.2 times the filtered
+ * one's bits or more, nor the filtered one when the unfiltered is at
+ * 0.95 times or less (on the corpus the estimates then stay on their
+ * side of 1). */
+static void sample(const pngio_image_t *img, rf_png_filter_t mode, int try_filtered,
+                   int try_none, size_t bpp, uint32_t band, uint32_t step, enc_scratch_t *sc,
+                   int scalar, uint32_t *bands, uint32_t *bands_none, uint64_t *cost,
+                   uint64_t *cost_none)
+{
+    size_t n = (size_t)img->width * bpp, len = n + 1;
+    uint32_t nb = (img->height + band - 1) / band;
+    uint8_t *prev = sc->rows + 8, *cur = sc->rows + 8 + n + 8, *cand = sc->rows + 2 * (n + 8);
+    uint8_t *f = sc->raw + 8, *g = sc->raw + 8 + len + 16;   /* filtered, unfiltered */
+    uint32_t total[2][PNGIO_HUFF_COUNTS];
+    uint32_t nsamples = (img->height - step / 2 + step - 1) / step;
+    pngio_huff_t h, hn;
+    memset(bands, 0, (size_t)nb * PNGIO_HUFF_COUNTS * sizeof *bands);
+    memset(bands_none, 0, (size_t)nb * PNGIO_HUFF_COUNTS * sizeof *bands_none);
+    memset(total, 0, sizeof total);
+    pngio_huff_init(&h, NULL, (unsigned)bpp);
+    pngio_huff_init(&hn, rows_tab(sc->rows, n), (unsigned)bpp);
+    for (uint32_t phase = 0; phase < 8; phase++) {
+        for (uint32_t k = phase; k < nsamples; k += 8) {
+            uint32_t y = step / 2 + k * step;
+            memset(sc->rows, 0, 2 * (n + 8));
+            if (y > 0)
+                img->row(img->src, y - 1, prev);
+            if (try_filtered) {
+                filter_one(img, y, n, bpp, mode, f, prev, cur, cand, scalar);
+                f[-1] = 0;
+                count_row(&h, f, len, y == 0, bands + (size_t)(y / band) * PNGIO_HUFF_COUNTS,
+                          total[0]);
+            } else {
+                img->row(img->src, y, cur);
+            }
+            if (try_none) {
+                uint8_t *gy = g;
+                g[-1] = 0;
+                if (y > 0) {
+                    g[0] = 0;
+                    memcpy(g + 1, prev, n);
+                    uint64_t xbits = hn.xbits;
+                    pngio_huff_count(&hn, g, len, 1);
+                    hn.xbits = xbits;
+                    gy = g + len;
+                }
+                gy[0] = 0;
+                memcpy(gy + 1, cur, n);
+                count_row(&hn, gy, len, y == 0,
+                          bands_none + (size_t)(y / band) * PNGIO_HUFF_COUNTS, total[1]);
+            }
+        }
+        *cost = try_filtered ? pngio_huff_cost(total[0], h.xbits) : UINT64_MAX;
+        *cost_none = try_none ? pngio_huff_cost(total[1], hn.xbits) : UINT64_MAX;
+        if (phase == 1 && try_filtered && try_none) {
+            if (*cost_none / 6 >= *cost / 5)          /* unfiltered 1.2x or more */
+                try_none = 0;
+            else if (*cost_none / 19 <= *cost / 20)   /* unfiltered 0.95x or less */
+                try_filtered = 0;
+        }
+    }
+    if (!try_filtered)
+        *cost = UINT64_MAX;
+    if (!try_none)
+        *cost_none = UINT64_MAX;
+}
+
 static rf_png_status_t encode_fast(const pngio_image_t *img, rf_png_filter_t mode, int threads,
                                    pngio_emit_fn emit, void *ctx, enc_scratch_t *sc, int scalar)
 {
     size_t bpp = img->alpha ? 4 : 3;
     size_t n = (size_t)img->width * bpp, len = n + 1;
-    if (grow(&sc->rows, &sc->rows_cap, 2 * (n + 8) + 4 * n, 1) != 0 ||
-        grow(&sc->raw, &sc->raw_cap, len + 16, 1) != 0 ||
+    if (grow(&sc->rows, &sc->rows_cap, rows_bytes(n), 1) != 0 ||
+        grow(&sc->raw, &sc->raw_cap, window_bytes(len), 1) != 0 ||
         grow(&sc->z, &sc->z_cap, RF_IDAT_MAX + 2 * len + 2048, 0) != 0)
         return RF_PNG_NO_MEMORY;
-    uint8_t *prev = sc->rows + 8, *cur = sc->rows + 8 + n + 8, *cand = sc->rows + 2 * (n + 8);
-    uint8_t *f = sc->raw + 8;
     uint32_t band = img->height / RF_BANDS_MAX > RF_BAND_ROWS ? img->height / RF_BANDS_MAX : RF_BAND_ROWS;
     uint32_t nb = (img->height + band - 1) / band;
-    size_t counts = (size_t)nb * PNGIO_HUFF_SYMS;
-    if (grow(&sc->bands, &sc->bands_cap, counts * sizeof(uint32_t) + nb, 0) != 0)
+    size_t counts = (size_t)nb * PNGIO_HUFF_COUNTS;
+    if (grow(&sc->bands, &sc->bands_cap, 2 * counts * sizeof(uint32_t) + nb, 0) != 0)
         return RF_PNG_NO_MEMORY;
-    uint32_t *bands = (uint32_t *)(void *)sc->bands;
-    uint8_t *starts = sc->bands + counts * sizeof(uint32_t);
-    memset(bands, 0, counts * sizeof(uint32_t));
-    pngio_huff_t h;
-
+    uint32_t *bands = (uint32_t *)(void *)sc->bands, *bands_none = bands + counts;
+    uint8_t *starts = sc->bands + 2 * counts * sizeof(uint32_t);
     uint32_t step = img->height <= 4 * RF_SAMPLE_STEP ? 1 : RF_SAMPLE_STEP;
-    for (uint32_t y = step / 2; y < img->height; y += step) {
-        memset(sc->rows, 0, 2 * (n + 8));
-        if (y > 0)
-            img->row(img->src, y - 1, prev);
-        filter_one(img, y, n, bpp, mode, f, prev, cur, cand, scalar);
-        f[-1] = 0;
-        pngio_huff_init(&h);
-        pngio_huff_count(&h, f, len, y == 0);
-        uint32_t *c = bands + (size_t)(y / band) * PNGIO_HUFF_SYMS;
-        for (int s = 0; s < PNGIO_HUFF_SYMS; s++)
-            c[s] += h.count[s];
+    uint64_t cost = 0, cost_none = 0;
+    int try_none = mode == RF_PNG_FILTER_ALL || mode == RF_PNG_FILTER_NONE;
+    sample(img, mode, mode != RF_PNG_FILTER_NONE, try_none, bpp, band, step, sc, scalar, bands,
+           bands_none, &cost, &cost_none);
+    /* NONE with matches when the sample says it is 3% smaller or more
+     * (it is the slower way: noise, about equal either way, stays
+     * filtered) */
+    int matches = try_none && (mode == RF_PNG_FILTER_NONE ||
+                               (cost_none != UINT64_MAX && cost_none + cost_none / 32 < cost));
+    if (matches) {
+        mode = RF_PNG_FILTER_NONE;
+        bands = bands_none;
     }
     int blocks = pngio_huff_plan(bands, nb, step, starts);
 
@@ -590,7 +716,8 @@ static rf_png_status_t encode_fast(const pngio_image_t *img, rf_png_filter_t mod
     int nparts = mid > 0 ? 2 : 1;
     for (int i = 0; i < nparts; i++) {
         part[i] = (enc_part_t){
-            .img = img, .mode = mode, .scalar = scalar, .n = n, .bpp = bpp, .band = band,
+            .img = img, .mode = mode, .scalar = scalar, .matches = matches, .n = n, .bpp = bpp,
+            .band = band,
             .nb = nb, .bands = bands, .starts = starts, .blocks = blocks,
             .y0 = i == 0 ? 0 : mid * band, .y1 = i + 1 < nparts ? mid * band : img->height,
             .last = i + 1 == nparts, .z = sc->z, .zcap = sc->z_cap, .cut = cut_emit,
@@ -611,8 +738,8 @@ static rf_png_status_t encode_fast(const pngio_image_t *img, rf_png_filter_t mod
         size_t nends = 8, zcap = RF_IDAT_MAX + 2 * len + 2048;
         if ((sc->part2 != NULL || (sc->part2 = malloc(sizeof *sc->part2)) != NULL) &&
             grow(&sc->z2, &sc->z2_cap, nends * sizeof(size_t) + zcap, 0) == 0 &&
-            grow(&sc->rows2, &sc->rows2_cap, 2 * (n + 8) + 4 * n, 1) == 0 &&
-            grow(&sc->raw2, &sc->raw2_cap, len + 16, 1) == 0 &&
+            grow(&sc->rows2, &sc->rows2_cap, rows_bytes(n), 1) == 0 &&
+            grow(&sc->raw2, &sc->raw2_cap, window_bytes(len), 1) == 0 &&
             grow(&sc->stack, &sc->stack_cap, RF_PART_STACK + 64, 0) == 0) {
             uintptr_t st0 = ((uintptr_t)sc->stack + 63) & ~(uintptr_t)63;
             p1 = sc->part2;

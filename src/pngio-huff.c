@@ -1,19 +1,27 @@
 /* pngio-huff.c - the fast deflate coder of PNG level 1: dynamic Huffman
  * blocks, their tables built from histograms of a sample of the image's
- * filtered rows, literals and runs (LZ77 matches of a byte repeated:
- * at distance 1, and at distance 4 where the 4 bytes before are the
- * run's byte already, as in every 258-byte piece of a long run after its
- * first: inflaters copy a match byte by byte, and at distance 1 each
- * byte waits for the store of the one before it; both distance codes are
- * 1 bit, so the choice costs nothing in size) and nothing else. No match
- * search, no hash table: the row filters turn flat regions into runs of
- * zeros, and the tables code what is left in about its entropy. A new
- * block (new tables) starts at a band of rows when the plan says it pays:
- * the sample of each band coded by a table of the band before it, against
- * the current one.
+ * rows, and three kinds of token:
+ *   - literals;
+ *   - runs (LZ77 matches of a byte repeated: at distance 1, and at
+ *     distance 4 where the 4 bytes before are the run's byte already, as
+ *     in every 258-byte piece of a long run after its first: inflaters
+ *     copy a match byte by byte, and at distance 1 each byte waits for
+ *     the store of the one before it);
+ *   - on unfiltered rows only (the table given), matches where a pixel
+ *     starts: with the pixel above, the pixel before, or else the last
+ *     position whose 4 bytes hashed alike (one probe of a table of 4,096
+ *     positions, no chains), taken when their code is shorter than their
+ *     bytes' literal codes, extended back over the literals before them,
+ *     stopped before 8 equal bytes (the run coder's).
+ * Filtered rows turn flat regions into runs of zeros and the tables code
+ * what is left in about its entropy; rows of repeated glyphs, strokes or
+ * tiles code smaller unfiltered with matches (pngio-enc.c chooses from
+ * the sample). A new block (new tables) starts at a band of rows when
+ * the plan says it pays: the sample of each band coded by a table of
+ * the band before it, against the current one.
  *
  * Owns: pngio_huff_t's functions (pngio-int.h). Integer arithmetic and
- * plain C only: the bytes depend on the filtered rows and nothing else.
+ * plain C only: the bytes depend on the rows and nothing else.
  *
  * Written from RFC 1950/1951 and the design of fpnge (Luca Versari's fast
  * PNG encoder: per-image Huffman tables, run-length matches) as described
@@ -25,7 +33,6 @@
 
 #define HUFF_MAX_BITS 14   /* two literal pairs (56 bits) fit between flushes */
 #define CL_MAX_BITS 7
-#define HUFF_DISTS 4       /* distance codes sent: 0 (distance 1) and 3 (4) have codes */
 #define PLAN_DISTS 2       /* distance codes the plan prices a header with */
 #define PLAN_MARGIN 8      /* a new block must save 8 times its header (by the estimates) */
 
@@ -72,7 +79,28 @@ static int len_symbol(unsigned m)
     return s;
 }
 
-/* ---- tokens: literals and distance-1 runs, the same for counting and
+/* Distance d (1 .. 32768): its symbol (RFC 1951 3.2.5), and the
+ * symbol's first distance and extra bits. */
+static inline unsigned dist_symbol(uint32_t d)
+{
+    uint32_t v = d - 1;
+    if (v < 4)
+        return v;
+    unsigned l = 31u - (unsigned)__builtin_clz(v);
+    return 2 * l + ((v >> (l - 1)) & 1u);
+}
+
+static inline uint32_t dist_base(unsigned sym)
+{
+    return sym < 4 ? sym + 1 : ((2u + (sym & 1u)) << (sym / 2 - 1)) + 1;
+}
+
+static inline unsigned dist_extra(unsigned sym)
+{
+    return sym < 4 ? 0 : sym / 2 - 1;
+}
+
+/* ---- tokens: literals, runs and matches, the same for counting and
  * coding ---- */
 
 #define PUT(bits, n)                                                       \
@@ -87,6 +115,7 @@ static int len_symbol(unsigned m)
         bb >>= bc & 56;                                                       \
         bc &= 7;                                                              \
     } while (0)
+
 
 /* The length of the run of bytes equal to p[i - 1] starting at i, known
  * to be at least 3, up to len - i. */
@@ -114,110 +143,244 @@ static inline int run_starts(const uint8_t *p, size_t i)
     return ((w ^ (w << 8)) & 0xffffff00u) == 0;
 }
 
-void pngio_huff_count(pngio_huff_t *h, const uint8_t *p, size_t len, int first)
+/* The length of the match of p + j with q (their first 4 bytes equal),
+ * up to lim bytes, stopped before 8 equal bytes (a run's: the run coder
+ * codes them in fewer bits). */
+static inline size_t extend(const uint8_t *p, const uint8_t *q, size_t j, size_t lim)
 {
-    uint32_t *c = h->count;
-    size_t i = 0;
-    if (first && len > 0)
-        c[p[i++]]++;
-    while (i < len) {
-        if (i + 3 <= len && run_starts(p, i)) {
-            size_t r = run_length(p, i, len);
-            i += r;
-            for (; r >= 3; r -= r < 258 ? r : 258)
-                c[257 + len_symbol(r < 258 ? (unsigned)r : 258u)]++;
-            c[(p + i)[-1]] += (uint32_t)r;
-            continue;
-        }
-        c[p[i++]]++;
+    size_t m = 4;
+    while (m + 8 <= lim) {
+        uint64_t w = load64(p + j + m), x = w ^ load64(q + m);
+        if (x != 0)
+            return m + ((size_t)__builtin_ctzll(x) >> 3);
+        if (w == 0x0101010101010101ull * (uint8_t)w)
+            return m;
+        m += 8;
     }
+    while (m < lim && p[j + m] == q[m])
+        m++;
+    return m;
 }
 
-/* The run at *i (at least 3 bytes equal to p[*i - 1]) as matches of up
- * to 258 and 0..2 literals: at distance 4 when the 4 bytes before the
- * match are the run's byte (every piece after the first), else 1. */
-static inline uint8_t *put_run(const pngio_huff_t *h, const uint8_t *p, size_t *i, size_t len,
-                               uint8_t *out, uint64_t *pbb, unsigned *pbc)
+/* A match for the bytes at p + j (a pixel's start, j + 4 <= len) of 4
+ * to 258 bytes within the row, its distance in *d; 0 when there is none.
+ * Tried in order: the pixel above (distance len), the pixel before
+ * (distance bpp), the longer of them (the first of equals); when
+ * neither matches, the last position whose 4 bytes had the same hash
+ * (the table, where j then goes). */
+static inline __attribute__((always_inline)) size_t
+find_match(pngio_huff_t *h, const uint8_t *p, size_t j, size_t len, uint32_t *d, const size_t bpp)
 {
+    uint32_t v = (uint32_t)load64(p + j);
+    uint32_t a = h->pos + (uint32_t)j;
+    size_t lim = len - j < 258 ? len - j : 258, best = 0, m;
+    if (a - h->lo >= len && len <= PNGIO_HUFF_WINDOW && (uint32_t)load64(p + j - len) == v) {
+        best = extend(p, p + j - len, j, lim);
+        *d = (uint32_t)len;
+    }
+    if (best < lim && a - h->lo >= bpp && (uint32_t)load64(p + j - bpp) == v &&
+        (m = extend(p, p + j - bpp, j, lim)) > best) {
+        best = m;
+        *d = (uint32_t)bpp;
+    }
+    if (best > 0)
+        return best;
+    uint32_t *slot = h->tab + ((v * 0x9e3779b1u) >> (32 - PNGIO_HUFF_HASH_BITS));
+    uint32_t c = *slot;
+    *slot = a;
+    if (c >= h->lo && a - c <= PNGIO_HUFF_WINDOW && (uint32_t)load64(p + j - (a - c)) == v &&
+        (m = extend(p, p + j - (a - c), j, lim)) > best) {
+        best = m;
+        *d = a - c;
+    }
+    return best;
+}
+
+/* Literals p[0 .. k-1]: counted, or coded two to a PUT (14 + 14 bits:
+ * two pairs fit between flushes). */
+static inline __attribute__((always_inline)) uint8_t *put_literals(pngio_huff_t *h, const uint8_t *q, size_t k, uint8_t *out,
+                                    uint64_t *pbb, unsigned *pbc, const int coding)
+{
+    if (!coding) {
+        for (size_t t = 0; t < k; t++)
+            h->count[q[t]]++;
+        return out;
+    }
+    const uint32_t *lit = h->lit;
     uint64_t bb = *pbb;
     unsigned bc = *pbc;
-    size_t r = run_length(p, *i, len);
-    uint32_t b = h->lit[(p + *i)[-1]];
-    int far = *i >= 4 && load32(p + *i - 4) == 0x01010101u * (p + *i)[-1];
-    const uint32_t *mt = far ? h->far : h->match;
-    *i += r;
-    for (; r >= 3; r -= r < 258 ? r : 258) {
-        uint32_t m = mt[r < 258 ? r : 258];
-        PUT(m & 0xffffffu, m >> 24);
+    while (k >= 4) {
+        uint32_t a = lit[q[0]], b = lit[q[1]], c = lit[q[2]], d = lit[q[3]];
+        unsigned na = a >> 16, nc = c >> 16;
+        PUT((a & 0xffffu) | (b & 0xffffu) << na, na + (b >> 16));
+        PUT((c & 0xffffu) | (d & 0xffffu) << nc, nc + (d >> 16));
         FLUSH();
-        mt = h->far;
+        q += 4;
+        k -= 4;
     }
-    for (; r > 0; r--) {
-        PUT(b & 0xffffu, b >> 16);
-        FLUSH();
+    if (k >= 2) {
+        uint32_t a = lit[q[0]], b = lit[q[1]];
+        unsigned na = a >> 16;
+        PUT((a & 0xffffu) | (b & 0xffffu) << na, na + (b >> 16));
+        q += 2;
+        k -= 2;
     }
+    if (k > 0)
+        PUT(lit[q[0]] & 0xffffu, lit[q[0]] >> 16);
+    FLUSH();
     *pbb = bb;
     *pbc = bc;
     return out;
 }
 
-uint8_t *pngio_huff_row(pngio_huff_t *h, const uint8_t *p, size_t len, int first, uint8_t *out)
+/* Is the match of m bytes at p + j, distance d, worth taking? Coding:
+ * when its code is shorter than its first bytes' literal codes (24 or
+ * more bytes: always); counting (no tables yet): when it is longer than
+ * 4 bytes plus a quarter of its distance's extra bits. */
+static inline int worth(const pngio_huff_t *h, const uint8_t *p, size_t m, uint32_t d,
+                        const int coding)
+{
+    unsigned ds = dist_symbol(d);
+    if (!coding)
+        return m > 4 + dist_extra(ds) / 4;
+    if (m >= 24)
+        return 1;
+    unsigned mb = (h->len[m] >> 24) + (h->dist[ds] >> 16) + dist_extra(ds), lb = 0;
+    for (size_t t = 0; t < m; t++)
+        lb += h->lit[p[t]] >> 16;
+    return mb < lb;
+}
+
+/* A match of m bytes (3 .. 258) at distance d: counted or coded. */
+static inline uint8_t *put_match(pngio_huff_t *h, size_t m, uint32_t d, uint8_t *out,
+                                 uint64_t *pbb, unsigned *pbc, const int coding)
+{
+    unsigned ds = dist_symbol(d);
+    if (!coding) {
+        int ls = len_symbol((unsigned)m);
+        h->count[257 + ls]++;
+        h->count[PNGIO_HUFF_SYMS + ds]++;
+        h->xbits += len_extra[ls] + dist_extra(ds);
+        return out;
+    }
+    uint64_t bb = *pbb;
+    unsigned bc = *pbc;
+    uint32_t lc = h->len[m], dc = h->dist[ds];
+    PUT(lc & 0xffffffu, lc >> 24);
+    PUT((dc & 0xffffu) | (d - dist_base(ds)) << (dc >> 16), (dc >> 16) + dist_extra(ds));
+    FLUSH();
+    *pbb = bb;
+    *pbc = bc;
+    return out;
+}
+
+/* The run at *i (at least 3 bytes equal to p[*i - 1]) as matches of up
+ * to 258 and 0..2 literals: at distance 4 when the 4 bytes before the
+ * match are the run's byte (every piece after the first), else 1. */
+static inline __attribute__((always_inline)) uint8_t *
+put_run(pngio_huff_t *h, const uint8_t *p, size_t *i, size_t len, uint8_t *out, uint64_t *pbb,
+        unsigned *pbc, const int coding)
+{
+    size_t r = run_length(p, *i, len);
+    uint8_t b = (p + *i)[-1];
+    int far = *i >= 4 && load32(p + *i - 4) == 0x01010101u * b;
+    *i += r;
+    if (!coding) {
+        for (uint32_t d = far ? 4 : 1; r >= 3; r -= r < 258 ? r : 258, d = 4)
+            out = put_match(h, r < 258 ? r : 258, d, out, pbb, pbc, coding);
+    } else {
+        uint64_t bb = *pbb;
+        unsigned bc = *pbc;
+        const uint64_t *mt = far ? h->run4 : h->run1;
+        for (; r >= 3; r -= r < 258 ? r : 258, mt = h->run4) {
+            uint64_t m = mt[r < 258 ? r : 258];
+            PUT(m & 0xffffffffffffull, (unsigned)(m >> 48));
+            FLUSH();
+        }
+        *pbb = bb;
+        *pbc = bc;
+    }
+    uint8_t tail[2] = { b, b };
+    return put_literals(h, tail, r, out, pbb, pbc, coding);
+}
+
+/* One row's tokens, counted (coding 0) or coded. 8 bytes at a time: t
+ * marks the bytes equal to the byte before them, r3 the positions 0..5
+ * where 3 such bytes start (a run); before it, where a pixel starts
+ * (j = 1 mod bpp: the filter type byte is 0), the table may know a
+ * match, taken when worth it, extended back over the literals before
+ * it; the rest are literals. */
+static inline __attribute__((always_inline)) uint8_t *
+tokens(pngio_huff_t *h, const uint8_t *p, size_t len, int first, uint8_t *out, const int coding,
+       const size_t bpp)
 {
     uint64_t bb = h->bb;
     unsigned bc = h->bc;
-    const uint32_t *lit = h->lit;
-    size_t i = 0;
-    if (first && len > 0) {
-        PUT(lit[p[0]] & 0xffffu, lit[p[0]] >> 16);
-        FLUSH();
-        i = 1;
+    size_t i = 0, nj = 1;   /* nj: the next pixel start */
+    if (first) {
+        h->lo = h->pos;
+        if (len > 0) {
+            out = put_literals(h, p, 1, out, &bb, &bc, coding);
+            i = 1;
+        }
     }
-    /* 8 bytes at a time: t marks the bytes equal to the byte before
-     * them, r3 the positions 0..5 where 3 such bytes start (a run); the
-     * bytes before the first run are literals, two per code (14 + 14
-     * bits: two pairs fit between flushes) */
     while (i + 8 <= len) {
         uint64_t x = load64(p + i) ^ load64(p + i - 1);
         uint64_t t = ~(((x & 0x7f7f7f7f7f7f7f7full) + 0x7f7f7f7f7f7f7f7full) | x |
                        0x7f7f7f7f7f7f7f7full);
         uint64_t r3 = t & (t >> 8) & (t >> 16);
         size_t k = r3 != 0 ? (size_t)__builtin_ctzll(r3) >> 3 : 6;
-        const uint8_t *q = p + i;
+        size_t m = 0;
+        uint32_t d = 0;
+        if (h->tab != NULL) {
+            if (nj < i)
+                nj = i + (bpp - (i - 1) % bpp) % bpp;
+            for (; nj < i + k && nj + 4 <= len; nj += bpp) {
+                if ((m = find_match(h, p, nj, len, &d, bpp)) != 0)
+                    break;
+            }
+        }
+        if (m != 0 && worth(h, p + nj, m, d, coding)) {
+            size_t j = nj;
+            while (j > i && m < 258 && h->pos + j - 1 - d >= h->lo && p[j - 1] == *(p + j - 1 - d)) {
+                j--;
+                m++;
+            }
+            out = put_literals(h, p + i, j - i, out, &bb, &bc, coding);
+            out = put_match(h, m, d, out, &bb, &bc, coding);
+            i = j + m;
+            continue;
+        }
+        out = put_literals(h, p + i, k, out, &bb, &bc, coding);
         i += k;
-        if (k >= 4) {
-            uint32_t a = lit[q[0]], b = lit[q[1]], c = lit[q[2]], d = lit[q[3]];
-            unsigned na = a >> 16, nc = c >> 16;
-            PUT((a & 0xffffu) | (b & 0xffffu) << na, na + (b >> 16));
-            PUT((c & 0xffffu) | (d & 0xffffu) << nc, nc + (d >> 16));
-            FLUSH();
-            q += 4;
-            k -= 4;
-        }
-        if (k >= 2) {
-            uint32_t a = lit[q[0]], b = lit[q[1]];
-            unsigned na = a >> 16;
-            PUT((a & 0xffffu) | (b & 0xffffu) << na, na + (b >> 16));
-            q += 2;
-            k -= 2;
-        }
-        if (k > 0)
-            PUT(lit[q[0]] & 0xffffu, lit[q[0]] >> 16);
-        FLUSH();
         if (r3 != 0)
-            out = put_run(h, p, &i, len, out, &bb, &bc);
+            out = put_run(h, p, &i, len, out, &bb, &bc, coding);
     }
     while (i < len) {
         if (i + 3 <= len && run_starts(p, i)) {
-            out = put_run(h, p, &i, len, out, &bb, &bc);
+            out = put_run(h, p, &i, len, out, &bb, &bc, coding);
             continue;
         }
-        PUT(lit[p[i]] & 0xffffu, lit[p[i]] >> 16);
-        FLUSH();
+        out = put_literals(h, p + i, 1, out, &bb, &bc, coding);
         i++;
     }
+    h->pos += (uint32_t)len;
     h->bb = bb;
     h->bc = bc;
     return out;
+}
+
+void pngio_huff_count(pngio_huff_t *h, const uint8_t *p, size_t len, int first)
+{
+    if (h->bpp == 3)   /* the pixel size a constant: no division */
+        (void)tokens(h, p, len, first, NULL, 0, 3);
+    else
+        (void)tokens(h, p, len, first, NULL, 0, 4);
+}
+
+uint8_t *pngio_huff_row(pngio_huff_t *h, const uint8_t *p, size_t len, int first, uint8_t *out)
+{
+    return h->bpp == 3 ? tokens(h, p, len, first, out, 1, 3) : tokens(h, p, len, first, out, 1, 4);
 }
 
 /* ---- Huffman code lengths ---- */
@@ -316,24 +479,32 @@ static void canonical(const uint8_t *len, int n, uint16_t *code)
     }
 }
 
-void pngio_huff_init(pngio_huff_t *h)
+void pngio_huff_init(pngio_huff_t *h, uint32_t *tab, unsigned bpp)
 {
     memset(h->count, 0, sizeof h->count);
+    h->xbits = 0;
+    if (tab != NULL)
+        memset(tab, 0, PNGIO_HUFF_HASH * sizeof *tab);
     h->bb = 0;
     h->bc = 0;
+    h->tab = tab;
+    h->pos = 1;   /* 0: an empty slot */
+    h->lo = 1;
+    h->bpp = bpp;
 }
 
-/* The code lengths of a table for counts cnt_in (286 symbols; every
- * literal and length gets a code: +1 each) and of the HUFF_DISTS distance
- * codes (distances 1 and 4: 1 bit each, 2 and 3: none), 290 in all. */
-static void table_lengths(const uint32_t *cnt_in, uint8_t *len)
+/* The code lengths of a table for counts cnt_in (286 literal/length
+ * symbols, then 30 distances): every literal and length gets a code (+1
+ * each), and every distance when matches may have any (else only the
+ * runs' distances 1 and 4: 1 bit each). */
+static void table_lengths(const uint32_t *cnt_in, int matches, uint8_t *len)
 {
-    uint32_t cnt[PNGIO_HUFF_SYMS];
-    for (int s = 0; s < PNGIO_HUFF_SYMS; s++)
-        cnt[s] = cnt_in[s] + 1;
+    uint32_t cnt[PNGIO_HUFF_COUNTS];
+    for (int s = 0; s < PNGIO_HUFF_COUNTS; s++)
+        cnt[s] = s < PNGIO_HUFF_SYMS || matches || s == PNGIO_HUFF_SYMS || s == PNGIO_HUFF_SYMS + 3
+                     ? cnt_in[s] + 1 : 0;
     build_lengths(cnt, PNGIO_HUFF_SYMS, HUFF_MAX_BITS, len);
-    len[PNGIO_HUFF_SYMS] = len[PNGIO_HUFF_SYMS + 3] = 1;   /* distances 1, 4 */
-    len[PNGIO_HUFF_SYMS + 1] = len[PNGIO_HUFF_SYMS + 2] = 0;
+    build_lengths(cnt + PNGIO_HUFF_SYMS, PNGIO_HUFF_DISTS, HUFF_MAX_BITS, len + PNGIO_HUFF_SYMS);
 }
 
 /* The code-length code of the n lengths (sent as code-length symbols
@@ -379,20 +550,53 @@ static void plan_lengths(const uint32_t *cnt, uint8_t *len)
     len[PNGIO_HUFF_SYMS] = len[PNGIO_HUFF_SYMS + 1] = 1;
 }
 
+/* log2(x) in 1/256 bits, x >= 1: the integer part from the top bit,
+ * the fraction from the next 8 bits, f + 0.34 f (1 - f) (within 0.01
+ * bits; integer arithmetic only). */
+static uint32_t log2_fix(uint64_t x)
+{
+    unsigned e = 63u - (unsigned)__builtin_clzll(x);
+    uint64_t m = e >= 8 ? x >> (e - 8) : x << (8 - e);   /* 256 .. 511 */
+    /* log2(1 + f) ~ f * (1 + (1 - f) * 0.34), f = (m - 256) / 256 */
+    uint32_t f = (uint32_t)(m - 256);
+    uint32_t corr = f * (256 - f) * 87 / (256 * 256);
+    return e * 256 + f + corr;
+}
+
+uint64_t pngio_huff_cost(const uint32_t *counts, uint64_t xbits)
+{
+    uint64_t bits = xbits * 256, total = 0;
+    for (int s = 0; s < PNGIO_HUFF_SYMS; s++)
+        total += counts[s];
+    uint32_t lt = log2_fix(total + 1);
+    for (int s = 0; s < PNGIO_HUFF_SYMS; s++)
+        if (counts[s] != 0)
+            bits += (uint64_t)counts[s] * (lt - log2_fix(counts[s]));
+    total = 0;
+    const uint32_t *dc = counts + PNGIO_HUFF_SYMS;
+    for (int s = 0; s < PNGIO_HUFF_DISTS; s++)
+        total += dc[s];
+    lt = log2_fix(total + 1);
+    for (int s = 0; s < PNGIO_HUFF_DISTS; s++)
+        if (dc[s] != 0)
+            bits += (uint64_t)dc[s] * (lt - log2_fix(dc[s]));
+    return bits / 256;
+}
+
 int pngio_huff_plan(const uint32_t *bands, uint32_t nb, uint32_t scale, uint8_t *starts)
 {
     uint32_t cur[PNGIO_HUFF_SYMS];
     uint8_t curlen[PNGIO_HUFF_SYMS + PLAN_DISTS], newlen[PNGIO_HUFF_SYMS + PLAN_DISTS], cll[19];
     int blocks = 0;
     for (uint32_t b = 0; b < nb; b++) {
-        const uint32_t *c = bands + (size_t)b * PNGIO_HUFF_SYMS;
+        const uint32_t *c = bands + (size_t)b * PNGIO_HUFF_COUNTS;
         int start = b == 0;
         if (!start && b + 1 < nb) {
             /* a block from here when a table of this band's sample codes
              * the next band's sample (held out: a table always fits its
              * own sample best), scaled to the band, in fewer bits than
              * the current table by more than the new header costs */
-            const uint32_t *next = c + PNGIO_HUFF_SYMS;
+            const uint32_t *next = c + PNGIO_HUFF_COUNTS;
             plan_lengths(c, newlen);
             int64_t gain = 0;
             for (int s = 0; s < PNGIO_HUFF_SYMS; s++)
@@ -416,30 +620,38 @@ int pngio_huff_plan(const uint32_t *bands, uint32_t nb, uint32_t scale, uint8_t 
 
 uint8_t *pngio_huff_begin(pngio_huff_t *h, uint8_t *out, int first, int final)
 {
-    uint8_t len[PNGIO_HUFF_SYMS + HUFF_DISTS];
-    uint16_t code[PNGIO_HUFF_SYMS];
-    table_lengths(h->count, len);
+    uint8_t len[PNGIO_HUFF_COUNTS];
+    uint16_t code[PNGIO_HUFF_COUNTS];
+    table_lengths(h->count, h->tab != NULL, len);
     canonical(len, PNGIO_HUFF_SYMS, code);
+    canonical(len + PNGIO_HUFF_SYMS, PNGIO_HUFF_DISTS, code + PNGIO_HUFF_SYMS);
     for (int s = 0; s < 256; s++)
         h->lit[s] = code[s] | (uint32_t)len[s] << 16;
     h->eob = code[256] | (uint32_t)len[256] << 16;
-    /* a match: its length's code, extra bits, then its distance: of the
-     * 4 distance codes only 0 (distance 1, bit 0) and 3 (distance 4, bit
-     * 1) have codes */
-    for (unsigned m = 3; m <= 258; m++) {
+    for (unsigned m = 3; m <= 258; m++) {   /* a length's code, then its extra bits */
         int ls = len_symbol(m);
-        unsigned n = len[257 + ls], e = len_extra[ls];
-        uint32_t bits = code[257 + ls] | (uint32_t)(m - len_base[ls]) << n;
-        h->match[m] = bits | (n + e + 1u) << 24;
-        h->far[m] = bits | 1u << (n + e) | (n + e + 1u) << 24;
+        unsigned n = len[257 + ls];
+        h->len[m] = (code[257 + ls] | (uint32_t)(m - len_base[ls]) << n) |
+                    (n + len_extra[ls]) << 24;
     }
-    h->match[0] = h->match[1] = h->match[2] = 0;
-    h->far[0] = h->far[1] = h->far[2] = 0;
+    h->len[0] = h->len[1] = h->len[2] = 0;
+    for (int d = 0; d < PNGIO_HUFF_DISTS; d++)
+        h->dist[d] = code[PNGIO_HUFF_SYMS + d] | (uint32_t)len[PNGIO_HUFF_SYMS + d] << 16;
+    for (unsigned m = 0; m <= 258; m++) {   /* runs: the length, then distance 1 or 4 */
+        uint64_t lc = h->len[m] & 0xffffffu, n = h->len[m] >> 24;
+        h->run1[m] = lc | (uint64_t)(h->dist[0] & 0xffffu) << n |
+                     (n + (h->dist[0] >> 16)) << 48;
+        h->run4[m] = lc | (uint64_t)(h->dist[3] & 0xffffu) << n |
+                     (n + (h->dist[3] >> 16)) << 48;
+    }
 
     uint8_t cll[19];
     uint16_t clcode[19];
     int hclen;
-    cl_code(len, PNGIO_HUFF_SYMS + HUFF_DISTS, cll, clcode, &hclen);
+    int ndist = PNGIO_HUFF_DISTS;
+    while (ndist > 1 && len[PNGIO_HUFF_SYMS + ndist - 1] == 0)
+        ndist--;
+    cl_code(len, PNGIO_HUFF_SYMS + ndist, cll, clcode, &hclen);
 
     uint64_t bb = h->bb;
     unsigned bc = h->bc;
@@ -453,14 +665,14 @@ uint8_t *pngio_huff_begin(pngio_huff_t *h, uint8_t *out, int first, int final)
     PUT(final ? 1u : 0u, 1);                     /* BFINAL */
     PUT(2u, 2);                                  /* BTYPE 10: dynamic */
     PUT(PNGIO_HUFF_SYMS - 257u, 5);              /* HLIT */
-    PUT(HUFF_DISTS - 1u, 5);                     /* HDIST */
+    PUT((unsigned)ndist - 1u, 5);                /* HDIST */
     PUT((unsigned)hclen - 4u, 4);                /* HCLEN */
     FLUSH();
     for (int k = 0; k < hclen; k++) {
         PUT(cll[cl_order[k]], 3);
         FLUSH();
     }
-    for (int s = 0; s < PNGIO_HUFF_SYMS + HUFF_DISTS; s++) {
+    for (int s = 0; s < PNGIO_HUFF_SYMS + ndist; s++) {
         PUT(clcode[len[s]], cll[len[s]]);
         FLUSH();
     }

@@ -63,41 +63,65 @@ int pngio_scalar_forced(void);
 void pngio_rows_to_rgba(uint8_t *dst, const uint32_t *src, size_t n, int simd);
 
 /* ---- the fast deflate coder of level 1 (pngio-huff.c) ----
- * One zlib stream of dynamic Huffman blocks: literals and runs (matches
- * at distance 1, or 4 where the 4 bytes before are the run's byte).
- * Use: pngio_huff_init, pngio_huff_count on the sampled rows of each band
- * of rows (the counts of each band kept by the caller), pngio_huff_plan
- * (which bands start a block: starts[b] 1;
- * bands: nb arrays of PNGIO_HUFF_SYMS counts, scale: rows per sampled
+ * One zlib stream of dynamic Huffman blocks: literals, runs (matches at
+ * distance 1, or 4 where the 4 bytes before are the run's byte) and,
+ * given a table (unfiltered rows), matches found where pixels start.
+ * Use: pngio_huff_init with a table of PNGIO_HUFF_HASH entries (or NULL:
+ * runs only, the distance code of 1 and 4 alone) and the bytes per
+ * pixel; pngio_huff_count on the sampled rows of each band of rows (the
+ * counts of each band kept by the caller; with a table, counting the row
+ * before each sampled one first, its counts dropped, lets the sample see
+ * matches from it), pngio_huff_cost of their sum (the estimated bits of
+ * coding them), pngio_huff_plan (which bands start a block: starts[b] 1;
+ * bands: nb arrays of PNGIO_HUFF_COUNTS counts, scale: rows per sampled
  * row; returns the number of blocks); then per block: its bands' summed
  * counts in count, pngio_huff_begin (first: the zlib header too; final:
- * the last block), pngio_huff_row on each of its filtered rows in order,
+ * the last block), pngio_huff_row on each of its rows in order,
  * pngio_huff_block_end before the next block; pngio_huff_end (the last
  * block's end) with the Adler-32 of all rows. pngio_huff_sync ends a
  * block and the stream's bits so far (an empty stored block, zlib's
  * Z_SYNC_FLUSH: the bytes after it may be coded apart, from a state
- * just initialized, begun with first 0). A row p of len bytes (its
- * filter type byte included) must have p[-1] readable and, unless first
- * (the stream's first row, or the first after a sync: no match reaches
- * back before it), equal to the previous row's last byte;
- * p[len .. len + 7] readable. The out pointers need room for 2 * len +
- * 16 bytes (row), 1,200 (begin), 16 (end, sync); each returns the new end,
- * whole bytes before it final, the pending bits kept in h. */
-#define PNGIO_HUFF_SYMS 286
+ * just initialized, begun with first 0).
+ * Rows: first (the stream's first row, the first after a sync, a
+ * sample's first) starts a new stream: nothing reaches back before it.
+ * A row p of len bytes (its filter type byte included) must have p[-1]
+ * readable and, unless first, equal to the previous row's last byte;
+ * with a table, the rows follow each other in memory (each starts where
+ * the one before ended) and the PNGIO_HUFF_WINDOW bytes before a row (or
+ * all since first) are as they were given. p[len .. len + 7] readable.
+ * The bytes coded depend only on the rows (and where first and the
+ * blocks fall).
+ * The out pointers need room for 2 * len + 16 bytes (row), 1,200
+ * (begin), 16 (end, sync); each returns the new end, whole bytes before
+ * it final, the pending bits kept in h. */
+#define PNGIO_HUFF_SYMS 286                  /* literal/length symbols */
+#define PNGIO_HUFF_DISTS 30                  /* distance symbols */
+#define PNGIO_HUFF_COUNTS (PNGIO_HUFF_SYMS + PNGIO_HUFF_DISTS)
+#define PNGIO_HUFF_HASH_BITS 12
+#define PNGIO_HUFF_HASH (1u << PNGIO_HUFF_HASH_BITS)   /* table entries */
+#define PNGIO_HUFF_WINDOW 32768u             /* the farthest match */
 typedef struct pngio_huff {
-    uint32_t count[PNGIO_HUFF_SYMS];  /* sampled literal/length symbols */
+    uint32_t count[PNGIO_HUFF_COUNTS];  /* sampled symbols: literal/length, distance */
     uint32_t lit[256];                /* code | bits << 16 */
-    uint32_t match[259];              /* by length: code + extra + distance 1, | bits << 24 */
-    uint32_t far[259];                /* the same at distance 4 */
+    uint32_t len[259];                /* by match length: code + extra, | bits << 24 */
+    uint32_t dist[PNGIO_HUFF_DISTS];  /* code | bits << 16 */
+    uint64_t run1[259], run4[259];    /* by length: length + distance 1 or 4, | bits << 48 */
     uint32_t eob;
     uint64_t bb;                      /* pending bits, LSB first */
     unsigned bc;
+    uint64_t xbits;                   /* counted: the matches' extra bits */
+    uint32_t *tab;                    /* the match finder: stream positions by hash
+                                         (NULL: no matches but runs) */
+    uint32_t pos;                     /* stream position of the next row */
+    uint32_t lo;                      /* the current stream's first position */
+    unsigned bpp;                     /* matches are looked for where pixels start */
 } pngio_huff_t;
-void pngio_huff_init(pngio_huff_t *h);
+void pngio_huff_init(pngio_huff_t *h, uint32_t *tab, unsigned bpp);
 void pngio_huff_count(pngio_huff_t *h, const uint8_t *p, size_t len, int first);
 uint8_t *pngio_huff_begin(pngio_huff_t *h, uint8_t *out, int first, int final);
 uint8_t *pngio_huff_block_end(pngio_huff_t *h, uint8_t *out);
 int pngio_huff_plan(const uint32_t *bands, uint32_t nb, uint32_t scale, uint8_t *starts);
+uint64_t pngio_huff_cost(const uint32_t *counts, uint64_t xbits);
 uint8_t *pngio_huff_row(pngio_huff_t *h, const uint8_t *p, size_t len, int first, uint8_t *out);
 uint8_t *pngio_huff_sync(pngio_huff_t *h, uint8_t *out);
 uint8_t *pngio_huff_end(pngio_huff_t *h, uint8_t *out, uint32_t adler);

@@ -12,9 +12,10 @@
  * RGBA (6) otherwise. The compression level and the filter are options.
  * The encoder (pngio-enc.c) filters rows itself. Level 1 codes them with
  * our own deflate coder (pngio-huff.c: dynamic Huffman blocks whose
- * tables come from a sample of the image's rows, literals and runs,
- * written row by row); levels 0 and 2..9 compress the whole filtered
- * image with libdeflate in one call. Buffers are kept per thread between
+ * tables come from a sample of the image's rows, written row by row;
+ * filtered rows as literals and runs, or, when the sample says that is
+ * smaller, unfiltered rows with matches too); levels 0 and 2..9 compress
+ * the whole filtered image with libdeflate in one call. Buffers are kept per thread between
  * calls (no page faults per frame). Output bytes depend only on the
  * pixels, the options and (levels 0, 2..9) libdeflate's version, never
  * on the CPU.
@@ -119,14 +120,17 @@ typedef enum rf_png_filter {
     RF_PNG_FILTER_ALL,        /* adaptive: per row the filter whose bytes
                                  have the lowest sum of absolute values
                                  (level 1: summed over 32 bytes of every
-                                 128 of the row); levels 0, 2..9: or NONE
-                                 for the whole image when a sample of
-                                 rows compresses smaller so */
+                                 128 of the row), or NONE for the whole
+                                 image when a sample of rows compresses
+                                 smaller so (level 1: by 3% or more, its
+                                 matches counted) */
 } rf_png_filter_t;
 
 typedef struct rf_png_options {
     int level;                /* compression level 0..9: 1 our own fast
-                                 coder (Huffman + runs, no match search);
+                                 coder (Huffman, runs; on unfiltered rows
+                                 matches with the pixel above, the pixel
+                                 before or one probe of a hash table);
                                  0 and 2..9 libdeflate's levels (0
                                  stores, 9 smallest) */
     rf_png_filter_t filter;
@@ -145,9 +149,9 @@ typedef struct rf_png_options {
 
 /* Defaults, measured by bench/png.c on the corpus of bench/scenes/corpus
  * (BENCHMARKS.md has the table): render frames level 1 + ALL (the fast
- * setting: our coder, the filter per row chosen on a sample of each row;
- * 8x to 23x faster than cairo_surface_write_to_png at 1.01x to 1.41x
- * its size), goldens level 7 + ALL (the small setting, libdeflate: 0.76x
+ * setting: our coder, the filter per row chosen on a sample of each row
+ * or none with matches; 8x to 24x faster than cairo_surface_write_to_png
+ * at 0.90x to 1.41x its size), goldens level 7 + ALL (the small setting, libdeflate: 0.76x
  * to 1.02x cairo's size on the corpus, still faster than cairo). A NULL
  * options pointer means RF_PNG_OPTIONS_RENDER. Use:
  * rf_png_options_t o = RF_PNG_OPTIONS_GOLDEN; */

@@ -425,6 +425,60 @@ START_TEST(level1_is_one_dynamic_block_a_half_in_several_idats)
 }
 END_TEST
 
+/* Level 1 codes a frame unfiltered, with matches (the pixel above, the
+ * pixel before, or the last position whose 4 bytes hashed alike), when
+ * its sample says that is 3% smaller or more than filtered rows with
+ * runs: a text-like frame (six noise "glyphs" repeated along lines at
+ * any x, on a plain or clear background) is coded so (its first block
+ * sends all 30 distance codes: HDIST 29) and comes out smaller than
+ * with any one filter; noise stays filtered (the test above). RGB and
+ * RGBA; 1 thread and 2, scalar and vector: the same bytes; libpng and
+ * pngtool.py decode every pixel. */
+START_TEST(level1_unfiltered_with_matches_where_smaller)
+{
+    for (int alpha = 0; alpha < 2; alpha++) {
+        const uint32_t w = 640, h = 360, gw = 9, gh = 13;
+        uint32_t glyph[6][13][9];
+        for (int g = 0; g < 6; g++)
+            for (uint32_t y = 0; y < gh; y++)
+                for (uint32_t x = 0; x < gw; x++)
+                    glyph[g][y][x] = next32() | 0xff000000u;
+        rf_png_frame_t f;
+        uint32_t *px = make_frame(w, h, 0, &f);
+        for (uint32_t y = 0; y < h; y++)
+            for (uint32_t x = 0; x < w; x++)
+                ((uint32_t *)(void *)((uint8_t *)px + y * f.stride))[x] =
+                    alpha ? 0u : 0xff203040u;
+        for (uint32_t line = 4; line + gh < h; line += 20)
+            for (uint32_t x = 3 + next32() % 7; x + gw < w; x += gw + 1 + next32() % 5) {
+                const int g = (int)(next32() % 6);
+                for (uint32_t y = 0; y < gh; y++)
+                    memcpy((uint8_t *)px + (line + y) * f.stride + x * 4, glyph[g][y],
+                           gw * 4);
+            }
+        rf_png_options_t o = { 1, RF_PNG_FILTER_ALL, 0 };
+        rf_png_buffer_t a = { 0 }, b = { 0 };
+        encode(&f, &o, 0, &a);
+        const uint8_t *z = a.data + 8 + 25 + 8;
+        ck_assert_mem_eq(z - 4, "IDAT", 4);
+        ck_assert_uint_eq(z[3] & 31u, 29);             /* HDIST: 30 distance codes */
+        for (int filter = RF_PNG_FILTER_NONE; filter < RF_PNG_FILTER_ALL; filter++) {
+            rf_png_options_t one = { 1, (rf_png_filter_t)filter, 0 };
+            encode(&f, &one, 0, &b);
+            if (filter == RF_PNG_FILTER_NONE)          /* NONE is the same way */
+                ck_assert(b.len == a.len && memcmp(a.data, b.data, a.len) == 0);
+            else
+                ck_assert_msg(a.len < b.len, "%s: %zu bytes, filter %d %zu",
+                              alpha ? "RGBA" : "RGB", a.len, filter, b.len);
+        }
+        check_frame(&f, &o, 1, 1, 1, alpha ? "text-like RGBA, level 1" : "text-like RGB, level 1");
+        rf_png_buffer_destroy(&a);
+        rf_png_buffer_destroy(&b);
+        free(px);
+    }
+}
+END_TEST
+
 /* The halves at their edges: images just under and just over 1 MiB of
  * filtered rows, two bands exactly (halves of 64 rows), an odd number
  * of bands, a tall image whose bands are longer than 64 rows, runs that
@@ -698,6 +752,7 @@ static Suite *pngenc_suite(void)
     tcase_add_test(g, every_level_same_pixels_scalar_same_bytes);
     tcase_add_test(g, per_row_filters_are_chosen);
     tcase_add_test(g, level1_is_one_dynamic_block_a_half_in_several_idats);
+    tcase_add_test(g, level1_unfiltered_with_matches_where_smaller);
     tcase_add_test(g, level1_halves_same_bytes_on_any_threads);
     tcase_add_test(g, level1_new_block_where_rows_change);
     tcase_add_test(g, level1_random_images_round_trip);
