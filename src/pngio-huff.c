@@ -247,8 +247,9 @@ static inline int worth(const pngio_huff_t *h, const uint8_t *p, size_t m, uint3
         return 1;
     unsigned mb = (h->len[m] >> 24) + (h->dist[ds] >> 16) + dist_extra(ds), lb = 0;
     for (size_t t = 0; t < m; t++)
-        lb += h->lit[p[t]] >> 16;
-    return mb < lb;
+        if ((lb += h->lit[p[t]] >> 16) > mb)
+            return 1;
+    return 0;
 }
 
 /* A match of m bytes (3 .. 258) at distance d: counted or coded. */
