@@ -604,11 +604,12 @@ static void count_row(pngio_huff_t *h, const uint8_t *p, size_t len, int first, 
  * after the row before it, which the match finder's table learns from,
  * uncounted), the whole's estimated bits in *cost and *cost_none
  * (UINT64_MAX: not tried). The rows are taken an eighth at a time, each
- * eighth spread over the image; after the first two, the unfiltered
- * way is tried no further when estimated at 1.2 times the filtered
- * one's bits or more, nor the filtered one when the unfiltered is at
- * 0.95 times or less (on the corpus the estimates then stay on their
- * side of 1). */
+ * eighth spread over the image; after the first, the unfiltered way is
+ * tried no further when estimated at 1.25 times the filtered one's bits
+ * or more, nor the filtered one when the unfiltered is at 0.94 times or
+ * less; after the second, at 1.2 and 0.95 times (on the corpus every
+ * kind is decided by then, and its estimate stays on its side of 1 to
+ * the end). */
 static void sample(const pngio_image_t *img, rf_png_filter_t mode, int try_filtered,
                    int try_none, size_t bpp, uint32_t band, uint32_t step, enc_scratch_t *sc,
                    int scalar, uint32_t *bands, uint32_t *bands_none, uint64_t *cost,
@@ -659,10 +660,14 @@ static void sample(const pngio_image_t *img, rf_png_filter_t mode, int try_filte
         }
         *cost = try_filtered ? pngio_huff_cost(total[0], h.xbits) : UINT64_MAX;
         *cost_none = try_none ? pngio_huff_cost(total[1], hn.xbits) : UINT64_MAX;
-        if (phase == 1 && try_filtered && try_none) {
-            if (*cost_none / 6 >= *cost / 5)          /* unfiltered 1.2x or more */
+        if (phase <= 1 && try_filtered && try_none) {
+            /* after an eighth: unfiltered 1.25x or more, or 0.94x or
+             * less; after two: 1.2x, 0.95x */
+            uint64_t drop_num = phase == 0 ? 5 : 6, drop_den = phase == 0 ? 4 : 5;
+            uint64_t keep_num = phase == 0 ? 47 : 19, keep_den = phase == 0 ? 50 : 20;
+            if (*cost_none / drop_num >= *cost / drop_den)
                 try_none = 0;
-            else if (*cost_none / 19 <= *cost / 20)   /* unfiltered 0.95x or less */
+            else if (*cost_none / keep_num <= *cost / keep_den)
                 try_filtered = 0;
         }
     }

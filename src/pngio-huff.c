@@ -313,7 +313,7 @@ put_run(pngio_huff_t *h, const uint8_t *p, size_t *i, size_t len, uint8_t *out, 
  * it; the rest are literals. */
 static inline __attribute__((always_inline)) uint8_t *
 tokens(pngio_huff_t *h, const uint8_t *p, size_t len, int first, uint8_t *out, const int coding,
-       const size_t bpp)
+       const size_t bpp, const int matching)
 {
     uint64_t bb = h->bb;
     unsigned bc = h->bc;
@@ -333,7 +333,7 @@ tokens(pngio_huff_t *h, const uint8_t *p, size_t len, int first, uint8_t *out, c
         size_t k = r3 != 0 ? (size_t)__builtin_ctzll(r3) >> 3 : 6;
         size_t m = 0;
         uint32_t d = 0;
-        if (h->tab != NULL) {
+        if (matching) {
             if (nj < i)
                 nj = i + (bpp - (i - 1) % bpp) % bpp;
             for (; nj < i + k && nj + 4 <= len; nj += bpp) {
@@ -341,7 +341,7 @@ tokens(pngio_huff_t *h, const uint8_t *p, size_t len, int first, uint8_t *out, c
                     break;
             }
         }
-        if (m != 0 && worth(h, p + nj, m, d, coding)) {
+        if (matching && m != 0 && worth(h, p + nj, m, d, coding)) {
             size_t j = nj;
             while (j > i && m < 258 && h->pos + j - 1 - d >= h->lo && p[j - 1] == *(p + j - 1 - d)) {
                 j--;
@@ -373,15 +373,20 @@ tokens(pngio_huff_t *h, const uint8_t *p, size_t len, int first, uint8_t *out, c
 
 void pngio_huff_count(pngio_huff_t *h, const uint8_t *p, size_t len, int first)
 {
-    if (h->bpp == 3)   /* the pixel size a constant: no division */
-        (void)tokens(h, p, len, first, NULL, 0, 3);
+    /* the pixel size a constant (no division), no match code for runs only */
+    if (h->tab == NULL)
+        (void)tokens(h, p, len, first, NULL, 0, 1, 0);
+    else if (h->bpp == 3)
+        (void)tokens(h, p, len, first, NULL, 0, 3, 1);
     else
-        (void)tokens(h, p, len, first, NULL, 0, 4);
+        (void)tokens(h, p, len, first, NULL, 0, 4, 1);
 }
 
 uint8_t *pngio_huff_row(pngio_huff_t *h, const uint8_t *p, size_t len, int first, uint8_t *out)
 {
-    return h->bpp == 3 ? tokens(h, p, len, first, out, 1, 3) : tokens(h, p, len, first, out, 1, 4);
+    if (h->tab == NULL)
+        return tokens(h, p, len, first, out, 1, 1, 0);
+    return h->bpp == 3 ? tokens(h, p, len, first, out, 1, 3, 1) : tokens(h, p, len, first, out, 1, 4, 1);
 }
 
 /* ---- Huffman code lengths ---- */
