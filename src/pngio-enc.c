@@ -370,10 +370,18 @@ static uint32_t *rows_tab(uint8_t *rows, size_t n)
     return (uint32_t *)(void *)((t + 63) & ~(uintptr_t)63);
 }
 
-static size_t window_bytes(size_t len)
+/* raw's bytes: rows coded with matches need the window (the kept bytes
+ * and at least one row, 192 KiB of rows when they are shorter); others
+ * one row; the sample three (sample_bytes). */
+static size_t window_bytes(size_t len, int matches)
 {
-    size_t room = 8 * len > ((size_t)192 << 10) ? 8 * len : (size_t)192 << 10;
-    return 8 + PNGIO_HUFF_WINDOW + room + len + 16;
+    size_t room = len + 16 > ((size_t)192 << 10) ? len + 16 : (size_t)192 << 10;
+    return matches ? 8 + PNGIO_HUFF_WINDOW + 8 + room + 16 : 8 + len + 16;
+}
+
+static size_t sample_bytes(size_t len)
+{
+    return 8 + 3 * len + 48;
 }
 
 /* Row y filtered as mode says into f (1 + n bytes). rows as for
@@ -412,7 +420,7 @@ static void code_part(enc_part_t *pt, uint8_t *rows, uint8_t *raw)
     size_t n = pt->n, len = n + 1;
     uint8_t *prev = rows + 8, *cur = rows + 8 + n + 8, *cand = rows + 2 * (n + 8);
     uint8_t *f = raw + 8;               /* f[-1]: the stream's previous byte */
-    uint8_t *wend = raw + window_bytes(len);
+    uint8_t *wend = raw + window_bytes(len, pt->matches);
     uint8_t *z0 = pt->z, *out = z0;
     uint32_t band = pt->band, nb = pt->nb, adler = 1;
     int begun = pt->begun;
@@ -434,7 +442,7 @@ static void code_part(enc_part_t *pt, uint8_t *rows, uint8_t *raw)
             begun++;
             out = pngio_huff_begin(&h, out, y == 0, begun == pt->blocks);
         }
-        if (f + len + 16 > wend) {      /* the window's last bytes to its start */
+        if (pt->matches && (size_t)(wend - f) < len + 16) {   /* the window's last bytes to its start */
             size_t keep = (size_t)(f - raw) < PNGIO_HUFF_WINDOW + 8 ? (size_t)(f - raw)
                                                                     : PNGIO_HUFF_WINDOW + 8;
             memmove(raw, f - keep, keep);
@@ -603,7 +611,7 @@ static void count_row(pngio_huff_t *h, const uint8_t *p, size_t len, int first, 
  * and into bands_none unfiltered (NONE with matches: each sampled row
  * after the row before it, which the match finder's table learns from,
  * uncounted), the whole's estimated bits in *cost and *cost_none
- * (UINT64_MAX: not tried). The rows are taken an eighth at a time, each
+ * (the latter with its larger table's 104; UINT64_MAX: not tried). The rows are taken an eighth at a time, each
  * eighth spread over the image; after the first, the unfiltered way is
  * tried no further when estimated at 1.25 times the filtered one's bits
  * or more, nor the filtered one when the unfiltered is at 0.94 times or
@@ -659,15 +667,17 @@ static void sample(const pngio_image_t *img, rf_png_filter_t mode, int try_filte
             }
         }
         *cost = try_filtered ? pngio_huff_cost(total[0], h.xbits) : UINT64_MAX;
-        *cost_none = try_none ? pngio_huff_cost(total[1], hn.xbits) : UINT64_MAX;
+        /* the unfiltered way's table sends 26 more distance code
+         * lengths (about 104 bits: tiny images stay filtered) */
+        *cost_none = try_none ? pngio_huff_cost(total[1], hn.xbits) + 104 : UINT64_MAX;
         if (phase <= 1 && try_filtered && try_none) {
             /* after an eighth: unfiltered 1.25x or more, or 0.94x or
              * less; after two: 1.2x, 0.95x */
             uint64_t drop_num = phase == 0 ? 5 : 6, drop_den = phase == 0 ? 4 : 5;
             uint64_t keep_num = phase == 0 ? 47 : 19, keep_den = phase == 0 ? 50 : 20;
-            if (*cost_none / drop_num >= *cost / drop_den)
+            if (*cost_none * drop_den >= *cost * drop_num)   /* bits < 2^40: no overflow */
                 try_none = 0;
-            else if (*cost_none / keep_num <= *cost / keep_den)
+            else if (*cost_none * keep_den <= *cost * keep_num)
                 try_filtered = 0;
         }
     }
@@ -683,7 +693,7 @@ static rf_png_status_t encode_fast(const pngio_image_t *img, rf_png_filter_t mod
     size_t bpp = img->alpha ? 4 : 3;
     size_t n = (size_t)img->width * bpp, len = n + 1;
     if (grow(&sc->rows, &sc->rows_cap, rows_bytes(n), 1) != 0 ||
-        grow(&sc->raw, &sc->raw_cap, window_bytes(len), 1) != 0 ||
+        grow(&sc->raw, &sc->raw_cap, sample_bytes(len), 1) != 0 ||
         grow(&sc->z, &sc->z_cap, RF_IDAT_MAX + 2 * len + 2048, 0) != 0)
         return RF_PNG_NO_MEMORY;
     uint32_t band = img->height / RF_BANDS_MAX > RF_BAND_ROWS ? img->height / RF_BANDS_MAX : RF_BAND_ROWS;
@@ -706,6 +716,8 @@ static rf_png_status_t encode_fast(const pngio_image_t *img, rf_png_filter_t mod
     if (matches) {
         mode = RF_PNG_FILTER_NONE;
         bands = bands_none;
+        if (grow(&sc->raw, &sc->raw_cap, window_bytes(len, 1), 1) != 0)
+            return RF_PNG_NO_MEMORY;
     }
     int blocks = pngio_huff_plan(bands, nb, step, starts);
 
@@ -744,7 +756,7 @@ static rf_png_status_t encode_fast(const pngio_image_t *img, rf_png_filter_t mod
         if ((sc->part2 != NULL || (sc->part2 = malloc(sizeof *sc->part2)) != NULL) &&
             grow(&sc->z2, &sc->z2_cap, nends * sizeof(size_t) + zcap, 0) == 0 &&
             grow(&sc->rows2, &sc->rows2_cap, rows_bytes(n), 1) == 0 &&
-            grow(&sc->raw2, &sc->raw2_cap, window_bytes(len), 1) == 0 &&
+            grow(&sc->raw2, &sc->raw2_cap, window_bytes(len, matches), 1) == 0 &&
             grow(&sc->stack, &sc->stack_cap, RF_PART_STACK + 64, 0) == 0) {
             uintptr_t st0 = ((uintptr_t)sc->stack + 63) & ~(uintptr_t)63;
             p1 = sc->part2;

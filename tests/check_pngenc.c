@@ -479,6 +479,34 @@ START_TEST(level1_unfiltered_with_matches_where_smaller)
 }
 END_TEST
 
+/* Tiny and flat frames stay filtered: the unfiltered way's estimate
+ * counts its larger table (26 more distance code lengths), and the
+ * sample's early choice compares its estimates without rounding (a
+ * division first once dropped the filtered way of any estimate under
+ * 47 bits). Solid 4x4, 64x1, 1x64 and 300x200 frames: HDIST 3. */
+START_TEST(level1_tiny_and_flat_frames_stay_filtered)
+{
+    static const uint32_t sizes[][2] = { { 4, 4 }, { 64, 1 }, { 1, 64 }, { 300, 200 } };
+    for (int i = 0; i < 4; i++) {
+        rf_png_frame_t f;
+        uint32_t *px = make_frame(sizes[i][0], sizes[i][1], 0, &f);
+        for (uint32_t y = 0; y < f.height; y++)
+            for (uint32_t x = 0; x < f.width; x++)
+                ((uint32_t *)(void *)((uint8_t *)px + y * f.stride))[x] = 0xff336699u;
+        rf_png_options_t o = { 1, RF_PNG_FILTER_ALL, 0 };
+        rf_png_buffer_t a = { 0 };
+        encode(&f, &o, 0, &a);
+        const uint8_t *z = a.data + 8 + 25 + 8;
+        ck_assert_mem_eq(z - 4, "IDAT", 4);
+        ck_assert_msg((z[3] & 31u) == 3, "%ux%u solid: HDIST %u, coded unfiltered",
+                      f.width, f.height, z[3] & 31u);
+        check_frame(&f, &o, 1, 0, 1, "solid, level 1");
+        rf_png_buffer_destroy(&a);
+        free(px);
+    }
+}
+END_TEST
+
 /* The halves at their edges: images just under and just over 1 MiB of
  * filtered rows, two bands exactly (halves of 64 rows), an odd number
  * of bands, a tall image whose bands are longer than 64 rows, runs that
@@ -753,6 +781,7 @@ static Suite *pngenc_suite(void)
     tcase_add_test(g, per_row_filters_are_chosen);
     tcase_add_test(g, level1_is_one_dynamic_block_a_half_in_several_idats);
     tcase_add_test(g, level1_unfiltered_with_matches_where_smaller);
+    tcase_add_test(g, level1_tiny_and_flat_frames_stay_filtered);
     tcase_add_test(g, level1_halves_same_bytes_on_any_threads);
     tcase_add_test(g, level1_new_block_where_rows_change);
     tcase_add_test(g, level1_random_images_round_trip);
