@@ -356,9 +356,10 @@ static int trial_prefers_none(const pngio_image_t *img, size_t n, size_t bpp,
 #define RF_PART_STACK ((size_t)256 << 10)   /* the second half's thread's stack */
 
 /* Level 1's scratch: rows (prev, cur, 4 candidates, then the match
- * finder's table) and raw, the window: the filtered rows one after the
- * other, the last PNGIO_HUFF_WINDOW bytes moved to its start when the
- * next row would not fit (once per 192 KiB or 8 rows). */
+ * finder's table) and raw: the sample's rows, then one filtered row,
+ * or for unfiltered rows the window (the rows one after the other, the
+ * last PNGIO_HUFF_WINDOW bytes moved to its start when the next row
+ * would not fit: once per 192 KiB of rows, or per row when longer). */
 static size_t rows_bytes(size_t n)
 {
     return 2 * (n + 8) + 4 * n + 64 + PNGIO_HUFF_HASH * sizeof(uint32_t);
@@ -606,13 +607,25 @@ static void count_row(pngio_huff_t *h, const uint8_t *p, size_t len, int first, 
     }
 }
 
+/* The estimated bits of coding total[0] (filtered) and total[1]
+ * (unfiltered), or UINT64_MAX for a way not tried. The unfiltered way's
+ * table sends 26 more distance code lengths (about 104 bits: tiny
+ * images stay filtered). */
+static void cost_estimates(uint32_t total[2][PNGIO_HUFF_COUNTS], uint64_t xbits,
+                           uint64_t xbits_none, int filtered, int none, uint64_t *cost,
+                           uint64_t *cost_none)
+{
+    *cost = filtered ? pngio_huff_cost(total[0], xbits) : UINT64_MAX;
+    *cost_none = none ? pngio_huff_cost(total[1], xbits_none) + 104 : UINT64_MAX;
+}
+
 /* The sample: every step-th row's symbols, counted per band of rows
  * into bands filtered as mode says (when filtered: runs, no matches)
  * and into bands_none unfiltered (NONE with matches: each sampled row
  * after the row before it, which the match finder's table learns from,
  * uncounted), the whole's estimated bits in *cost and *cost_none
- * (the latter with its larger table's 104; UINT64_MAX: not tried). The rows are taken an eighth at a time, each
- * eighth spread over the image; after the first, the unfiltered way is
+ * (the latter with its larger table's 104; UINT64_MAX: not tried). The
+ * rows are taken an eighth at a time, each eighth spread over the image; after the first, the unfiltered way is
  * tried no further when estimated at 1.25 times the filtered one's bits
  * or more, nor the filtered one when the unfiltered is at 0.94 times or
  * less; after the second, at 1.2 and 0.95 times (on the corpus every
@@ -666,11 +679,8 @@ static void sample(const pngio_image_t *img, rf_png_filter_t mode, int try_filte
                           bands_none + (size_t)(y / band) * PNGIO_HUFF_COUNTS, total[1]);
             }
         }
-        *cost = try_filtered ? pngio_huff_cost(total[0], h.xbits) : UINT64_MAX;
-        /* the unfiltered way's table sends 26 more distance code
-         * lengths (about 104 bits: tiny images stay filtered) */
-        *cost_none = try_none ? pngio_huff_cost(total[1], hn.xbits) + 104 : UINT64_MAX;
         if (phase <= 1 && try_filtered && try_none) {
+            cost_estimates(total, h.xbits, hn.xbits, 1, 1, cost, cost_none);
             /* after an eighth: unfiltered 1.25x or more, or 0.94x or
              * less; after two: 1.2x, 0.95x */
             uint64_t drop_num = phase == 0 ? 5 : 6, drop_den = phase == 0 ? 4 : 5;
@@ -681,10 +691,7 @@ static void sample(const pngio_image_t *img, rf_png_filter_t mode, int try_filte
                 try_filtered = 0;
         }
     }
-    if (!try_filtered)
-        *cost = UINT64_MAX;
-    if (!try_none)
-        *cost_none = UINT64_MAX;
+    cost_estimates(total, h.xbits, hn.xbits, try_filtered, try_none, cost, cost_none);
 }
 
 static rf_png_status_t encode_fast(const pngio_image_t *img, rf_png_filter_t mode, int threads,

@@ -569,24 +569,23 @@ static uint32_t log2_fix(uint64_t x)
     return e * 256 + f + corr;
 }
 
-uint64_t pngio_huff_cost(const uint32_t *counts, uint64_t xbits)
+/* Σ c log2(total / c) over n counts, in 1/256 bits. */
+static uint64_t entropy_fix(const uint32_t *counts, int n)
 {
-    uint64_t bits = xbits * 256, total = 0;
-    for (int s = 0; s < PNGIO_HUFF_SYMS; s++)
+    uint64_t bits = 0, total = 0;
+    for (int s = 0; s < n; s++)
         total += counts[s];
     uint32_t lt = log2_fix(total + 1);
-    for (int s = 0; s < PNGIO_HUFF_SYMS; s++)
+    for (int s = 0; s < n; s++)
         if (counts[s] != 0)
             bits += (uint64_t)counts[s] * (lt - log2_fix(counts[s]));
-    total = 0;
-    const uint32_t *dc = counts + PNGIO_HUFF_SYMS;
-    for (int s = 0; s < PNGIO_HUFF_DISTS; s++)
-        total += dc[s];
-    lt = log2_fix(total + 1);
-    for (int s = 0; s < PNGIO_HUFF_DISTS; s++)
-        if (dc[s] != 0)
-            bits += (uint64_t)dc[s] * (lt - log2_fix(dc[s]));
-    return bits / 256;
+    return bits;
+}
+
+uint64_t pngio_huff_cost(const uint32_t *counts, uint64_t xbits)
+{
+    return (xbits * 256 + entropy_fix(counts, PNGIO_HUFF_SYMS) +
+            entropy_fix(counts + PNGIO_HUFF_SYMS, PNGIO_HUFF_DISTS)) / 256;
 }
 
 int pngio_huff_plan(const uint32_t *bands, uint32_t nb, uint32_t scale, uint8_t *starts)
