@@ -168,16 +168,11 @@ static FT_Pos floor_px(FT_Pos v)
  * 1 to 64. */
 static uint32_t flat_lines(const double *p0, const double *c, double k)
 {
-    double ax = fabs(p0[0] - 2 * c[0] + c[2]), ay = fabs(p0[1] - 2 * c[1] + c[3]);
-    double bx = fabs(c[0] - 2 * c[2] + c[4]), by = fabs(c[1] - 2 * c[3] + c[5]);
-    double m = ax > ay ? ax : ay, mb = bx > by ? bx : by;
-    double q = 0.75 * (m > mb ? m : mb) * fabs(k) / (FLAT_TOLERANCE * 64.0); /* n^2 >= q */
-    if (!(q > 1))
-        return 1; /* flat (or not a number: the point check refuses it) */
-    if (q >= 64.0 * 64.0)
-        return 64;
-    uint32_t n = (uint32_t)sqrt(q);
-    return n + ((double)n * n < q);
+    double ax = p0[0] - 2 * c[0] + c[2], ay = p0[1] - 2 * c[1] + c[3];
+    double bx = c[0] - 2 * c[2] + c[4], by = c[1] - 2 * c[3] + c[5];
+    double m = fmax(fmax(fabs(ax), fabs(ay)), fmax(fabs(bx), fabs(by))) * fabs(k);
+    double n = ceil(sqrt(0.75 * m / (FLAT_TOLERANCE * 64.0)));
+    return n >= 64 ? 64u : n >= 1 ? (uint32_t)n : 1u;
 }
 
 /* Renders outline o into the w x h A8 bitmap at a (rows stride apart,
