@@ -5,13 +5,9 @@
  * (so one thread: no locks). A mask is the coverage of one glyph outline
  * at one scale (device px per font unit) and one of RF_GLYPH_PHASES^2
  * sub-pixel phases (x and y in 1/RF_GLYPH_PHASES of a pixel), rasterized
- * once by FreeType's smooth rasterizer (FT_Outline_Get_Bitmap: the exact
- * area of each pixel the outline covers, nonzero winding) from the
- * outline's points at 1/64 px, its cubics cut into lines within 1/64 px
- * of them (FreeType's own cut is about 1/8 px): within 10 of 255 of the
- * exact coverage (tests/check_text.c), in 2.7 times fewer instructions
- * than cairo's fill of the same outline, which it replaced (BENCHMARKS.md,
- * "Glyph masks by FreeType"). What
+ * once by cairo's own fill
+ * (default antialiasing, nonzero winding), so a cached glyph has the
+ * pixels the outline filled by cairo at the quantized position has. What
  * a mask holds is a pure function of its key (outline, scale, phase):
  * the cache never changes what a frame looks like, only what it costs,
  * whatever was drawn before (--jobs, --shard and seek draw the same bytes).

@@ -1,7 +1,7 @@
 /* layer-text.c - the text layer (scene-v1.md "Text"): a template formatted
  * each frame, shaped and laid out by text.c, drawn through glyph masks
- * (glyphmask.h: FreeType's rasterizer on each outline, at pen positions
- * rounded to 1/16 px) when only moved and uniformly scaled, else as glyph outlines at
+ * (glyphmask.h: cairo's fill of each outline, at pen positions rounded to
+ * 1/16 px) when only moved and uniformly scaled, else as glyph outlines at
  * their exact positions through the same fill and stroke as every shape;
  * reveal (a typewriter) and per_glyph motion.
  *
