@@ -136,11 +136,14 @@ static int rasterize(rf_glyph_masks_t *c, entry_t *e, int px, int py, const uint
     memset(&e->m, 0, sizeof e->m);
     if (!(x1 >= x0 && y1 >= y0))
         return 0; /* no outline: an empty mask */
+    /* too large, or too far from the origin for an int (a scale past any
+     * use_masks allows: the caller draws the outline) */
+    if (!(x1 - x0 < 65536 && y1 - y0 < 65536 && fabs(x0) < 1e9 && fabs(y0) < 1e9))
+        return 1;
     int ix0 = (int)floor(x0) - 1, iy0 = (int)floor(y0) - 1;
     int w = (int)ceil(x1) + 1 - ix0, h = (int)ceil(y1) + 1 - iy0;
     int stride = cairo_format_stride_for_width(CAIRO_FORMAT_A8, w);
-    if (!(x1 - x0 < 65536 && y1 - y0 < 65536) || stride <= 0 ||
-        (size_t)stride * (size_t)h > RF_GLYPH_MASKS_BYTES / 4)
+    if (stride <= 0 || (size_t)stride * (size_t)h > RF_GLYPH_MASKS_BYTES / 4)
         return 1;
     uint8_t *a = arena_take(c, (size_t)stride * (size_t)h);
     if (a == NULL)

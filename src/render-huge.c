@@ -187,6 +187,10 @@ static void gs_move(rf_hsink_t *g, double x, double y)
     g->in_sub = 1;
     g->sx = g->px = x;
     g->sy = g->py = y;
+    if (g->ras != NULL) { /* a raster: no clipping (the shape is within RF_GUARD) */
+        rf_raster_move(g->ras, x, y);
+        return;
+    }
     g->run = g->cut = g->first_at_start = g->first_done = 0;
     if (!g->stroke)
         gs_stage(g, 0, x, y);
@@ -200,7 +204,9 @@ static void gs_line(rf_hsink_t *g, double x, double y)
     }
     if (!g->in_sub)
         gs_move(g, g->px, g->py);
-    if (g->stroke)
+    if (g->ras != NULL)
+        rf_raster_line(g->ras, x, y);
+    else if (g->stroke)
         gs_stroke_segment(g, x, y);
     else
         gs_stage(g, 0, x, y);
@@ -236,6 +242,14 @@ static int gs_near(const rf_hsink_t *g, const double *pts, int n)
 static void gs_arc(rf_hsink_t *g, const double c[2], const double u[2], const double v[2],
                    double a0, double a1)
 {
+    if (g->ras != NULL) {
+        if (!g->in_sub)
+            gs_move(g, g->px, g->py);
+        rf_raster_arc(g->ras, c, u, v, a0, a1, g->tol);
+        g->px = c[0] + u[0] * cos(a1) + v[0] * sin(a1);
+        g->py = c[1] + u[1] * cos(a1) + v[1] * sin(a1);
+        return;
+    }
     int nq = (int)ceil(fabs(a1 - a0) / (RF_PI / 2) - 1e-9);
     if (nq < 1)
         nq = 1;
@@ -256,7 +270,7 @@ static void gs_arc(rf_hsink_t *g, const double c[2], const double u[2], const do
                               c[0] + u[0] * cos(b) + v[0] * sin(b), c[1] + u[1] * cos(b) + v[1] * sin(b),
                               c[0] + wx / ch, c[1] + wy / ch };
             double sh = sin(h), err = hypot(wx, wy) * (sh * sh / ch); /* (1/cos - cos) h */
-            int near = !(err <= RF_FLAT_TOL) && gs_near(g, pts, 3);
+            int near = !(err <= g->tol) && gs_near(g, pts, 3);
             if (near && !(err <= RF_FLAT_BAD) && (d >= RF_FLAT_DEPTH || !(a < m && m < b)))
                 g->imprecise = 1;
             if (near && d < RF_FLAT_DEPTH && a < m && m < b) {
@@ -285,6 +299,12 @@ static double seg_dist(double x, double y, double ax, double ay, double bx, doub
 /* A cubic Bezier from the current point (p[0], p[1]) through p[2..7]. */
 static void gs_curve(rf_hsink_t *g, const double p0[8])
 {
+    if (g->ras != NULL) {
+        rf_raster_cubic(g->ras, p0, g->tol);
+        g->px = p0[6];
+        g->py = p0[7];
+        return;
+    }
     double stack[RF_FLAT_DEPTH + 2][8];
     int depth[RF_FLAT_DEPTH + 2];
     int sp = 0;
@@ -297,7 +317,7 @@ static void gs_curve(rf_hsink_t *g, const double p0[8])
         int d = depth[sp];
         double err = fmax(seg_dist(q[2], q[3], q[0], q[1], q[6], q[7]),
                           seg_dist(q[4], q[5], q[0], q[1], q[6], q[7]));
-        int near = !(err <= RF_FLAT_TOL) && gs_near(g, q, 4);
+        int near = !(err <= g->tol) && gs_near(g, q, 4);
         if (near && !(err <= RF_FLAT_BAD) && d >= RF_FLAT_DEPTH)
             g->imprecise = 1;
         if (near && d < RF_FLAT_DEPTH) {
@@ -392,6 +412,7 @@ void hsink_init(rf_hsink_t *g, cairo_t *cr, const double v[4], double pad)
 {
     memset(g, 0, sizeof *g);
     g->cr = cr;
+    g->tol = RF_FLAT_TOL;
     g->g[0] = v[0] - RF_GUARD_MARGIN;
     g->g[1] = v[1] - RF_GUARD_MARGIN;
     g->g[2] = v[2] + RF_GUARD_MARGIN;
@@ -400,6 +421,14 @@ void hsink_init(rf_hsink_t *g, cairo_t *cr, const double v[4], double pad)
     g->b[1] = v[1] - pad;
     g->b[2] = v[2] + pad;
     g->b[3] = v[3] + pad;
+}
+
+void hsink_init_raster(rf_hsink_t *g, rf_raster_t *ras, const double v[4])
+{
+    hsink_init(g, NULL, v, 2);
+    g->ras = ras;
+    g->tol = RF_RASTER_TOL;
+    rf_raster_reset(ras);
 }
 
 void hsink_begin(rf_hsink_t *g, int stroke)

@@ -14,6 +14,7 @@
 
 #include "bigbuf.h"
 #include "layer.h"
+#include "raster.h"
 #include "render.h"
 #include "shape.h"
 
@@ -83,6 +84,7 @@ struct rf_renderer {
      * view, all 0 between uses, grown when a larger view first needs it. */
     rf_coverage_t cov;
     size_t cov_cap;
+    rf_raster_t *ras;          /* shape fills' outlines (raster.h); NULL until used */
     rf_path_op_t *ops;         /* trim buffer: the largest path layer */
     size_t ops_cap;
     /* The static prefix: the layers drawn first (in drawing order) that
@@ -149,6 +151,10 @@ struct rf_renderer {
 #define RF_GUARD_MARGIN 65536.0
 #define RF_GUARD_REACH 32768.0
 #define RF_FLAT_TOL 0.05
+/* The same for a fill drawn by FreeType (render.c raster_fill): a cubic
+ * strays at most 3/4 of its control points' distance, an arc its apex's,
+ * so every edge is within 1/64 px of the shape's. */
+#define RF_RASTER_TOL (1.0 / 64)
 #define RF_FLAT_DEPTH 60
 /* A piece near the canvas still this far (px) from its chord once it cannot
  * be split (an ellipse 1e100 px wide and 40 high, rotated): its points are
@@ -157,6 +163,10 @@ struct rf_renderer {
 
 struct rf_hsink {
     cairo_t *cr;                 /* building under the identity matrix */
+    rf_raster_t *ras;            /* or feeding this outline (a fill) */
+    double tol;                  /* px: curves and arcs are flattened until
+                                    their control points (an arc's apex)
+                                    are this close to the chord */
     double g[4];                 /* G: x0, y0, x1, y1 */
     double b[4];                 /* where accuracy matters: canvas + reach */
     int stroke;                  /* runs (stroke) or clipped polygons (fill) */
@@ -175,6 +185,10 @@ struct rf_hsink {
  * canvas, or a capture's region, rf_renderer_t.view): G is v grown by
  * RF_GUARD_MARGIN, accuracy matters within pad px of it. */
 void hsink_init(rf_hsink_t *g, cairo_t *cr, const double v[4], double pad);
+/* An empty sink feeding the outline ras (reset first) with a fill, for
+ * the device region v: clipped to G as for cairo, flattened within
+ * RF_RASTER_TOL px near v. */
+void hsink_init_raster(rf_hsink_t *g, rf_raster_t *ras, const double v[4]);
 /* Starts a fill (stroke 0) or a stroke outline (stroke 1) of the shape. */
 void hsink_begin(rf_hsink_t *g, int stroke);
 /* Ends the open subpath, if any. */

@@ -310,11 +310,104 @@ static void shape_path(rf_renderer_t *r, const rf_shape_t *sh)
     rf_layer_class(sh->L)->path(r->cr, sh);
 }
 
-/* Fills then strokes the current path (consuming it). */
-static void shape_paint(rf_renderer_t *r, const rf_layer_t *L, const rf_node_t *n, int fill,
-                        int stroke, double sw, double alpha)
+/* Paints p (cached pattern pat) at alpha through the coverage buffer's
+ * bytes in its box (c->x0 .. y1, clipped to it), then clears them; the
+ * pattern is in the coordinates of m, which is the current matrix after. */
+static void coverage_paint(rf_renderer_t *r, const rf_paint_t *p, cairo_pattern_t *pat,
+                           double alpha, const cairo_matrix_t *m)
+{
+    rf_coverage_t *c = &r->cov;
+    int x0 = c->x0 < 0 ? 0 : c->x0 & ~3, y0 = c->y0 < 0 ? 0 : c->y0; /* rows 4-aligned */
+    int x1 = c->x1 > c->w ? c->w : c->x1, y1 = c->y1 > c->h ? c->h : c->y1;
+    cairo_t *cr = r->cr;
+    if (x1 > x0 && y1 > y0) {
+        uint8_t *a = c->a + (size_t)y0 * (size_t)c->stride + x0;
+        cairo_surface_t *s = cairo_image_surface_create_for_data(a, CAIRO_FORMAT_A8, x1 - x0,
+                                                                 y1 - y0, c->stride);
+        cairo_set_matrix(cr, m);
+        paint_set(r, p, pat, alpha);
+        cairo_identity_matrix(cr);
+        cairo_mask_surface(cr, s, c->ox + x0, c->oy + y0);
+        cairo_surface_finish(s);
+        cairo_surface_destroy(s);
+        for (int y = y0; y < y1; y++)
+            memset(c->a + (size_t)y * (size_t)c->stride + x0, 0, (size_t)(x1 - x0));
+    }
+    cairo_set_matrix(cr, m);
+    c->x0 = c->y0 = INT32_MAX;
+    c->x1 = c->y1 = INT32_MIN;
+}
+
+/* Fills the shape sh under matrix m through FreeType's rasterizer
+ * (raster.h: the exact covered area of each pixel) instead of cairo's
+ * fill: its outline in device space from the layer type's huge_path
+ * (render-huge.c, curves and arcs flattened within RF_RASTER_TOL px),
+ * rasterized into the coverage buffer over the view and painted through
+ * it at alpha. For circles, ellipses and rects (one convex contour, see
+ * below), not for an axis-aligned rect without corners (cairo fills whole
+ * and partial pixels of a box exactly, and faster). Returns 1 when done
+ * (or nothing to fill), 0 when the caller must fill with cairo: another
+ * layer type, out of memory, or an outline FreeType cannot take (more
+ * than RF_RASTER_MAX_POINTS points). */
+static int raster_fill(rf_renderer_t *r, const rf_layer_t *L, const rf_node_t *n,
+                       const rf_shape_t *sh, double alpha)
+{
+    const rf_layer_class_t *cls = rf_layer_class(L);
+    const cairo_matrix_t *m = sh->m;
+    /* one convex contour only: FreeType adds up the winding of each pixel's
+     * parts before the fill rule, so a pixel where two edges of the same
+     * direction cross (overlapping contours: paths, glyphs) comes out up
+     * to 25 levels too dark (its FT_OUTLINE_OVERLAP); cairo samples it */
+    if (!(L->type == RF_LAYER_CIRCLE || L->type == RF_LAYER_ELLIPSE || L->type == RF_LAYER_RECT) ||
+        (L->type == RF_LAYER_RECT && sh->rad <= 0 && m->xy == 0 && m->yx == 0))
+        return 0;
+    if (r->ras == NULL && (r->ras = rf_raster_create()) == NULL)
+        return 0;
+    rf_coverage_t *c = rf_render_coverage(r);
+    if (c == NULL)
+        return 0;
+    rf_hsink_t g;
+    hsink_init_raster(&g, r->ras, r->view);
+    hsink_begin(&g, 0);
+    cls->huge_path(&g, sh);
+    hsink_end(&g);
+    int64_t x0, y0, x1, y1;
+    int b = rf_raster_bounds(r->ras, &x0, &y0, &x1, &y1);
+    if (g.imprecise || b < 0)
+        return 0;
+    /* the outline's pixels on the view */
+    x0 = x0 > c->ox ? x0 : c->ox;
+    y0 = y0 > c->oy ? y0 : c->oy;
+    x1 = x1 < (int64_t)c->ox + c->w ? x1 : (int64_t)c->ox + c->w;
+    y1 = y1 < (int64_t)c->oy + c->h ? y1 : (int64_t)c->oy + c->h;
+    if (b == 0 || x1 <= x0 || y1 <= y0)
+        return 1; /* nothing on the view */
+    uint8_t *a = c->a + (size_t)(y0 - c->oy) * (size_t)c->stride + (size_t)(x0 - c->ox);
+    int st = rf_raster_fill(r->ras, L->fill_rule == RF_FILL_EVENODD, a, (int)(x1 - x0),
+                            (int)(y1 - y0), c->stride, x0, y0);
+    c->x0 = (int32_t)(x0 - c->ox);
+    c->y0 = (int32_t)(y0 - c->oy);
+    c->x1 = (int32_t)(x1 - c->ox);
+    c->y1 = (int32_t)(y1 - c->oy);
+    if (st != 0) { /* cleared, for cairo to fill */
+        for (int64_t y = c->y0; y < c->y1; y++)
+            memset(c->a + (size_t)y * (size_t)c->stride + c->x0, 0, (size_t)(c->x1 - c->x0));
+        c->x0 = c->y0 = INT32_MAX;
+        c->x1 = c->y1 = INT32_MIN;
+        return 0;
+    }
+    coverage_paint(r, &L->fill, n->pat[0], alpha, m);
+    return 1;
+}
+
+/* Fills then strokes the current path (consuming it); the fill through
+ * raster_fill when it can. */
+static void shape_paint(rf_renderer_t *r, const rf_layer_t *L, const rf_node_t *n,
+                        const rf_shape_t *sh, int fill, int stroke, double sw, double alpha)
 {
     cairo_t *cr = r->cr;
+    if (fill && raster_fill(r, L, n, sh, alpha))
+        fill = 0;
     if (fill) {
         paint_set(r, &L->fill, n->pat[0], alpha);
         render_fill_rule(cr, L);
@@ -467,14 +560,14 @@ void rf_render_shape(rf_renderer_t *r, const rf_layer_t *L, uint32_t idx,
         if (done && !stroke)
             return;
         shape_path(r, &sh);
-        shape_paint(r, L, n, fill && !done, stroke, sw, 1);
+        shape_paint(r, L, n, &sh, fill && !done, stroke, sw, 1);
         return;
     }
     const rf_paint_t *only = fill && !stroke ? &L->fill : stroke && !fill ? &L->stroke : NULL;
     if (only && !paint_is_gradient(only)) {
         /* one solid paint blends once anyway: fold opacity into its alpha */
         shape_path(r, &sh);
-        shape_paint(r, L, n, fill, stroke, sw, op);
+        shape_paint(r, L, n, &sh, fill, stroke, sw, op);
         return;
     }
 
@@ -515,7 +608,7 @@ void rf_render_shape(rf_renderer_t *r, const rf_layer_t *L, uint32_t idx,
     cairo_set_matrix(cr, m);
     cairo_push_group(cr);
     shape_path(r, &sh);
-    shape_paint(r, L, n, fill, stroke, sw, 1);
+    shape_paint(r, L, n, &sh, fill, stroke, sw, 1);
     cairo_pop_group_to_source(cr);
     cairo_paint_with_alpha(cr, op);
     cairo_restore(cr);
@@ -554,25 +647,7 @@ rf_coverage_t *rf_render_coverage(rf_renderer_t *r)
 void rf_render_fill_coverage(rf_renderer_t *r, const rf_layer_t *L, uint32_t idx,
                              const cairo_matrix_t *m)
 {
-    rf_coverage_t *c = &r->cov;
-    int x0 = c->x0 < 0 ? 0 : c->x0 & ~3, y0 = c->y0 < 0 ? 0 : c->y0; /* rows 4-aligned */
-    int x1 = c->x1 > c->w ? c->w : c->x1, y1 = c->y1 > c->h ? c->h : c->y1;
-    if (x1 <= x0 || y1 <= y0)
-        return;
-    cairo_t *cr = r->cr;
-    uint8_t *a = c->a + (size_t)y0 * (size_t)c->stride + x0;
-    cairo_surface_t *s = cairo_image_surface_create_for_data(a, CAIRO_FORMAT_A8, x1 - x0,
-                                                             y1 - y0, c->stride);
-    cairo_set_matrix(cr, m);
-    paint_set(r, &L->fill, r->nodes[idx].pat[0], 1);
-    cairo_identity_matrix(cr);
-    cairo_mask_surface(cr, s, c->ox + x0, c->oy + y0);
-    cairo_surface_finish(s);
-    cairo_surface_destroy(s);
-    for (int y = y0; y < y1; y++)
-        memset(c->a + (size_t)y * (size_t)c->stride + x0, 0, (size_t)(x1 - x0));
-    c->x0 = c->y0 = INT32_MAX;
-    c->x1 = c->y1 = INT32_MIN;
+    coverage_paint(r, &L->fill, r->nodes[idx].pat[0], 1, m);
 }
 
 /* ---- creation ---- */
@@ -858,6 +933,7 @@ void rf_renderer_destroy(rf_renderer_t *r)
     for (int i = 0; i < RF_CAPTURE_DEPTH; i++)
         free(r->cap_px[i]);
     free(r->cov.a);
+    rf_raster_destroy(r->ras);
     free(r->ops);
     free(r->nodes);
     free(r->slots);

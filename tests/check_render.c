@@ -29,6 +29,8 @@
 #include "scene.h"
 #include "values.h"
 
+#include "exact-cover.h"
+
 #define PI_D 3.14159265358979323846
 
 /* ---- building layers ---- */
@@ -803,6 +805,105 @@ START_TEST(test_circle_area)
 }
 END_TEST
 
+/* Filled shapes against their exact coverage (tests/exact-cover.h): an
+ * opaque white fill on a transparent canvas leaves each pixel's alpha at
+ * its coverage. The fills are FreeType's rasterizer (render.c raster_fill)
+ * on the outline's points at 1/64 px with its arcs cut into chords within
+ * 1/64 px (render-int.h RF_RASTER_TOL): an edge is displaced by at most
+ * 1/64 + sqrt(2) / 128 = 0.0267 px, and an edge crosses a pixel over at
+ * most sqrt(2) px, so a pixel's coverage moves by at most 0.0378 of full:
+ * 9.6 levels, 10 with the reference rounded. (cairo's fill, which drew
+ * these before, samples 15 sub-rows where an edge starts or ends in a
+ * row: 8.5 levels there, and its arcs are Beziers within 0.1 px.) Shapes
+ * off the pixel grid: a circle, a rotated ellipse, a rotated rounded rect,
+ * and a path with a hole by the even-odd rule. */
+#define EXACT_N 4096
+
+/* The arc c + (rx cos a, ry sin a) rotated by rot (radians), a0 to a1, as
+ * n points into p (from the first after a0 to a1). */
+static int arc_points(xy_t *p, double cx, double cy, double rx, double ry, double rot, double a0,
+                      double a1, int n)
+{
+    for (int i = 1; i <= n; i++) {
+        double a = a0 + (a1 - a0) * i / n, x = rx * cos(a), y = ry * sin(a);
+        p[i - 1] = (xy_t){ cx + x * cos(rot) - y * sin(rot), cy + x * sin(rot) + y * cos(rot) };
+    }
+    return n;
+}
+
+/* Every pixel of r's 80 x 80 canvas against the nc contours of poly. */
+static int exact_compare(rf_renderer_t *r, const xy_t *poly, const int *start, int nc,
+                         const char *what)
+{
+    int worst = 0;
+    for (int y = 0; y < 80; y++)
+        for (int x = 0; x < 80; x++) {
+            int want = exact_level(poly, start, nc, x, y), got = chan(px(r, x, y), 24);
+            ck_assert_msg(abs(got - want) <= 10, "%s: pixel %d,%d alpha %d, exact %d", what, x, y,
+                          got, want);
+            worst = abs(got - want) > worst ? abs(got - want) : worst;
+        }
+    return worst;
+}
+
+START_TEST(test_fill_exact_coverage)
+{
+    static xy_t poly[EXACT_MAX];
+    int start[2], worst = 0;
+    rf_layer_t L[1];
+    rf_scene_t sc = scene_of(80, 80, 0, L, 1);
+    const double rot = 30 * PI_D / 180;
+
+    /* a circle of radius 10.3 centered at (20.25, 20.6) */
+    L[0] = base(RF_LAYER_CIRCLE);
+    L[0].x = K(20.25);
+    L[0].y = K(20.6);
+    L[0].u.circle.r = K(10.3);
+    L[0].fill = solid(WHITE);
+    rf_renderer_t *r = draw(&sc, 0);
+    start[0] = 0;
+    start[1] = arc_points(poly, 20.25, 20.6, 10.3, 10.3, 0, 0, 2 * PI_D, EXACT_N);
+    int w = exact_compare(r, poly, start, 1, "circle");
+    worst = w > worst ? w : worst;
+    rf_renderer_destroy(r);
+
+    /* an ellipse 14 x 6 turned 30 degrees, at (55.4, 22.2) */
+    L[0] = base(RF_LAYER_ELLIPSE);
+    L[0].x = K(55.4);
+    L[0].y = K(22.2);
+    L[0].rotate = K(30);
+    L[0].u.ellipse.rx = K(14);
+    L[0].u.ellipse.ry = K(6);
+    L[0].fill = solid(WHITE);
+    r = draw(&sc, 0);
+    start[1] = arc_points(poly, 55.4, 22.2, 14, 6, rot, 0, 2 * PI_D, EXACT_N);
+    w = exact_compare(r, poly, start, 1, "ellipse");
+    worst = w > worst ? w : worst;
+    rf_renderer_destroy(r);
+
+    /* a 30 x 16 rect with corners of radius 5, turned 30 degrees about its
+     * center (25.3, 58.7): the corners' arcs and the sides between */
+    L[0] = rect(25.3, 58.7, 30, 16, WHITE);
+    L[0].u.rect.radius = K(5);
+    L[0].rotate = K(30);
+    r = draw(&sc, 0);
+    int n = 0;
+    /* corner q's arc runs from angle q pi/2 (y down: bottom right first) */
+    const double cc[4][2] = { { 10, 3 }, { -10, 3 }, { -10, -3 }, { 10, -3 } };
+    for (int q = 0; q < 4; q++) {
+        double ux = cc[q][0] * cos(rot) - cc[q][1] * sin(rot) + 25.3;
+        double uy = cc[q][0] * sin(rot) + cc[q][1] * cos(rot) + 58.7;
+        n += arc_points(poly + n, ux, uy, 5, 5, rot, q * PI_D / 2, (q + 1) * PI_D / 2, EXACT_N);
+    }
+    start[1] = n;
+    w = exact_compare(r, poly, start, 1, "rounded rect");
+    worst = w > worst ? w : worst;
+    rf_renderer_destroy(r);
+
+    fprintf(stderr, "filled shapes against exact coverage: max difference %d levels\n", worst);
+}
+END_TEST
+
 START_TEST(test_ellipse)
 {
     rf_layer_t L[1] = { base(RF_LAYER_ELLIPSE) };
@@ -1271,6 +1372,7 @@ static Suite *render_suite(void)
     Suite *s = suite_create("render");
     TCase *tc = tcase_create("place");
     tcase_add_test(tc, test_rect_exact_pixels);
+    tcase_add_test(tc, test_fill_exact_coverage);
     tcase_add_test(tc, test_anchor);
     tcase_add_test(tc, test_rotate_around_anchor);
     tcase_add_test(tc, test_scale);

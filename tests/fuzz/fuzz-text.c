@@ -13,7 +13,10 @@
  * plus one per paragraph, every glyph's cluster rank is below the cluster
  * count, every position is finite, the box is [0, 0, w, h] with w, h >= 0
  * finite (or, for sizes near the doubles' end, no glyph and a NaN box); laying the same string out again (from the cache) gives the same
- * glyphs; every glyph's outline is commands M, L, C, Z with finite points.
+ * glyphs; every glyph's outline is commands M, L, C, Z with finite points;
+ * its glyph mask (glyphmask.h) at the layout's scale and a phase from the
+ * input is made or refused as too large (never a crash or an overrun:
+ * every byte of it is read), and asked again is the same mask.
  */
 #include <math.h>
 #include <stdint.h>
@@ -21,6 +24,7 @@
 #include <string.h>
 
 #include "font.h"
+#include "glyphmask.h"
 #include "layer.h"
 #include "template.h"
 #include "text.h"
@@ -53,8 +57,27 @@ static rf_font_t *builtin(int which)
     return fonts[which];
 }
 
+/* The mask of one outline at k px per unit and phase (px, py). */
+static void check_mask(rf_glyph_masks_t *m, uint32_t gid, double k, int px, int py,
+                       const uint8_t *cmd, uint32_t nc, const double *pt)
+{
+    const rf_glyph_mask_t *a, *b;
+    int st = rf_glyph_masks_get(m, gid, k, px, py, cmd, nc, pt, &a);
+    FUZZ_CHECK(st == 0 || st == 1, "glyph mask status %d", st);
+    if (st != 0)
+        return;
+    FUZZ_CHECK(a->w >= 0 && a->h >= 0 && a->stride >= a->w, "mask %dx%d stride %d", a->w, a->h,
+               a->stride);
+    unsigned sum = 0;
+    for (int y = 0; y < a->h; y++)
+        for (int x = 0; x < a->w; x++)
+            sum += a->a[(size_t)y * (size_t)a->stride + (size_t)x];
+    FUZZ_CHECK(!isfinite(k) || (rf_glyph_masks_get(m, gid, k, px, py, cmd, nc, pt, &b) == 0 && b == a),
+               "the cached mask differs (coverage sum %u)", sum);
+}
+
 static void check_layout(rf_text_engine_t *e, const char *s, size_t len,
-                         const rf_text_params_t *p)
+                         const rf_text_params_t *p, rf_glyph_masks_t *masks, double k, int phase)
 {
     uint32_t ncl, ncl2;
     double box[4], box2[4];
@@ -82,6 +105,7 @@ static void check_layout(rf_text_engine_t *e, const char *s, size_t len,
         uint32_t nc;
         if (rf_text_outline(e, g[i].gid, &cmd, &nc, &pt) != 0)
             continue;
+        const double *pt0 = pt;
         for (uint32_t c = 0; c < nc; c++) {
             int np = cmd[c] == 'C' ? 3 : cmd[c] == 'Z' ? 0 : 1;
             FUZZ_CHECK(cmd[c] == 'M' || cmd[c] == 'L' || cmd[c] == 'C' || cmd[c] == 'Z',
@@ -90,6 +114,9 @@ static void check_layout(rf_text_engine_t *e, const char *s, size_t len,
                 FUZZ_CHECK(isfinite(pt[q]), "outline point %g", pt[q]);
             pt += 2 * np;
         }
+        if (masks != NULL && i < 64)
+            check_mask(masks, g[i].gid, k, (phase + (int)i) & 15, (phase >> 4) & 15, cmd, nc,
+                       pt0);
     }
     long n2 = rf_text_layout(e, s, len, p, &ncl2, box2);
     FUZZ_CHECK(n2 == n && ncl2 == ncl && memcmp(box, box2, sizeof box) == 0 &&
@@ -155,7 +182,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         uint32_t wt = 0x77676874u;       /* wght */
         double wv = fuzz_unit(&r) * 1200;
         FUZZ_CHECK(rf_text_engine_vary(e, &wt, &wv, fb & 4 ? 1 : 0) == 0, "vary");
-        check_layout(e, z, tl, &p);
+        /* masks at up to 0.1 px per unit (200 px per em of 2,048), or at
+         * the ends of the double range */
+        double k = fuzz_unit(&r) * 0.1;
+        int phase = fuzz_byte(&r);
+        if (fuzz_byte(&r) < 8)
+            k = fuzz_special[fuzz_byte(&r) % (sizeof fuzz_special / sizeof fuzz_special[0])];
+        rf_glyph_masks_t *masks = rf_glyph_masks_create();
+        FUZZ_CHECK(masks != NULL, "masks: out of memory");
+        check_layout(e, z, tl, &p, masks, k, phase);
+        rf_glyph_masks_destroy(masks);
         rf_text_engine_destroy(e);
     }
     rf_font_destroy(own);

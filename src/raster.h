@@ -1,0 +1,89 @@
+/* raster.h - coverage of a polygon outline by FreeType's smooth
+ * rasterizer: the exact area of each pixel the outline covers.
+ *
+ * Owns: rf_raster_t, one outline being built (contours of points in
+ * device pixels, y down, kept at 1/64 px) and the FreeType library that
+ * rasterizes it. Lines only: the caller cuts its curves into lines as
+ * closely as it needs (rf_raster_cubic and rf_raster_arc below; the shape
+ * sink of render-huge.c within 1/64 px). rf_raster_fill() writes the
+ * coverage (0..255)
+ * of the outline, by the nonzero or the even-odd rule, into a window of an
+ * A8 buffer: a pixel's byte depends only on the outline, not on the window
+ * (FreeType carries the cover of what lies left of the window), so any
+ * window over the same pixels gives the same bytes.
+ *
+ * Why FreeType and not cairo's fill: its scan converter samples 15
+ * sub-rows where an edge starts or ends in a row (8.5 of 255 off there),
+ * and it costs 2 to 3 times the instructions (BENCHMARKS.md, "Shape fills
+ * by FreeType"). The limit: FreeType sums the winding of a pixel's parts
+ * before applying the rule, so where two edges of the same direction
+ * cross inside a pixel (overlapping contours, a self-crossing path) the
+ * pixel comes out too dark, by 25 of 255 on two crossing bars (FreeType
+ * itself supersamples glyphs flagged FT_OUTLINE_OVERLAP). Give it outlines
+ * whose contours do not cross: render.c gives it circles, ellipses and
+ * rects, one convex contour each.
+ *
+ * Memory: the points grow by doubling and are kept: once an outline of
+ * that size has been built, building another allocates nothing.
+ * Thread-safety: one thread per rf_raster_t (each has its own FreeType
+ * library).
+ */
+#ifndef RF_RASTER_H
+#define RF_RASTER_H
+
+#include <stdint.h>
+
+/* The most points and contours of an outline FreeType takes (its counts
+ * are shorts): rf_raster_fill() refuses more (status 1). */
+#define RF_RASTER_MAX_POINTS 32767
+
+typedef struct rf_raster rf_raster_t;
+
+/* A new rasterizer with an empty outline; NULL when out of memory. */
+rf_raster_t *rf_raster_create(void);
+void rf_raster_destroy(rf_raster_t *r);
+
+/* Forgets the outline. */
+void rf_raster_reset(rf_raster_t *r);
+/* Starts a contour at (x, y) (device px, y down); the previous one is
+ * closed. Points are rounded to 1/64 px; a coordinate not finite or past
+ * 2^24 px marks the outline unusable (rf_raster_fill says 1). */
+void rf_raster_move(rf_raster_t *r, double x, double y);
+/* A line from the current point to (x, y); the first point of an outline
+ * without a move starts a contour there. */
+void rf_raster_line(rf_raster_t *r, double x, double y);
+
+/* How many lines a cubic (p: x0 y0 x1 y1 x2 y2 x3 y3, device px) becomes
+ * so that none of it is further than tol px from them: Wang's bound,
+ * sqrt(3/4 M / tol) for the largest second difference M of its control
+ * points, 1 to RF_RASTER_MAX_LINES. */
+#define RF_RASTER_MAX_LINES 256
+uint32_t rf_raster_cubic_lines(const double p[8], double tol);
+/* Lines from p's start (the current point) along the cubic p to its end,
+ * that many, at equal steps of its parameter. */
+void rf_raster_cubic(rf_raster_t *r, const double p[8], double tol);
+/* Lines from the current point (at a0) along the arc c + u cos(a) +
+ * v sin(a) to a1 (an ellipse's arc on the device), at equal steps of a,
+ * enough that no point of it is further than tol px from them (up to
+ * 8,192 lines: within tol for radii up to 200,000 px). */
+void rf_raster_arc(rf_raster_t *r, const double c[2], const double u[2], const double v[2],
+                   double a0, double a1, double tol);
+
+/* The whole pixels the outline's points touch, *x0, *y0 inclusive, *x1,
+ * *y1 exclusive, a pixel more each side: 1; 0 when the outline is empty,
+ * -1 when it is unusable (rf_raster_fill would say 1), -2 when memory ran
+ * out building it. */
+int rf_raster_bounds(const rf_raster_t *r, int64_t *x0, int64_t *y0, int64_t *x1,
+                     int64_t *y1);
+
+/* Adds nothing, writes: the coverage of the outline over the device pixels
+ * [x0, x0 + w) x [y0, y0 + h) into a (the pixel (x0, y0); rows stride
+ * apart, zero before the call: FreeType writes only where there is
+ * coverage), evenodd nonzero for the even-odd rule. Returns 0, -1 when
+ * out of memory, 1 when the outline cannot be drawn this way (more than
+ * RF_RASTER_MAX_POINTS points, or a point marked unusable): the caller
+ * fills it another way. */
+int rf_raster_fill(rf_raster_t *r, int evenodd, uint8_t *a, int w, int h, int stride, int64_t x0,
+                   int64_t y0);
+
+#endif
