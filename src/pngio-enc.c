@@ -625,8 +625,8 @@ static void cost_estimates(uint32_t total[2][PNGIO_HUFF_COUNTS], uint64_t xbits,
  * after the row before it, which the match finder's table learns from,
  * uncounted), the whole's estimated bits in *cost and *cost_none
  * (the latter with its larger table's 104; UINT64_MAX: not tried). The
- * rows are taken an eighth at a time, each eighth spread over the image; after the first, the unfiltered way is
- * tried no further when estimated at 1.25 times the filtered one's bits
+ * rows are taken an eighth at a time, each eighth spread over the image;
+ * after the first, the unfiltered way is tried no further when estimated at 1.25 times the filtered one's bits
  * or more, nor the filtered one when the unfiltered is at 0.94 times or
  * less; after the second, at 1.2 and 0.95 times (on the corpus every
  * kind is decided by then, and its estimate stays on its side of 1 to

@@ -120,32 +120,6 @@ void rf_raster_line(rf_raster_t *r, double x, double y)
     add(r, x, y, 0);
 }
 
-uint32_t rf_raster_cubic_lines(const double p[8], double tol)
-{
-    double ax = fabs(p[0] - 2 * p[2] + p[4]), ay = fabs(p[1] - 2 * p[3] + p[5]);
-    double bx = fabs(p[2] - 2 * p[4] + p[6]), by = fabs(p[3] - 2 * p[5] + p[7]);
-    double m = ax > ay ? ax : ay, mb = bx > by ? bx : by;
-    double q = 0.75 * (m > mb ? m : mb) / tol; /* n^2 >= q */
-    if (!(q > 1))
-        return 1; /* flat (or not a number: the points are refused) */
-    if (q >= (double)RF_RASTER_MAX_LINES * RF_RASTER_MAX_LINES)
-        return RF_RASTER_MAX_LINES;
-    uint32_t n = (uint32_t)sqrt(q);
-    return n + ((double)n * n < q);
-}
-
-void rf_raster_cubic(rf_raster_t *r, const double p[8], double tol)
-{
-    uint32_t n = rf_raster_cubic_lines(p, tol);
-    for (uint32_t j = 1; j < n; j++) {
-        double t = (double)j / n, u = 1 - t;
-        double b0 = u * u * u, b1 = 3 * u * u * t, b2 = 3 * u * t * t, b3 = t * t * t;
-        rf_raster_line(r, b0 * p[0] + b1 * p[2] + b2 * p[4] + b3 * p[6],
-                       b0 * p[1] + b1 * p[3] + b2 * p[5] + b3 * p[7]);
-    }
-    rf_raster_line(r, p[6], p[7]);
-}
-
 void rf_raster_arc(rf_raster_t *r, const double c[2], const double u[2], const double v[2],
                    double a0, double a1, double tol)
 {
@@ -158,7 +132,7 @@ void rf_raster_arc(rf_raster_t *r, const double c[2], const double u[2], const d
     double q = span * span * R / (8 * tol); /* n^2 >= q */
     uint32_t n = 1;
     if (!(q <= 1)) {
-        double lim = (double)RF_RASTER_MAX_LINES * 32; /* 8,192: within tol up to R = 200,000 px */
+        double lim = RF_RASTER_MAX_LINES;
         n = q < lim * lim ? (uint32_t)sqrt(q) : (uint32_t)lim;
         n += (double)n * n < q && q < lim * lim;
     }
@@ -236,8 +210,6 @@ int rf_raster_fill(rf_raster_t *r, int evenodd, uint8_t *a, int w, int h, int st
         r->ft = NULL;
         return -1; /* FreeType fails only when out of memory */
     }
-    if (r->nend >= RF_RASTER_MAX_POINTS)
-        return 1;
     /* the open contour's end, taken back after */
     r->end[r->nend] = (short)(r->npt - 1);
     FT_Outline o = { (short)(r->nend + 1), (short)r->npt, r->pt, r->tag, r->end,

@@ -299,12 +299,6 @@ static double seg_dist(double x, double y, double ax, double ay, double bx, doub
 /* A cubic Bezier from the current point (p[0], p[1]) through p[2..7]. */
 static void gs_curve(rf_hsink_t *g, const double p0[8])
 {
-    if (g->ras != NULL) {
-        rf_raster_cubic(g->ras, p0, g->tol);
-        g->px = p0[6];
-        g->py = p0[7];
-        return;
-    }
     double stack[RF_FLAT_DEPTH + 2][8];
     int depth[RF_FLAT_DEPTH + 2];
     int sp = 0;

@@ -186,8 +186,9 @@ struct rf_hsink {
  * RF_GUARD_MARGIN, accuracy matters within pad px of it. */
 void hsink_init(rf_hsink_t *g, cairo_t *cr, const double v[4], double pad);
 /* An empty sink feeding the outline ras (reset first) with a fill, for
- * the device region v: clipped to G as for cairo, flattened within
- * RF_RASTER_TOL px near v. */
+ * the device region v: not clipped (the shape is within RF_GUARD), arcs
+ * cut into chords within RF_RASTER_TOL px (rf_raster_arc), curves
+ * flattened as for cairo but to RF_RASTER_TOL near v. */
 void hsink_init_raster(rf_hsink_t *g, rf_raster_t *ras, const double v[4]);
 /* Starts a fill (stroke 0) or a stroke outline (stroke 1) of the shape. */
 void hsink_begin(rf_hsink_t *g, int stroke);

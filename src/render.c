@@ -310,6 +310,16 @@ static void shape_path(rf_renderer_t *r, const rf_shape_t *sh)
     rf_layer_class(sh->L)->path(r->cr, sh);
 }
 
+/* Zeroes the coverage buffer's bytes in [x0, x1) x [y0, y1) and empties
+ * its box: all 0 between uses (render-int.h). */
+static void coverage_clear(rf_coverage_t *c, int x0, int y0, int x1, int y1)
+{
+    for (int y = y0; y < y1; y++)
+        memset(c->a + (size_t)y * (size_t)c->stride + x0, 0, (size_t)(x1 - x0));
+    c->x0 = c->y0 = INT32_MAX;
+    c->x1 = c->y1 = INT32_MIN;
+}
+
 /* Paints p (cached pattern pat) at alpha through the coverage buffer's
  * bytes in its box (c->x0 .. y1, clipped to it), then clears them; the
  * pattern is in the coordinates of m, which is the current matrix after. */
@@ -320,7 +330,8 @@ static void coverage_paint(rf_renderer_t *r, const rf_paint_t *p, cairo_pattern_
     int x0 = c->x0 < 0 ? 0 : c->x0 & ~3, y0 = c->y0 < 0 ? 0 : c->y0; /* rows 4-aligned */
     int x1 = c->x1 > c->w ? c->w : c->x1, y1 = c->y1 > c->h ? c->h : c->y1;
     cairo_t *cr = r->cr;
-    if (x1 > x0 && y1 > y0) {
+    int any = x1 > x0 && y1 > y0;
+    if (any) {
         uint8_t *a = c->a + (size_t)y0 * (size_t)c->stride + x0;
         cairo_surface_t *s = cairo_image_surface_create_for_data(a, CAIRO_FORMAT_A8, x1 - x0,
                                                                  y1 - y0, c->stride);
@@ -330,12 +341,9 @@ static void coverage_paint(rf_renderer_t *r, const rf_paint_t *p, cairo_pattern_
         cairo_mask_surface(cr, s, c->ox + x0, c->oy + y0);
         cairo_surface_finish(s);
         cairo_surface_destroy(s);
-        for (int y = y0; y < y1; y++)
-            memset(c->a + (size_t)y * (size_t)c->stride + x0, 0, (size_t)(x1 - x0));
     }
     cairo_set_matrix(cr, m);
-    c->x0 = c->y0 = INT32_MAX;
-    c->x1 = c->y1 = INT32_MIN;
+    coverage_clear(c, x0, y0, any ? x1 : x0, any ? y1 : y0);
 }
 
 /* Fills the shape sh under matrix m through FreeType's rasterizer
@@ -390,10 +398,7 @@ static int raster_fill(rf_renderer_t *r, const rf_layer_t *L, const rf_node_t *n
     c->x1 = (int32_t)(x1 - c->ox);
     c->y1 = (int32_t)(y1 - c->oy);
     if (st != 0) { /* cleared, for cairo to fill */
-        for (int64_t y = c->y0; y < c->y1; y++)
-            memset(c->a + (size_t)y * (size_t)c->stride + c->x0, 0, (size_t)(c->x1 - c->x0));
-        c->x0 = c->y0 = INT32_MAX;
-        c->x1 = c->y1 = INT32_MIN;
+        coverage_clear(c, c->x0, c->y0, c->x1, c->y1);
         return 0;
     }
     coverage_paint(r, &L->fill, n->pat[0], alpha, m);
