@@ -12,6 +12,7 @@
 #include <stdlib.h>
 
 #include "anim.h"
+#include "testutil.h"
 
 /* ---- literal long-double references of scene-v1.md's spring formulas ---- */
 
@@ -100,7 +101,7 @@ START_TEST(test_spring_settle)
     long double step = 2e-5L;
     long double end = a.settle + 5.0;
     for (long double tau = a.settle; tau < end; tau += step)
-        ck_assert_msg(fabsl(ref_spring_x(r, tau) - r->to) <= thr, "case %d exceeds at %Lg > settle %g",
+        rf_check_msg(fabsl(ref_spring_x(r, tau) - r->to) <= thr, "case %d exceeds at %Lg > settle %g",
                       _i, tau, a.settle);
     if (a.settle > 0) {
         int exceeded = 0;
@@ -158,7 +159,7 @@ START_TEST(test_range_sound_exact)
         for (int i = 0; i < 3000; i++) {
             double t = 0.5 + (rand() / (double)RAND_MAX) * (end - 0.5);
             double x = rf_anim_eval(&a, t);
-            ck_assert_msg(x >= a.lo && x <= a.hi, "spring %d: %.17g outside [%.17g, %.17g]", k, x,
+            rf_check_msg(x >= a.lo && x <= a.hi, "spring %d: %.17g outside [%.17g, %.17g]", k, x,
                           a.lo, a.hi);
             ext[0] = t;
         }
@@ -171,7 +172,7 @@ START_TEST(test_range_sound_exact)
                     th += M_PI;
                 double t = 0.5 + th / w + i * 1e-9;
                 double x = rf_anim_eval(&a, t);
-                ck_assert(x >= a.lo && x <= a.hi);
+                rf_check(x >= a.lo && x <= a.hi);
             }
         }
         (void)ext;
@@ -571,7 +572,7 @@ START_TEST(test_sequence_lookup_uneven)
         for (int i = 0; i < N; i++)
             if (tr.segs[i].start <= t)
                 want = i;
-        ck_assert_msg(rf_track_eval(&tr, t) == want, "t = %.17g", t);
+        rf_check_msg(rf_track_eval(&tr, t) == want, "t = %.17g", t);
     }
 }
 END_TEST

@@ -551,7 +551,7 @@ static void to_rgba(uint8_t *dst, const uint32_t *src, size_t n, int mode)
         return;
     }
     uint32_t *buf = malloc(n * 4 + 4);
-    ck_assert_ptr_nonnull(buf);
+    rf_check(buf != NULL);
     memcpy(buf, src, n * 4);
     pngio_rows_to_rgba((uint8_t *)(void *)buf, buf, n, mode == 2);
     memcpy(dst, buf, n * 4);
@@ -607,7 +607,7 @@ START_TEST(unpremultiply_mixed_blocks_exhaustively)
                       cairo_unpremul(255 - c, a), a, _i, a, c);
         }
         for (uint32_t k = 0; k < 5 * 4; k++)
-            ck_assert_uint_eq(dst[4 * 256 + k], 0);
+            rf_check_msg(dst[4 * 256 + k] == 0, "byte %u past the row", k);
     }
 }
 END_TEST

@@ -29,6 +29,7 @@
 #include "render.h"
 #include "scene.h"
 #include "values.h"
+#include "testutil.h"
 
 /* rf_diag_t is 20 KiB: one per test, off the stack. */
 static rf_diag_t *diag;
@@ -100,7 +101,7 @@ START_TEST(arena_alloc_aligned_zeroed)
         ck_assert_ptr_nonnull(p);
         ck_assert_uint_eq((uintptr_t)p % alignof(max_align_t), 0);
         for (size_t k = 0; k < i; k++)
-            ck_assert_uint_eq(p[k], 0);
+            rf_check_msg(p[k] == 0, "byte %zu of %zu is %u", k, i, p[k]);
         memset(p, 0xAB, i);   /* must not disturb other blocks (ASan sees it) */
     }
     /* a block larger than any chunk */
@@ -1689,7 +1690,7 @@ static long check_sound(const rf_scene_t *sc, const char *what, int ntimes)
             for (uint32_t j = 0; j < v->nout; j++) {
                 double x = out[v->slot + j], lo = v->out[j].lo, hi = v->out[j].hi;
                 int ok = isnan(x) ? (lo == -INFINITY && hi == INFINITY) : (x >= lo && x <= hi);
-                ck_assert_msg(ok, "%s: value '%s' (%s) output %u at t = %.17g is %.17g, "
+                rf_check_msg(ok, "%s: value '%s' (%s) output %u at t = %.17g is %.17g, "
                               "outside [%.17g, %.17g]", what, v->name,
                               rf_value_kind_name(v->kind), (unsigned)j, t, x, lo, hi);
                 if (v->kind == RF_VALUE_EXPR)

@@ -25,6 +25,7 @@
 #include "scene.h"
 #include "trace.h"
 #include "values.h"
+#include "testutil.h"
 
 /* Every kind the brief names: static, spring, sequence, expr, sample_path,
  * and expressions that are NaN, +inf and -inf at every time. */
@@ -842,12 +843,12 @@ START_TEST(test_parse_long)
     ck_assert_uint_eq(rf_trace_rows(tr), NR);
     for (int i = 0; i < NR; i++) {
         rf_trace_compare(tr, fx.vs, NULL, (double)i / 30, fx.slots, moves, 2, &d);
-        ck_assert_int_eq(d.has_row, 1);
+        rf_check_msg(d.has_row == 1, "row %d", i);
         if (i == 5) {
             ck_assert_uint_eq(d.moved, 0);
         } else {
-            ck_assert_uint_eq(d.moved, 1);
-            ck_assert(moves[0].was == i);
+            rf_check_msg(d.moved == 1, "row %d: %u moved", i, (unsigned)d.moved);
+            rf_check_msg(moves[0].was == i, "row %d: was %.17g", i, (double)moves[0].was);
         }
     }
     rf_trace_destroy(tr);
