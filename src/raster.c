@@ -14,6 +14,7 @@
 struct rf_raster {
     FT_Library ft;             /* NULL until the first fill */
     FT_Vector *pt;             /* npt points (26.6, device, y down) */
+    double *xy;                /* the same points as given (x, y pairs) */
     char *tag;
     short *end;                /* nend contours' last points */
     uint32_t npt, nend, cap, cap_end;
@@ -36,6 +37,7 @@ void rf_raster_destroy(rf_raster_t *r)
     if (r == NULL)
         return;
     free(r->pt);
+    free(r->xy);
     free(r->tag);
     free(r->end);
     if (r->ft != NULL)
@@ -61,6 +63,10 @@ static int room(rf_raster_t *r)
         if (pt == NULL)
             return -1;
         r->pt = pt;
+        double *xy = realloc(r->xy, 2 * (size_t)cap * sizeof *xy);
+        if (xy == NULL)
+            return -1;
+        r->xy = xy;
         char *tag = realloc(r->tag, cap);
         if (tag == NULL)
             return -1;
@@ -102,6 +108,8 @@ static void add(rf_raster_t *r, double x, double y, int start)
     FT_Vector *v = &r->pt[r->npt];
     v->x = fixed(x);
     v->y = fixed(y);
+    r->xy[2 * r->npt] = x;
+    r->xy[2 * r->npt + 1] = y;
     r->tag[r->npt++] = FT_CURVE_TAG_ON;
     r->open = 1;
     r->x0 = v->x < r->x0 ? v->x : r->x0;
@@ -148,6 +156,22 @@ void rf_raster_arc(rf_raster_t *r, const double c[2], const double u[2], const d
     ca = cos(a1);
     sa = sin(a1);
     rf_raster_line(r, c[0] + u[0] * ca + v[0] * sa, c[1] + u[1] * ca + v[1] * sa);
+}
+
+uint32_t rf_raster_points(const rf_raster_t *r, const double **xy)
+{
+    if (r->bad)
+        return 0;
+    *xy = r->xy;
+    return r->npt;
+}
+
+uint32_t rf_raster_polygon(const rf_raster_t *r, const double **xy)
+{
+    if (r->bad || r->nend != 0)
+        return 0;
+    *xy = r->xy;
+    return r->npt;
 }
 
 /* The whole pixels at or left of (above) v in 26.6. */

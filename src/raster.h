@@ -61,6 +61,13 @@ void rf_raster_line(rf_raster_t *r, double x, double y);
 void rf_raster_arc(rf_raster_t *r, const double c[2], const double u[2], const double v[2],
                    double a0, double a1, double tol);
 
+/* The outline's points as given, not rounded (x, y pairs in *xy), when
+ * it is one contour: their number; 0 when it is empty, has more than one
+ * contour, or is unusable. *xy stays valid until the outline changes. */
+uint32_t rf_raster_polygon(const rf_raster_t *r, const double **xy);
+/* Every point of the outline as given, contours one after another: their
+ * number (0 when unusable), the points in *xy as above. */
+uint32_t rf_raster_points(const rf_raster_t *r, const double **xy);
 /* The whole pixels the outline's points touch, *x0, *y0 inclusive, *x1,
  * *y1 exclusive, a pixel more each side: 1; 0 when the outline is empty,
  * -1 when it is unusable (rf_raster_fill would say 1), -2 when memory ran

@@ -84,7 +84,8 @@ struct rf_renderer {
      * view, all 0 between uses, grown when a larger view first needs it. */
     rf_coverage_t cov;
     size_t cov_cap;
-    rf_raster_t *ras;          /* shape fills' outlines (raster.h); NULL until used */
+    rf_raster_t *ras;          /* shapes' outlines (raster.h); NULL until used */
+    rf_raster_t *ras_out;      /* strokes' outlines (offset.h); NULL until used */
     rf_path_op_t *ops;         /* trim buffer: the largest path layer */
     size_t ops_cap;
     /* The static prefix: the layers drawn first (in drawing order) that
@@ -155,6 +156,11 @@ struct rf_renderer {
  * strays at most 3/4 of its control points' distance, an arc its apex's,
  * so every edge is within 1/64 px of the shape's. */
 #define RF_RASTER_TOL (1.0 / 64)
+/* A stroke's outline (render-raster.c), its curves, arcs and round joins:
+ * twice as coarse, as it has two sides to rasterize and its curves
+ * are cut into many more lines (a 2,000-shape frame: 25% fewer
+ * instructions than at 1/64); still within a third of cairo's 0.1 px. */
+#define RF_STROKE_TOL (1.0 / 32)
 #define RF_FLAT_DEPTH 60
 /* A piece near the canvas still this far (px) from its chord once it cannot
  * be split (an ellipse 1e100 px wide and 40 high, rotated): its points are
@@ -172,6 +178,7 @@ struct rf_hsink {
     int stroke;                  /* runs (stroke) or clipped polygons (fill) */
     int imprecise;               /* RF_FLAT_BAD was exceeded near the canvas */
     int in_sub;                  /* a subpath is open */
+    int nsub, nclosed;           /* raster: subpaths ended, of them closed */
     double sx, sy, px, py;       /* its start and the current point */
     /* stroke */
     int run, cut, first_at_start, first_done;
@@ -244,9 +251,32 @@ void render_context_defaults(cairo_t *cr);
  * miter limit and dash on cr. */
 double render_stroke_reach(const rf_layer_t *L, const double *slots);
 void render_stroke_style(cairo_t *cr, const rf_layer_t *L, const double *slots);
+/* L's miter limit this frame as drawn (1 .. RF_MITER_MAX), and whether its
+ * dash pattern draws dashes (lengths that sum to more than 0). */
+double render_miter_limit(const rf_layer_t *L, const double *slots);
+int render_stroke_dashed(const rf_layer_t *L, const double *slots);
 /* Sets L's fill rule (path layers' fill_rule; nonzero for every other
  * shape) before a fill or a clip. */
 void render_fill_rule(cairo_t *cr, const rf_layer_t *L);
+
+/* ---- fills and strokes through FreeType (render-raster.c) ----
+ *
+ * render_raster_fill and render_raster_stroke draw the shape sh of layer
+ * L (node n) at alpha through the coverage buffer, its coverage from
+ * rf_raster (raster.h: the exact area of each pixel) instead of cairo's
+ * fill or stroke, when the shape is one they take; 1 when done (or
+ * nothing to draw), 0 when the caller must draw with cairo. */
+int render_raster_fill(rf_renderer_t *r, const rf_layer_t *L, const rf_node_t *n,
+                       const rf_shape_t *sh, double alpha);
+int render_raster_stroke(rf_renderer_t *r, const rf_layer_t *L, const rf_node_t *n,
+                         const rf_shape_t *sh, double sw, double alpha);
+/* render.c: paints p (cached pattern pat) at alpha through the coverage
+ * buffer's bytes in its box, then clears them; the pattern in the
+ * coordinates of m, the current matrix after. And the clearing alone:
+ * the bytes in [x0, x1) x [y0, y1) zeroed, the box emptied. */
+void render_coverage_paint(rf_renderer_t *r, const rf_paint_t *p, cairo_pattern_t *pat,
+                           double alpha, const cairo_matrix_t *m);
+void render_coverage_clear(rf_coverage_t *c, int x0, int y0, int x1, int y1);
 
 /* ---- the static prefix (render-prefix.c) ---- */
 

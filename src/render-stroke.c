@@ -22,10 +22,30 @@
 /* A dash length past which every length is the same (px). */
 #define RF_DASH_LONG 1e12
 
-static double miter_limit(const rf_layer_t *L, const double *slots)
+double render_miter_limit(const rf_layer_t *L, const double *slots)
 {
     double v = rf_prop_get(&L->miter_limit, slots);
     return v >= 1 ? (v < RF_MITER_MAX ? v : RF_MITER_MAX) : 1; /* NaN: 1 */
+}
+
+/* L's dash lengths this frame as drawn, into d: their number. */
+static uint32_t dash_lengths(const rf_layer_t *L, const double *slots, double d[RF_DASH_MAX])
+{
+    uint32_t n = L->ndash <= RF_DASH_MAX ? L->ndash : RF_DASH_MAX;
+    for (uint32_t i = 0; i < n; i++) {
+        double v = rf_prop_get(&L->dash[i], slots);
+        d[i] = v > 0 ? (v < RF_DASH_LONG ? v : RF_DASH_LONG) : 0; /* NaN: 0 */
+    }
+    return n;
+}
+
+int render_stroke_dashed(const rf_layer_t *L, const double *slots)
+{
+    double d[RF_DASH_MAX], sum = 0;
+    uint32_t n = dash_lengths(L, slots, d);
+    for (uint32_t i = 0; i < n; i++)
+        sum += d[i];
+    return sum > 0;
 }
 
 #define RF_SQRT2 1.41421356237309504880 /* M_SQRT2 is not C11 */
@@ -35,7 +55,7 @@ double render_stroke_reach(const rf_layer_t *L, const double *slots)
     /* a miter's tip lies (w / 2) / sin(angle / 2) from the vertex, at
      * most limit * w / 2; a square cap's corners w / sqrt(2) from the end;
      * everything else w / 2 */
-    double f = L->line_join == RF_JOIN_MITER ? miter_limit(L, slots) : 1;
+    double f = L->line_join == RF_JOIN_MITER ? render_miter_limit(L, slots) : 1;
     if (L->line_cap == RF_CAP_SQUARE && f < RF_SQRT2)
         f = RF_SQRT2;
     return 0.5 * f;
@@ -49,14 +69,12 @@ void render_stroke_style(cairo_t *cr, const rf_layer_t *L, const double *slots)
                                                CAIRO_LINE_JOIN_BEVEL };
     cairo_set_line_cap(cr, caps[L->line_cap <= RF_CAP_SQUARE ? L->line_cap : 0]);
     cairo_set_line_join(cr, joins[L->line_join <= RF_JOIN_BEVEL ? L->line_join : 0]);
-    cairo_set_miter_limit(cr, miter_limit(L, slots));
-    double d[RF_DASH_MAX], sum = 0;
-    uint32_t n = L->ndash <= RF_DASH_MAX ? L->ndash : RF_DASH_MAX;
-    for (uint32_t i = 0; i < n; i++) {
-        double v = rf_prop_get(&L->dash[i], slots);
-        d[i] = v > 0 ? (v < RF_DASH_LONG ? v : RF_DASH_LONG) : 0; /* NaN: 0 */
+    cairo_set_miter_limit(cr, render_miter_limit(L, slots));
+    double d[RF_DASH_MAX];
+    uint32_t n = dash_lengths(L, slots, d);
+    double sum = 0;
+    for (uint32_t i = 0; i < n; i++)
         sum += d[i];
-    }
     if (!(sum > 0)) {
         if (cairo_get_dash_count(cr) > 0)
             cairo_set_dash(cr, NULL, 0, 0);

@@ -310,9 +310,8 @@ static void shape_path(rf_renderer_t *r, const rf_shape_t *sh)
     rf_layer_class(sh->L)->path(r->cr, sh);
 }
 
-/* Zeroes the coverage buffer's bytes in [x0, x1) x [y0, y1) and empties
- * its box: all 0 between uses (render-int.h). */
-static void coverage_clear(rf_coverage_t *c, int x0, int y0, int x1, int y1)
+/* all 0 between uses (render-int.h) */
+void render_coverage_clear(rf_coverage_t *c, int x0, int y0, int x1, int y1)
 {
     for (int y = y0; y < y1; y++)
         memset(c->a + (size_t)y * (size_t)c->stride + x0, 0, (size_t)(x1 - x0));
@@ -320,10 +319,8 @@ static void coverage_clear(rf_coverage_t *c, int x0, int y0, int x1, int y1)
     c->x1 = c->y1 = INT32_MIN;
 }
 
-/* Paints p (cached pattern pat) at alpha through the coverage buffer's
- * bytes in its box (c->x0 .. y1, clipped to it), then clears them; the
- * pattern is in the coordinates of m, which is the current matrix after. */
-static void coverage_paint(rf_renderer_t *r, const rf_paint_t *p, cairo_pattern_t *pat,
+/* the box clipped to the buffer */
+void render_coverage_paint(rf_renderer_t *r, const rf_paint_t *p, cairo_pattern_t *pat,
                            double alpha, const cairo_matrix_t *m)
 {
     rf_coverage_t *c = &r->cov;
@@ -343,75 +340,16 @@ static void coverage_paint(rf_renderer_t *r, const rf_paint_t *p, cairo_pattern_
         cairo_surface_destroy(s);
     }
     cairo_set_matrix(cr, m);
-    coverage_clear(c, x0, y0, any ? x1 : x0, any ? y1 : y0);
+    render_coverage_clear(c, x0, y0, any ? x1 : x0, any ? y1 : y0);
 }
 
-/* Fills the shape sh under matrix m through FreeType's rasterizer
- * (raster.h: the exact covered area of each pixel) instead of cairo's
- * fill: its outline in device space from the layer type's huge_path
- * (render-huge.c, curves and arcs flattened within RF_RASTER_TOL px),
- * rasterized into the coverage buffer over the view and painted through
- * it at alpha. For circles, ellipses and rects (one convex contour, see
- * below), not for an axis-aligned rect without corners (cairo fills whole
- * and partial pixels of a box exactly, and faster). Returns 1 when done
- * (or nothing to fill), 0 when the caller must fill with cairo: another
- * layer type, out of memory, or an outline FreeType cannot take (more
- * than RF_RASTER_MAX_POINTS points). */
-static int raster_fill(rf_renderer_t *r, const rf_layer_t *L, const rf_node_t *n,
-                       const rf_shape_t *sh, double alpha)
-{
-    const rf_layer_class_t *cls = rf_layer_class(L);
-    const cairo_matrix_t *m = sh->m;
-    /* one convex contour only: FreeType adds up the winding of each pixel's
-     * parts before the fill rule, so a pixel where two edges of the same
-     * direction cross (overlapping contours: paths, glyphs) comes out up
-     * to 25 levels too dark (its FT_OUTLINE_OVERLAP); cairo samples it */
-    if (!(L->type == RF_LAYER_CIRCLE || L->type == RF_LAYER_ELLIPSE || L->type == RF_LAYER_RECT) ||
-        (L->type == RF_LAYER_RECT && sh->rad <= 0 && m->xy == 0 && m->yx == 0))
-        return 0;
-    if (r->ras == NULL && (r->ras = rf_raster_create()) == NULL)
-        return 0;
-    rf_coverage_t *c = rf_render_coverage(r);
-    if (c == NULL)
-        return 0;
-    rf_hsink_t g;
-    hsink_init_raster(&g, r->ras, r->view);
-    hsink_begin(&g, 0);
-    cls->huge_path(&g, sh);
-    hsink_end(&g);
-    int64_t x0, y0, x1, y1;
-    int b = rf_raster_bounds(r->ras, &x0, &y0, &x1, &y1);
-    if (g.imprecise || b < 0)
-        return 0;
-    /* the outline's pixels on the view */
-    x0 = x0 > c->ox ? x0 : c->ox;
-    y0 = y0 > c->oy ? y0 : c->oy;
-    x1 = x1 < (int64_t)c->ox + c->w ? x1 : (int64_t)c->ox + c->w;
-    y1 = y1 < (int64_t)c->oy + c->h ? y1 : (int64_t)c->oy + c->h;
-    if (b == 0 || x1 <= x0 || y1 <= y0)
-        return 1; /* nothing on the view */
-    uint8_t *a = c->a + (size_t)(y0 - c->oy) * (size_t)c->stride + (size_t)(x0 - c->ox);
-    int st = rf_raster_fill(r->ras, L->fill_rule == RF_FILL_EVENODD, a, (int)(x1 - x0),
-                            (int)(y1 - y0), c->stride, x0, y0);
-    c->x0 = (int32_t)(x0 - c->ox);
-    c->y0 = (int32_t)(y0 - c->oy);
-    c->x1 = (int32_t)(x1 - c->ox);
-    c->y1 = (int32_t)(y1 - c->oy);
-    if (st != 0) { /* cleared, for cairo to fill */
-        coverage_clear(c, c->x0, c->y0, c->x1, c->y1);
-        return 0;
-    }
-    coverage_paint(r, &L->fill, n->pat[0], alpha, m);
-    return 1;
-}
-
-/* Fills then strokes the current path (consuming it); the fill through
- * raster_fill when it can. */
+/* Fills then strokes the current path (consuming it); each through
+ * FreeType when it can (render-raster.c). */
 static void shape_paint(rf_renderer_t *r, const rf_layer_t *L, const rf_node_t *n,
                         const rf_shape_t *sh, int fill, int stroke, double sw, double alpha)
 {
     cairo_t *cr = r->cr;
-    if (fill && raster_fill(r, L, n, sh, alpha))
+    if (fill && render_raster_fill(r, L, n, sh, alpha))
         fill = 0;
     if (fill) {
         paint_set(r, &L->fill, n->pat[0], alpha);
@@ -420,6 +358,10 @@ static void shape_paint(rf_renderer_t *r, const rf_layer_t *L, const rf_node_t *
             cairo_fill_preserve(cr);
         else
             cairo_fill(cr);
+    }
+    if (stroke && render_raster_stroke(r, L, n, sh, sw, alpha)) {
+        cairo_new_path(cr);
+        stroke = 0;
     }
     if (stroke) {
         paint_set(r, &L->stroke, n->pat[1], alpha);
@@ -652,7 +594,7 @@ rf_coverage_t *rf_render_coverage(rf_renderer_t *r)
 void rf_render_fill_coverage(rf_renderer_t *r, const rf_layer_t *L, uint32_t idx,
                              const cairo_matrix_t *m)
 {
-    coverage_paint(r, &L->fill, r->nodes[idx].pat[0], 1, m);
+    render_coverage_paint(r, &L->fill, r->nodes[idx].pat[0], 1, m);
 }
 
 /* ---- creation ---- */
@@ -939,6 +881,7 @@ void rf_renderer_destroy(rf_renderer_t *r)
         free(r->cap_px[i]);
     free(r->cov.a);
     rf_raster_destroy(r->ras);
+    rf_raster_destroy(r->ras_out);
     free(r->ops);
     free(r->nodes);
     free(r->slots);

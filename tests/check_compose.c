@@ -125,8 +125,9 @@ END_TEST
  * out of memory"). There the canvas lies wholly past the gradient's end,
  * so the pixels are the solid fill's of its last stop; and a gradient near
  * the canvas on a rect 1e12 px wide (its origin 1e12 px away) gives the
- * pixels of the same gradient on a rect 500 px wide, but on the edges,
- * where 1e12 px coordinates keep only 1e-4 px. */
+ * pixels of the same gradient on a rect 200 px wide, but on the edges,
+ * where 1e12 px coordinates keep only 1e-4 px and the two strokes are
+ * rasterized differently. */
 START_TEST(test_huge_gradient)
 {
     const char *fmt = CANVAS "{\"type\": \"rect\", \"x\": 48, \"y\": 32, \"rotate\": -12, "
@@ -162,8 +163,13 @@ START_TEST(test_huge_gradient)
         worst = d > worst ? d : worst;
     }
     ck_assert_int_gt(colored, W * H / 3);
-    ck_assert_int_le(off, W * H / 100); /* edge pixels only */
-    ck_assert_int_le(worst, 16);
+    /* edge pixels only: the 200 px rect's stroke is rasterized by FreeType
+     * (render-raster.c: the exact area, within 5 levels on straight edges),
+     * the huge one's by cairo (15 sub-rows: 14 levels off the exact area on
+     * straight edges in check_stroke), about 200 pixels apart by up to 18
+     * levels; the fills by cairo both */
+    ck_assert_int_le(off, W * H / 20);
+    ck_assert_int_le(worst, 24);
     free(pa);
     free(pb);
 }

@@ -11,9 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exact-cover.h"
+#include "offset.h"
+#include "raster.h"
 #include "render.h"
 #include "scene.h"
 #include "scenetest.h"
+#include "testutil.h"
 
 #define W 96
 #define H 64
@@ -399,6 +403,296 @@ START_TEST(test_text)
 }
 END_TEST
 
+
+/* ---- strokes through FreeType (render-raster.c, offset.h) ----
+ * A stroke of one closed convex figure is rasterized as its outer and
+ * inner offset contours, the exact area of each pixel. The references:
+ * the exact coverage of the true stroke region (tests/exact-cover.h: its
+ * outer and inner boundary cut into 4,096 chords per arc, the inner one
+ * wound the other way), white on black, so a pixel's red is its coverage.
+ * Bounds: the outline's points lie on chords within 1/32 px of a curve
+ * (render-int.h RF_STROKE_TOL) and its joins within 1/32 px of the true
+ * offset (a turn of a flattened curve is small: a bevel or miter there
+ * strays hw theta^2 / 8 <= 1/32 for hw below the curvature radius),
+ * rounded to 1/64 px: an edge moves at most 2/32 + sqrt(2)/128 = 0.074
+ * px, over at most sqrt(2) px of a pixel: 0.104 of full, 26.6 levels, 27
+ * with the reference rounded (CURVED). Straight edges and sharp joins
+ * only move by the rounding: 0.011 px, 0.016 of full, 4 levels, 5 with
+ * the reference (STRAIGHT; cairo, which strokes the thin rect of
+ * test_rings_fall_back, is 14 off there, and 22 on the ellipse). Each
+ * case is off the pixel grid and drawn alone. */
+#define CURVED 27
+#define STRAIGHT 5
+#define STROKE_N 4096
+#define PI_D 3.14159265358979323846
+
+static xy_t ring[8 * STROKE_N + 64];
+
+/* The arc c + R(rot) (rx cos a, ry sin a), a0 to a1, pushed out along its
+ * normal by off (in when negative; either way round), as n points into p
+ * after a0. */
+static int arc_off(xy_t *p, double cx, double cy, double rx, double ry, double rot, double a0,
+                   double a1, double off, int n)
+{
+    for (int i = 1; i <= n; i++) {
+        double a = a0 + (a1 - a0) * i / n, x = rx * cos(a), y = ry * sin(a);
+        double nx = ry * cos(a), ny = rx * sin(a), l = hypot(nx, ny); /* outward for a0 < a1 */
+        x += off * nx / l;
+        y += off * ny / l;
+        p[i - 1] = (xy_t){ cx + x * cos(rot) - y * sin(rot), cy + x * sin(rot) + y * cos(rot) };
+    }
+    return n;
+}
+
+/* A rect w x h, centered at (cx, cy), turned by rot, corners of radius
+ * rc (0: sharp), as points into p (once around the way its arcs go,
+ * backwards when rev); corner arcs of n chords. */
+static int rounded(xy_t *p, double cx, double cy, double w, double h, double rc, double rot,
+                   int n, int rev)
+{
+    const double sx[4] = { 1, -1, -1, 1 }, sy[4] = { 1, 1, -1, -1 };
+    int k = 0;
+    for (int q = 0; q < 4; q++) {
+        double ux = sx[q] * (w / 2 - rc), uy = sy[q] * (h / 2 - rc);
+        double ox = cx + ux * cos(rot) - uy * sin(rot), oy = cy + ux * sin(rot) + uy * cos(rot);
+        if (rc > 0) { /* the arc's start, then n chords */
+            k += arc_off(p + k, ox, oy, rc, rc, rot, q * PI_D / 2, q * PI_D / 2, 0, 1);
+            k += arc_off(p + k, ox, oy, rc, rc, rot, q * PI_D / 2, (q + 1) * PI_D / 2, 0, n);
+        } else
+            p[k++] = (xy_t){ ox, oy };
+    }
+    if (rev)
+        for (int i = 0; i < k / 2; i++) {
+            xy_t t = p[i];
+            p[i] = p[k - 1 - i];
+            p[k - 1 - i] = t;
+        }
+    return k;
+}
+
+/* The layers' frame against the contours of ring (start[0 .. nc]): the
+ * largest difference, every pixel within bound. */
+static int stroke_exact(const char *layers, const int *start, int nc, int bound, const char *what)
+{
+    uint32_t *f = frame(layers, 0);
+    int worst = 0;
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+            int want = exact_level(ring, start, nc, x, y), got = red(f, x, y);
+            if (abs(got - want) > worst)
+                worst = abs(got - want);
+            rf_check_msg(abs(got - want) <= bound, "%s: pixel %d,%d red %d, exact %d", what, x,
+                         y, got, want);
+        }
+    free(f);
+    fprintf(stderr, "%s: max difference %d levels (bound %d)\n", what, worst, bound);
+    return worst;
+}
+
+#define SHAPE(type, rest)                                                                  \
+    "[{\"type\": \"" type "\", \"stroke\": \"#ffffff\", " rest "}]"
+
+START_TEST(test_exact_rings)
+{
+    const double rot = 30 * PI_D / 180;
+    int start[3], worst = 0, w;
+
+    /* a circle of radius 10.3 at (40.25, 30.6), 3 wide */
+    start[0] = 0;
+    start[1] = arc_off(ring, 40.25, 30.6, 10.3, 10.3, 0, 0, 2 * PI_D, 1.5, STROKE_N);
+    start[2] = start[1] + arc_off(ring + start[1], 40.25, 30.6, 10.3, 10.3, 0, 2 * PI_D, 0,
+                                  -1.5, STROKE_N);
+    w = stroke_exact(SHAPE("circle", "\"x\": 40.25, \"y\": 30.6, \"r\": 10.3, \"stroke_width\": 3"),
+                     start, 2, CURVED, "circle");
+    worst = w > worst ? w : worst;
+
+    /* an ellipse 14 x 6 turned 30 degrees at (45.4, 32.2), 3 wide: its
+     * parallel curves 1.5 out and in (the least curvature radius is
+     * 36 / 14 = 2.6) */
+    start[1] = arc_off(ring, 45.4, 32.2, 14, 6, rot, 0, 2 * PI_D, 1.5, STROKE_N);
+    start[2] = start[1] + arc_off(ring + start[1], 45.4, 32.2, 14, 6, rot, 2 * PI_D, 0, -1.5,
+                                  STROKE_N);
+    w = stroke_exact(SHAPE("ellipse", "\"x\": 45.4, \"y\": 32.2, \"rx\": 14, \"ry\": 6, "
+                                      "\"rotate\": 30, \"stroke_width\": 3"),
+                     start, 2, CURVED, "ellipse");
+    worst = w > worst ? w : worst;
+
+    /* a 30 x 16 rect with corners of radius 5, turned 30 degrees about
+     * its center (47.3, 31.7), 4 wide: out 34 x 20 with corners of 7, in
+     * 26 x 12 with corners of 3 */
+    start[1] = rounded(ring, 47.3, 31.7, 34, 20, 7, rot, STROKE_N, 0);
+    start[2] = start[1] + rounded(ring + start[1], 47.3, 31.7, 26, 12, 3, rot, STROKE_N, 1);
+    w = stroke_exact(SHAPE("rect", "\"x\": 47.3, \"y\": 31.7, \"anchor\": [0.5, 0.5], \"width\": "
+                                   "30, \"height\": 16, \"radius\": 5, \"rotate\": 30, "
+                                   "\"stroke_width\": 4"),
+                     start, 2, CURVED, "rounded rect");
+    worst = w > worst ? w : worst;
+
+    /* a sharp 30 x 16 rect turned 30 degrees, 4 wide, each join: miter
+     * (out 34 x 20, sharp), round (out 34 x 20 with corners of 2), bevel
+     * (the miter's corners cut where the sides' offsets end) */
+#define TURNED_RECT(join)                                                                  \
+    SHAPE("rect", "\"x\": 47.3, \"y\": 31.7, \"anchor\": [0.5, 0.5], \"width\": 30, "           \
+                  "\"height\": 16, \"rotate\": 30, \"stroke_width\": 4" join)
+    start[1] = rounded(ring, 47.3, 31.7, 34, 20, 0, rot, 0, 0);
+    start[2] = start[1] + rounded(ring + start[1], 47.3, 31.7, 26, 12, 0, rot, 0, 1);
+    w = stroke_exact(TURNED_RECT(""), start, 2, STRAIGHT, "turned rect, miter");
+    worst = w > worst ? w : worst;
+    start[1] = rounded(ring, 47.3, 31.7, 34, 20, 2, rot, STROKE_N, 0);
+    start[2] = start[1] + rounded(ring + start[1], 47.3, 31.7, 26, 12, 0, rot, 0, 1);
+    w = stroke_exact(TURNED_RECT(", \"line_join\": \"round\""), start, 2, CURVED, "turned rect, round");
+    worst = w > worst ? w : worst;
+    start[1] = rounded(ring, 47.3, 31.7, 34, 20, 2, rot, 1, 0); /* each corner one chord */
+    start[2] = start[1] + rounded(ring + start[1], 47.3, 31.7, 26, 12, 0, rot, 0, 1);
+    w = stroke_exact(TURNED_RECT(", \"line_join\": \"bevel\""), start, 2, STRAIGHT, "turned rect, bevel");
+    worst = w > worst ? w : worst;
+    fprintf(stderr, "strokes against exact coverage: max difference %d levels\n", worst);
+}
+END_TEST
+
+
+/* The offset outline of polygon q (n points, turned and placed) by sg hw
+ * (sg 1 outward, -1 inward), into p: consecutive offset lines met (a
+ * miter), or where bevel and the side is outside the turn, both lines'
+ * ends (a bevel). Straight lines only: each vertex from the two lines'
+ * intersection, solved as a 2 x 2 system. */
+static int offset_ref(xy_t *p, const xy_t *q, int n, double hw, double sg, int bevel)
+{
+    double a2 = 0;
+    for (int i = 0; i < n; i++)
+        a2 += q[i].x * q[(i + 1) % n].y - q[(i + 1) % n].x * q[i].y;
+    double s = a2 > 0 ? 1 : -1;
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        xy_t a = q[(i + n - 1) % n], v = q[i], b = q[(i + 1) % n];
+        double ux = v.x - a.x, uy = v.y - a.y, wx = b.x - v.x, wy = b.y - v.y;
+        double lu = hypot(ux, uy), lw = hypot(wx, wy);
+        /* the offset lines: a + h nu + t u and v + h nw + r w */
+        double h = sg * hw, nux = s * uy / lu, nuy = -s * ux / lu, nwx = s * wy / lw, nwy = -s * wx / lw;
+        double turn = s * (ux * wy - uy * wx);
+        if (bevel && sg * turn > 0) {
+            p[k++] = (xy_t){ v.x + h * nux, v.y + h * nuy };
+            p[k++] = (xy_t){ v.x + h * nwx, v.y + h * nwy };
+            continue;
+        }
+        double px0 = a.x + h * nux, py0 = a.y + h * nuy, px1 = v.x + h * nwx, py1 = v.y + h * nwy;
+        double det = ux * (-wy) - uy * (-wx);
+        double t = ((px1 - px0) * (-wy) - (py1 - py0) * (-wx)) / det;
+        p[k++] = (xy_t){ px0 + t * ux, py0 + t * uy };
+    }
+    return k;
+}
+
+/* A rect with a dent (turns both ways: the offset outline's certificate,
+ * offset.c), turned 20 degrees about (48.3, 31.6), 3 wide: miter joins
+ * (both outlines the offset lines met) and bevel joins (cut on the side
+ * outside each turn: the dent's on the inner side). */
+START_TEST(test_exact_dent)
+{
+    const double rot = 20 * PI_D / 180, loc[5][2] = { { -15, -10 }, { 15, -10 }, { 15, 10 },
+                                                      { 0, 4 }, { -15, 10 } };
+    xy_t q[5];
+    char path[256], layer[512];
+    int k = 0;
+    for (int i = 0; i < 5; i++) {
+        q[i] = (xy_t){ 48.3 + loc[i][0] * cos(rot) - loc[i][1] * sin(rot),
+                       31.6 + loc[i][0] * sin(rot) + loc[i][1] * cos(rot) };
+        k += snprintf(path + k, sizeof path - (size_t)k, "%s %.17g %.17g", i ? "L" : "M", q[i].x,
+                      q[i].y);
+    }
+    int worst = 0;
+    for (int bevel = 0; bevel <= 1; bevel++) {
+        int start[3] = { 0, 0, 0 };
+        xy_t in[10];
+        start[1] = offset_ref(ring, q, 5, 1.5, 1, bevel);
+        int m = offset_ref(in, q, 5, 1.5, -1, bevel);
+        for (int i = 0; i < m; i++)
+            ring[start[1] + i] = in[m - 1 - i];
+        start[2] = start[1] + m;
+        snprintf(layer, sizeof layer, SHAPE("path", "\"path\": \"%s Z\", \"stroke_width\": 3%s"),
+                 path, bevel ? ", \"line_join\": \"bevel\"" : "");
+        int w = stroke_exact(layer, start, 2, STRAIGHT, bevel ? "dent, bevel" : "dent, miter");
+        worst = w > worst ? w : worst;
+    }
+    fprintf(stderr, "a stroke turning both ways against exact coverage: max difference %d levels\n",
+            worst);
+}
+END_TEST
+
+/* A stroke 2 wide of a rectilinear polygon on whole pixels (its outer and
+ * inner outlines, n points each, also rectilinear) covers whole pixels. */
+static void whole_pixels(const char *path, const xy_t *out, const xy_t *in, int n,
+                         const char *what)
+{
+    char layer[512];
+    snprintf(layer, sizeof layer, SHAPE("path", "\"path\": \"%s\", \"stroke_width\": 2"), path);
+    uint32_t *f = frame(layer, 0);
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+            int want = (int)lround(255 * (exact_cover(out, n, x, y) - exact_cover(in, n, x, y)));
+            rf_check_msg(red(f, x, y) == want, "%s: pixel %d,%d red %d, want %d", what, x, y,
+                         red(f, x, y), want);
+        }
+    free(f);
+}
+
+/* Strokes of figures that turn both ways: an L (star-shaped around its
+ * centroid: the offset outline takes it) and a U (not star-shaped: cairo
+ * strokes it), rectilinear on whole pixels; and a turned 20 x 2 rect
+ * stroked 6 wide, whose inner side vanishes (cairo strokes it: the whole
+ * 26 x 8 miter rect covered, one contour). */
+START_TEST(test_rings_fall_back)
+{
+    const xy_t lo[6] = { { 19, 9 }, { 41, 9 }, { 41, 29 }, { 61, 29 }, { 61, 51 }, { 19, 51 } };
+    const xy_t li[6] = { { 21, 11 }, { 39, 11 }, { 39, 31 }, { 59, 31 }, { 59, 49 }, { 21, 49 } };
+    whole_pixels("M 20 10 L 40 10 L 40 30 L 60 30 L 60 50 L 20 50 Z", lo, li, 6, "L");
+    const xy_t uo[8] = { { 19, 9 }, { 31, 9 }, { 31, 39 }, { 49, 39 },
+                         { 49, 9 }, { 61, 9 }, { 61, 51 }, { 19, 51 } };
+    const xy_t ui[8] = { { 21, 11 }, { 29, 11 }, { 29, 41 }, { 51, 41 },
+                         { 51, 11 }, { 59, 11 }, { 59, 49 }, { 21, 49 } };
+    whole_pixels("M 20 10 L 30 10 L 30 40 L 50 40 L 50 10 L 60 10 L 60 50 L 20 50 Z", uo, ui, 8,
+                 "U");
+    const double rot = 30 * PI_D / 180;
+    int start[3] = { 0, 0, 0 };
+    start[1] = rounded(ring, 48.3, 32.7, 26, 8, 0, rot, 0, 0);
+    (void)stroke_exact(SHAPE("rect", "\"x\": 48.3, \"y\": 32.7, \"anchor\": [0.5, 0.5], "
+                                     "\"width\": 20, \"height\": 2, \"rotate\": 30, "
+                                     "\"stroke_width\": 6"),
+                       start, 1, 16, "thin rect, wide stroke (cairo's)");
+}
+END_TEST
+
+/* rf_offset_ring's refusals: a concave polygon, one wound twice, too
+ * few edges, a pen too wide for an edge; and what it adds: 2 contours. */
+START_TEST(test_offset_refuses)
+{
+    rf_raster_t *ras = rf_raster_create();
+    ck_assert_ptr_nonnull(ras);
+    const double sq[] = { 0, 0, 10, 0, 10, 10, 0, 10 };
+    const double dent[] = { 0, 0, 10, 0, 10, 10, 5, 4, 0, 10 };
+    const double twice[] = { 0, 0, 10, 0, 10, 10, 0, 10, 0, 0, 10, 0, 10, 10, 0, 10 };
+    const double line[] = { 0, 0, 10, 0, 10, 0, 0, 0 };
+    const double dup[] = { 0, 0, 0, 0, 10, 0, 10, 10, 10, 10, 0, 10, 0, 0 };
+    const double *xy;
+    ck_assert_int_eq(rf_offset_ring(ras, sq, 4, 1, RF_OFFSET_MITER, 10, 1.0 / 64), 0);
+    ck_assert_uint_eq(rf_raster_polygon(ras, &xy), 0); /* two contours */
+    int64_t x0, y0, x1, y1;
+    ck_assert_int_eq(rf_raster_bounds(ras, &x0, &y0, &x1, &y1), 1);
+    ck_assert(x0 == -2 && y0 == -2 && x1 == 12 && y1 == 12); /* -1 .. 11, a pixel more */
+    rf_raster_reset(ras);
+    ck_assert_int_eq(rf_offset_ring(ras, dup, 7, 1, RF_OFFSET_ROUND, 10, 1.0 / 64), 0);
+    rf_raster_reset(ras);
+    ck_assert_int_eq(rf_offset_ring(ras, dent, 5, 1, RF_OFFSET_MITER, 10, 1.0 / 64), 1);
+    ck_assert_int_eq(rf_offset_ring(ras, twice, 8, 1, RF_OFFSET_MITER, 10, 1.0 / 64), 1);
+    ck_assert_int_eq(rf_offset_ring(ras, line, 4, 1, RF_OFFSET_MITER, 10, 1.0 / 64), 1);
+    ck_assert_int_eq(rf_offset_ring(ras, sq, 2, 1, RF_OFFSET_MITER, 10, 1.0 / 64), 1);
+    ck_assert_int_eq(rf_offset_ring(ras, sq, 4, 5.01, RF_OFFSET_MITER, 10, 1.0 / 64), 1);
+    ck_assert_int_eq(rf_offset_ring(ras, sq, 4, 0, RF_OFFSET_MITER, 10, 1.0 / 64), 1);
+    ck_assert_int_eq(rf_raster_bounds(ras, &x0, &y0, &x1, &y1), 0); /* nothing added */
+    rf_raster_destroy(ras);
+}
+END_TEST
+
 static Suite *stroke_suite(void)
 {
     Suite *s = suite_create("stroke");
@@ -420,6 +714,12 @@ static Suite *stroke_suite(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("text");
     tcase_add_test(tc, test_text);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("rings");
+    tcase_add_test(tc, test_exact_rings);
+    tcase_add_test(tc, test_exact_dent);
+    tcase_add_test(tc, test_rings_fall_back);
+    tcase_add_test(tc, test_offset_refuses);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,0 +1,279 @@
+/* offset.c - a stroke's outline around a closed polygon (offset.h). */
+#include "offset.h"
+
+#include <math.h>
+
+#define RF_PI 3.14159265358979323846
+#define EDGE_EPS2 1e-12  /* an edge shorter than 1e-6 px is none */
+#define TURN_EPS 1e-9    /* the sine of a turn the other way taken as none */
+#define KEEP 1e-7        /* px an edge keeps at least on either side */
+
+/* Edge k (point k to point k + 1, the last to the first): its unit
+ * vector into d and its length, 0 when it is shorter than 1e-6 px. */
+static double edge_dir(const double *xy, uint32_t n, uint32_t k, double d[2])
+{
+    uint32_t j = k + 1 < n ? k + 1 : 0;
+    double dx = xy[2 * j] - xy[2 * k], dy = xy[2 * j + 1] - xy[2 * k + 1];
+    double l2 = dx * dx + dy * dy;
+    if (!(l2 >= EDGE_EPS2)) /* NaN too */
+        return 0;
+    double l = sqrt(l2);
+    d[0] = dx / l;
+    d[1] = dy / l;
+    return l;
+}
+
+/* The last edge with a length (k < n), or n when there is none. */
+static uint32_t last_edge(const double *xy, uint32_t n, double d[2], double *len)
+{
+    for (uint32_t k = n; k-- > 0;)
+        if ((*len = edge_dir(xy, n, k, d)) > 0)
+            return k;
+    return n;
+}
+
+/* The turn from direction a to direction b, s the polygon's orientation
+ * (1 or -1): its sine (s times the cross product) and cosine. */
+static void turn(const double a[2], const double b[2], double s, double *sn, double *cs)
+{
+    *sn = s * (a[0] * b[1] - a[1] * b[0]);
+    *cs = a[0] * b[0] + a[1] * b[1];
+}
+
+/* Does each edge keep a length on both sides, between the offsets of the
+ * edges before and after it (an offset is cut short by hw tan(turn / 2)
+ * at a vertex on the side inside its turn)? No turn goes back on itself,
+ * the turns add up to once around (the edges' direction, turned by s,
+ * crosses +x upward once more than downward), *convex says whether every
+ * turn goes the polygon's way. s its orientation. */
+static int edges_keep(const double *xy, uint32_t n, double hw, double s, int *convex)
+{
+    double da[2], db[2], la, lb;
+    if (last_edge(xy, n, da, &la) == n)
+        return 0;
+    /* cut[0], cut[1]: what edge a loses at its start, outside and inside */
+    double cut[2] = { 0, 0 }, first[2] = { 0, 0 };
+    uint32_t m = 0;
+    int wind = 0;
+    *convex = 1;
+    for (uint32_t k = 0; k < n; k++) {
+        if ((lb = edge_dir(xy, n, k, db)) == 0)
+            continue;
+        double sn, cs;
+        turn(da, db, s, &sn, &cs);
+        if (!(1 + cs > 1e-9))
+            return 0;   /* back on itself (or NaN) */
+        double t = hw * fabs(sn) / (1 + cs), c[2] = { sn < 0 ? t : 0, sn > 0 ? t : 0 };
+        *convex &= sn >= -TURN_EPS;
+        double ya = s * da[1], yb = s * db[1];
+        if ((ya < 0) != (yb < 0) && da[0] + (db[0] - da[0]) * (ya / (ya - yb)) > 0)
+            wind += yb >= 0 ? 1 : -1;
+        if (m == 0) {
+            first[0] = c[0];
+            first[1] = c[1];
+        } else if (!(la - cut[0] - c[0] > KEEP && la - cut[1] - c[1] > KEEP)) {
+            return 0;   /* edge a vanishes on a side */
+        }
+        m++;
+        cut[0] = c[0];
+        cut[1] = c[1];
+        la = lb;
+        da[0] = db[0];
+        da[1] = db[1];
+    }
+    /* edge a is the last again: it ends at the first vertex */
+    return m >= 3 && la - cut[0] - first[0] > KEEP && la - cut[1] - first[1] > KEEP &&
+           wind == 1;
+}
+
+/* One vertex's points on side sg (1 outside, -1 inside). Where the side
+ * is inside the turn: the meeting point of the two edges' offsets. Else
+ * the join, from the end of the offset of edge a (normal na) to the start
+ * of b's (nb): a miter is its tip alone (the ends lie on the lines to and
+ * from it), and so is any join whose tip stands out of the bevel by at
+ * most tol / 8 (the turns of a flattened curve: every join is within
+ * tol / 8 of the others there); a bevel its two ends; a round join the
+ * ends and its arc cut into chords within tol. Backwards when rev (the
+ * inner contour runs backwards). */
+typedef struct ring_style {
+    rf_offset_join_t join;
+    double limit, hw, tol, step, s; /* step: a round join's chord angle */
+} ring_style_t;
+
+static void vertex_points(rf_raster_t *out, const ring_style_t *st, double vx, double vy,
+                          const double na[2], const double nb[2], double sn, double cs, double sg,
+                          int rev, int *first)
+{
+    double h = sg * st->hw, f = h / (1 + cs);
+    double pts[2][2] = { { vx + h * na[0], vy + h * na[1] }, { vx + h * nb[0], vy + h * nb[1] } };
+    double mid[2] = { vx + f * (na[0] + nb[0]), vy + f * (na[1] + nb[1]) };
+    int join = sg * sn > 0;
+    uint32_t cnt = 1;
+    double th = 0;
+    if (join) {
+        /* the tip stands hw sin^2(turn / 2) / cos(turn / 2) out */
+        double stand = st->hw * 0.5 * (1 - cs) / sqrt(0.5 * (1 + cs));
+        if ((st->join == RF_OFFSET_MITER && 2 <= st->limit * st->limit * (1 + cs)) ||
+            stand <= st->tol / 8)
+            join = 0; /* the tip alone */
+        else if (st->join == RF_OFFSET_ROUND) {
+            th = atan2(sn, cs);
+            double a = fabs(th);
+            /* more chords than a raster takes make it unusable anyway */
+            cnt = a > st->step ? (uint32_t)fmin(ceil(a / st->step), RF_RASTER_MAX_POINTS) : 1;
+        }
+    }
+    int np = join ? 1 + (int)cnt : 1;
+    for (int i = 0; i < np; i++) {
+        int j = rev ? np - 1 - i : i;
+        double x, y;
+        if (!join) {
+            x = mid[0];
+            y = mid[1];
+        } else if (j == 0 || j == np - 1) {
+            x = pts[j != 0][0];
+            y = pts[j != 0][1];
+        } else { /* the arc: na turned toward nb by j of cnt parts */
+            double al = st->s * th * j / cnt, c = cos(al), si = sin(al);
+            x = vx + h * (na[0] * c - na[1] * si);
+            y = vy + h * (na[0] * si + na[1] * c);
+        }
+        if (*first)
+            rf_raster_move(out, x, y);
+        else
+            rf_raster_line(out, x, y);
+        *first = 0;
+    }
+}
+
+/* ---- the certificate for a polygon with turns both ways ----
+ * Its outline is right when both contours are star-shaped around o (each
+ * point further round it than the one before, once around in all) and
+ * every point of each lies on the proper side of the other's edge that
+ * spans its direction: then neither contour crosses itself or the other.
+ * Both are read in the same angular direction s (the inner one backwards:
+ * it was added reversed). */
+
+static double cross_o(const double *o, const double *p, const double *q)
+{
+    return (p[0] - o[0]) * (q[1] - o[1]) - (p[1] - o[1]) * (q[0] - o[0]);
+}
+
+/* Point i of a contour of n points at xy, read forwards or backwards. */
+static const double *at(const double *xy, uint32_t n, uint32_t i, int back)
+{
+    i = i < n ? i : i - n; /* i < 2 n */
+    return xy + 2 * (back ? n - 1 - i : i);
+}
+
+static int star(const double *xy, uint32_t n, int back, const double *o, double s)
+{
+    uint32_t crossings = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        const double *p = at(xy, n, i, back), *q = at(xy, n, i + 1, back);
+        if (!(s * cross_o(o, p, q) > 0))
+            return 0;
+        /* the ray from o along +x: crossed going the way s turns */
+        double py = s * (p[1] - o[1]), qy = s * (q[1] - o[1]);
+        crossings += py < 0 && qy >= 0 && p[0] + (q[0] - p[0]) * (-py / (qy - py)) > o[0];
+    }
+    return crossings == 1;
+}
+
+/* Every point of contour p (np points) on side want (1: left of, -1:
+ * right of, times s) of the edge of contour q that spans its direction
+ * from o. Both star-shaped around o, read the same way. */
+static int beside(const double *pxy, uint32_t np, int pback, const double *qxy, uint32_t nq,
+                  int qback, const double *o, double s, double want)
+{
+    uint32_t k = 0, steps = 0;
+    for (uint32_t i = 0; i < np; i++) {
+        const double *p = at(pxy, np, i, pback);
+        /* the edge k .. k + 1 of q whose cone from o holds p */
+        for (;;) {
+            const double *a = at(qxy, nq, k, qback), *b = at(qxy, nq, k + 1, qback);
+            if (s * cross_o(o, a, p) >= 0 && s * cross_o(o, p, b) > 0) {
+                double side = s * ((b[0] - a[0]) * (p[1] - a[1]) - (b[1] - a[1]) * (p[0] - a[0]));
+                if (!(want * side > 0))
+                    return 0;
+                break;
+            }
+            k = k + 1 < nq ? k + 1 : 0;
+            if (++steps > 2 * nq + 2 * np)
+                return 0;   /* cannot happen for star-shaped contours */
+        }
+    }
+    return 1;
+}
+
+int rf_offset_ring(rf_raster_t *out, const double *xy, uint32_t n, double hw,
+                   rf_offset_join_t join, double miter_limit, double tol)
+{
+    if (n < 3 || !(hw > 0 && hw < 1e7) || !(tol > 0))
+        return 1;
+    /* the orientation and the centroid: the signed area, around the first
+     * point */
+    double a2 = 0, cx = 0, cy = 0, ox = xy[0], oy = xy[1];
+    for (uint32_t k = 1; k + 1 < n; k++) {
+        double px = xy[2 * k] - ox, py = xy[2 * k + 1] - oy;
+        double qx = xy[2 * k + 2] - ox, qy = xy[2 * k + 3] - oy, c = px * qy - qx * py;
+        a2 += c;
+        cx += (px + qx) * c;
+        cy += (py + qy) * c;
+    }
+    if (!(a2 != 0 && isfinite(a2)))
+        return 1;
+    double s = a2 > 0 ? 1 : -1;
+    int convex;
+    if (!edges_keep(xy, n, hw, s, &convex))
+        return 1;
+    ring_style_t st = { join, miter_limit, hw, tol, RF_PI / 2, s };
+    if (join == RF_OFFSET_ROUND && tol < hw) /* a chord of angle h strays hw (1 - cos(h / 2)) */
+        st.step = 2 * acos(1 - tol / hw);
+
+    /* the outer contour forwards, the inner one backwards: vertex k is
+     * where edge a ends and edge b (from point k) starts */
+    uint32_t n0 = 0;
+    for (int side = 0; side < 2; side++) {
+        double sg = side == 0 ? 1 : -1, da[2], db[2], len;
+        int first = 1;
+        if (side == 0) {
+            (void)last_edge(xy, n, da, &len);
+        } else {
+            uint32_t k0 = 0;
+            while (edge_dir(xy, n, k0, db) == 0)
+                k0++;   /* edges_keep found edges */
+        }
+        for (uint32_t i = 0; i < n; i++) {
+            /* forwards: b is edge i; backwards: a is edge k, b the one after */
+            uint32_t k = side == 0 ? i : n - 1 - i;
+            double *e = side == 0 ? db : da, *keep = side == 0 ? da : db;
+            if (edge_dir(xy, n, k, e) == 0)
+                continue;
+            uint32_t v = side == 0 ? k : (k + 1 < n ? k + 1 : 0);
+            double sn, cs;
+            turn(da, db, s, &sn, &cs);
+            double na[2] = { s * da[1], -s * da[0] }, nb[2] = { s * db[1], -s * db[0] };
+            vertex_points(out, &st, xy[2 * v], xy[2 * v + 1], na, nb, sn, cs, sg, side, &first);
+            keep[0] = e[0];
+            keep[1] = e[1];
+        }
+        if (side == 0) {
+            const double *p;
+            n0 = rf_raster_polygon(out, &p);
+        }
+    }
+    if (convex)
+        return 0;   /* offsets of a convex polygon whose edges keep: proven */
+
+    /* turns both ways: the certificate, on the points as added */
+    const double *p;
+    uint32_t nall = rf_raster_points(out, &p);
+    double o[2] = { ox + cx / (3 * a2), oy + cy / (3 * a2) };
+    if (n0 >= 3 && nall - n0 >= 3 && star(p, n0, 0, o, s) && star(p + 2 * n0, nall - n0, 1, o, s) &&
+        beside(p + 2 * n0, nall - n0, 1, p, n0, 0, o, s, 1) &&
+        beside(p, n0, 0, p + 2 * n0, nall - n0, 1, o, s, -1))
+        return 0;
+    rf_raster_reset(out);
+    return 1;
+}

@@ -1,0 +1,136 @@
+/* render-raster.c - shape fills and strokes through FreeType's rasterizer
+ * (render-int.h): the exact covered area of each pixel (raster.h) into
+ * the coverage buffer, the paint through it, instead of cairo's fill or
+ * stroke, which sample 15 sub-rows where an edge starts or ends in a row
+ * and cost 2 to 5 times the instructions (BENCHMARKS.md, "Shape fills by
+ * FreeType", "Strokes by FreeType").
+ *
+ * What they take, and why no more: FreeType adds up the winding of each
+ * pixel's parts before its fill rule, so where two edges of the same
+ * direction cross inside a pixel (overlapping contours: a self-crossing
+ * path, a glyph's overlapping strokes, cairo's pieces of a stroke) it
+ * comes out up to 25 levels too dark; cairo samples it. So:
+ *   - fills of circles, ellipses and rects: one convex contour; not an
+ *     axis-aligned rect without corners (cairo fills whole and partial
+ *     pixels of a box exactly, and faster);
+ *   - strokes, not dashed, of a shape whose outline is one closed figure
+ *     (circles, ellipses, rects, a path of one closed subpath) under a
+ *     matrix that keeps the pen a disk (rotation, uniform scale, a
+ *     mirror), the same rect excepted: the outline of the stroke is two
+ *     contours that do not cross (offset.h), when offset.h can show that
+ *     they do not; otherwise cairo strokes it.
+ * The outline comes from the layer type's huge_path in device space
+ * (render-huge.c's sink in its raster mode: curves and arcs flattened
+ * within RF_RASTER_TOL px for a fill, RF_STROKE_TOL for a stroke). Gradients, opacity, operators, clips and groups
+ * behave as with cairo: only the coverage changes. */
+#include <math.h>
+
+#include "offset.h"
+#include "render-int.h"
+
+/* Rasterizes the outline ras into the coverage buffer over the view and
+ * paints p (cached pattern pat) through it at alpha under m. 1 when done
+ * (or nothing on the view), 0 when cairo must draw the shape (nothing
+ * painted). */
+static int raster_paint(rf_renderer_t *r, rf_raster_t *ras, int evenodd, const rf_paint_t *p,
+                        cairo_pattern_t *pat, double alpha, const cairo_matrix_t *m)
+{
+    rf_coverage_t *c = rf_render_coverage(r);
+    if (c == NULL)
+        return 0;
+    int64_t x0, y0, x1, y1;
+    int b = rf_raster_bounds(ras, &x0, &y0, &x1, &y1);
+    if (b < 0)
+        return 0;
+    /* the outline's pixels on the view */
+    x0 = x0 > c->ox ? x0 : c->ox;
+    y0 = y0 > c->oy ? y0 : c->oy;
+    x1 = x1 < (int64_t)c->ox + c->w ? x1 : (int64_t)c->ox + c->w;
+    y1 = y1 < (int64_t)c->oy + c->h ? y1 : (int64_t)c->oy + c->h;
+    if (b == 0 || x1 <= x0 || y1 <= y0)
+        return 1; /* nothing on the view */
+    uint8_t *a = c->a + (size_t)(y0 - c->oy) * (size_t)c->stride + (size_t)(x0 - c->ox);
+    int st = rf_raster_fill(ras, evenodd, a, (int)(x1 - x0), (int)(y1 - y0), c->stride, x0, y0);
+    c->x0 = (int32_t)(x0 - c->ox);
+    c->y0 = (int32_t)(y0 - c->oy);
+    c->x1 = (int32_t)(x1 - c->ox);
+    c->y1 = (int32_t)(y1 - c->oy);
+    if (st != 0) { /* cleared, for cairo to draw */
+        render_coverage_clear(c, c->x0, c->y0, c->x1, c->y1);
+        return 0;
+    }
+    render_coverage_paint(r, p, pat, alpha, m);
+    return 1;
+}
+
+/* The shape's outline in device space into r->ras, flattened within
+ * RF_RASTER_TOL px where it lies within reach px of the view; its
+ * subpaths and how many of them were closed into *nsub, *nclosed. 0, or
+ * -1 when cairo must draw the shape (no memory, or the outline is beyond
+ * double precision near the view). */
+static int outline(rf_renderer_t *r, const rf_layer_t *L, const rf_shape_t *sh, double reach,
+                   int stroke, int *nsub, int *nclosed)
+{
+    if (r->ras == NULL && (r->ras = rf_raster_create()) == NULL)
+        return -1;
+    rf_hsink_t g;
+    hsink_init_raster(&g, r->ras, r->view);
+    if (stroke)
+        g.tol = RF_STROKE_TOL;
+    for (int i = 0; i < 2; i++) { /* what a stroke reaches matters too */
+        g.b[i] -= reach;
+        g.b[i + 2] += reach;
+    }
+    hsink_begin(&g, stroke);
+    rf_layer_class(L)->huge_path(&g, sh);
+    hsink_end(&g);
+    *nsub = g.nsub;
+    *nclosed = g.nclosed;
+    return g.imprecise ? -1 : 0;
+}
+
+/* An axis-aligned rect without corners: cairo's boxes are exact. */
+static int plain_box(const rf_layer_t *L, const rf_shape_t *sh)
+{
+    return L->type == RF_LAYER_RECT && sh->rad <= 0 && sh->m->xy == 0 && sh->m->yx == 0;
+}
+
+int render_raster_fill(rf_renderer_t *r, const rf_layer_t *L, const rf_node_t *n,
+                       const rf_shape_t *sh, double alpha)
+{
+    int nsub, nclosed;
+    if (!(L->type == RF_LAYER_CIRCLE || L->type == RF_LAYER_ELLIPSE || L->type == RF_LAYER_RECT) ||
+        plain_box(L, sh) || outline(r, L, sh, 0, 0, &nsub, &nclosed) != 0)
+        return 0;
+    return raster_paint(r, r->ras, L->fill_rule == RF_FILL_EVENODD, &L->fill, n->pat[0], alpha,
+                        sh->m);
+}
+
+int render_raster_stroke(rf_renderer_t *r, const rf_layer_t *L, const rf_node_t *n,
+                         const rf_shape_t *sh, double sw, double alpha)
+{
+    static const rf_offset_join_t joins[] = { RF_OFFSET_MITER, RF_OFFSET_ROUND, RF_OFFSET_BEVEL };
+    const cairo_matrix_t *m = sh->m;
+    if (plain_box(L, sh) || render_stroke_dashed(L, r->slots))
+        return 0;
+    /* a pen that stays a disk: m turns, scales alike both ways, mirrors */
+    double k = hypot(m->xx, m->yx), tiny = 1e-12 * k;
+    if (!(k > 0 && isfinite(k)) ||
+        !((fabs(m->xx - m->yy) <= tiny && fabs(m->xy + m->yx) <= tiny) ||
+          (fabs(m->xx + m->yy) <= tiny && fabs(m->xy - m->yx) <= tiny)))
+        return 0;
+    double hw = 0.5 * sw * k, limit = render_miter_limit(L, r->slots);
+    rf_offset_join_t join = joins[L->line_join <= RF_JOIN_BEVEL ? L->line_join : 0];
+    int nsub, nclosed;
+    if (outline(r, L, sh, hw * (join == RF_OFFSET_MITER ? limit : 1) + 2, 1, &nsub,
+                &nclosed) != 0 || nsub != 1 || nclosed != 1)
+        return 0;
+    const double *xy;
+    uint32_t np = rf_raster_polygon(r->ras, &xy);
+    if (r->ras_out == NULL && (r->ras_out = rf_raster_create()) == NULL)
+        return 0;
+    rf_raster_reset(r->ras_out);
+    if (np < 3 || rf_offset_ring(r->ras_out, xy, np, hw, join, limit, RF_STROKE_TOL) != 0)
+        return 0;
+    return raster_paint(r, r->ras_out, 0, &L->stroke, n->pat[1], alpha, m);
+}

@@ -1,0 +1,1 @@
+check @ --golden GOLDEN
