@@ -2,10 +2,10 @@
 #include "offset.h"
 
 #include <math.h>
+#include <stddef.h>
 
 #define RF_PI 3.14159265358979323846
 #define EDGE_EPS2 1e-12  /* an edge shorter than 1e-6 px is none */
-#define TURN_EPS 1e-9    /* the sine of a turn the other way taken as none */
 #define KEEP 1e-7        /* px an edge keeps at least on either side */
 
 /* Edge k (point k to point k + 1, the last to the first): its unit
@@ -64,7 +64,7 @@ static int edges_keep(const double *xy, uint32_t n, double hw, double s, int *co
         if (!(1 + cs > 1e-9))
             return 0;   /* back on itself (or NaN) */
         double t = hw * fabs(sn) / (1 + cs), c[2] = { sn < 0 ? t : 0, sn > 0 ? t : 0 };
-        *convex &= sn >= -TURN_EPS;
+        *convex &= sn >= 0; /* a turn the other way, however small: the certificate */
         double ya = s * da[1], yb = s * db[1];
         if ((ya < 0) != (yb < 0) && da[0] + (db[0] - da[0]) * (ya / (ya - yb)) > 0)
             wind += yb >= 0 ? 1 : -1;
@@ -259,18 +259,24 @@ int rf_offset_ring(rf_raster_t *out, const double *xy, uint32_t n, double hw,
             keep[1] = e[1];
         }
         if (side == 0) {
-            const double *p;
-            n0 = rf_raster_polygon(out, &p);
+            const double *p0 = NULL;
+            n0 = rf_raster_polygon(out, &p0);
         }
+    }
+    /* the points as added: none when the raster took no more (too many
+     * points, no memory) */
+    const double *p = NULL;
+    uint32_t nall = rf_raster_points(out, &p);
+    if (p == NULL || n0 < 3 || nall < n0 + 3) {
+        rf_raster_reset(out);
+        return 1;
     }
     if (convex)
         return 0;   /* offsets of a convex polygon whose edges keep: proven */
 
-    /* turns both ways: the certificate, on the points as added */
-    const double *p;
-    uint32_t nall = rf_raster_points(out, &p);
+    /* turns both ways: the certificate */
     double o[2] = { ox + cx / (3 * a2), oy + cy / (3 * a2) };
-    if (n0 >= 3 && nall - n0 >= 3 && star(p, n0, 0, o, s) && star(p + 2 * n0, nall - n0, 1, o, s) &&
+    if (star(p, n0, 0, o, s) && star(p + 2 * n0, nall - n0, 1, o, s) &&
         beside(p + 2 * n0, nall - n0, 1, p, n0, 0, o, s, 1) &&
         beside(p, n0, 0, p + 2 * n0, nall - n0, 1, o, s, -1))
         return 0;

@@ -50,11 +50,12 @@ typedef enum rf_offset_join {
 /* Adds to out, which must be empty (raster.h: rf_raster_reset), the
  * outline of the stroke with a pen of radius hw px (0 < hw < 1e7) of the
  * closed polygon of n points xy (x, y pairs, device px; the edge from the
- * last point back to the first is implied, points repeated within 1e-6 px
- * count once), joins as join and miter_limit (>= 1) say, round joins cut
+ * last point back to the first is implied, an edge shorter than 1e-6 px
+ * is skipped), joins as join and miter_limit (>= 1) say, round joins cut
  * into chords within tol px: two contours. Returns 0 when added; 1 when
  * the contours could cross (see above), the polygon has fewer than 3
- * edges or no area: out is empty again. */
+ * edges or no area, or out took no more points (RF_RASTER_MAX_POINTS, no
+ * memory): out is empty again. */
 int rf_offset_ring(rf_raster_t *out, const double *xy, uint32_t n, double hw,
                    rf_offset_join_t join, double miter_limit, double tol);
 

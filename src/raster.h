@@ -20,8 +20,9 @@
  * cross inside a pixel (overlapping contours, a self-crossing path) the
  * pixel comes out too dark, by 25 of 255 on two crossing bars (FreeType
  * itself supersamples glyphs flagged FT_OUTLINE_OVERLAP). Give it outlines
- * whose contours do not cross: render.c gives it circles, ellipses and
- * rects, one convex contour each.
+ * whose contours do not cross: render-raster.c gives it the fills of
+ * circles, ellipses and rects (one convex contour each) and the outlines
+ * of strokes that offset.h shows cannot cross.
  *
  * Memory: the points grow by doubling and are kept: once an outline of
  * that size has been built, building another allocates nothing.

@@ -14,11 +14,13 @@
  *     axis-aligned rect without corners (cairo fills whole and partial
  *     pixels of a box exactly, and faster);
  *   - strokes, not dashed, of a shape whose outline is one closed figure
- *     (circles, ellipses, rects, a path of one closed subpath) under a
- *     matrix that keeps the pen a disk (rotation, uniform scale, a
- *     mirror), the same rect excepted: the outline of the stroke is two
- *     contours that do not cross (offset.h), when offset.h can show that
- *     they do not; otherwise cairo strokes it.
+ *     (circles, ellipses, rects, a path of one closed subpath, a text of
+ *     one glyph of one contour) under a matrix that keeps the pen a disk
+ *     (rotation, uniform scale, a mirror), the same rect excepted when its
+ *     joins are square (miters, limit >= sqrt 2: cairo strokes it as
+ *     boxes): the outline of the stroke is two contours that do not cross
+ *     (offset.h), when offset.h can show that they do not; otherwise cairo
+ *     strokes it.
  * The outline comes from the layer type's huge_path in device space
  * (render-huge.c's sink in its raster mode: curves and arcs flattened
  * within RF_RASTER_TOL px for a fill, RF_STROKE_TOL for a stroke). Gradients, opacity, operators, clips and groups
@@ -63,13 +65,13 @@ static int raster_paint(rf_renderer_t *r, rf_raster_t *ras, int evenodd, const r
     return 1;
 }
 
-/* The shape's outline in device space into r->ras, flattened within
- * RF_RASTER_TOL px where it lies within reach px of the view; its
- * subpaths and how many of them were closed into *nsub, *nclosed. 0, or
- * -1 when cairo must draw the shape (no memory, or the outline is beyond
- * double precision near the view). */
-static int outline(rf_renderer_t *r, const rf_layer_t *L, const rf_shape_t *sh, double reach,
-                   int stroke, int *nsub, int *nclosed)
+/* The shape's outline in device space into r->ras, its curves and arcs
+ * flattened within RF_RASTER_TOL px (a fill) or RF_STROKE_TOL (a stroke)
+ * all along (the raster sink does not clip); its subpaths and how many of
+ * them were closed into *nsub, *nclosed. 0, or -1 when cairo must draw
+ * the shape (no memory, or a point beyond double precision). */
+static int outline(rf_renderer_t *r, const rf_layer_t *L, const rf_shape_t *sh, int stroke,
+                   int *nsub, int *nclosed)
 {
     if (r->ras == NULL && (r->ras = rf_raster_create()) == NULL)
         return -1;
@@ -77,10 +79,6 @@ static int outline(rf_renderer_t *r, const rf_layer_t *L, const rf_shape_t *sh, 
     hsink_init_raster(&g, r->ras, r->view);
     if (stroke)
         g.tol = RF_STROKE_TOL;
-    for (int i = 0; i < 2; i++) { /* what a stroke reaches matters too */
-        g.b[i] -= reach;
-        g.b[i + 2] += reach;
-    }
     hsink_begin(&g, stroke);
     rf_layer_class(L)->huge_path(&g, sh);
     hsink_end(&g);
@@ -100,7 +98,7 @@ int render_raster_fill(rf_renderer_t *r, const rf_layer_t *L, const rf_node_t *n
 {
     int nsub, nclosed;
     if (!(L->type == RF_LAYER_CIRCLE || L->type == RF_LAYER_ELLIPSE || L->type == RF_LAYER_RECT) ||
-        plain_box(L, sh) || outline(r, L, sh, 0, 0, &nsub, &nclosed) != 0)
+        plain_box(L, sh) || outline(r, L, sh, 0, &nsub, &nclosed) != 0)
         return 0;
     return raster_paint(r, r->ras, L->fill_rule == RF_FILL_EVENODD, &L->fill, n->pat[0], alpha,
                         sh->m);
@@ -111,7 +109,11 @@ int render_raster_stroke(rf_renderer_t *r, const rf_layer_t *L, const rf_node_t 
 {
     static const rf_offset_join_t joins[] = { RF_OFFSET_MITER, RF_OFFSET_ROUND, RF_OFFSET_BEVEL };
     const cairo_matrix_t *m = sh->m;
-    if (plain_box(L, sh) || render_stroke_dashed(L, r->slots))
+    double limit = render_miter_limit(L, r->slots);
+    rf_offset_join_t join = joins[L->line_join <= RF_JOIN_BEVEL ? L->line_join : 0];
+    /* the plain box with square corners: cairo strokes it as boxes */
+    if ((plain_box(L, sh) && join == RF_OFFSET_MITER && limit * limit >= 2) ||
+        render_stroke_dashed(L, r->slots))
         return 0;
     /* a pen that stays a disk: m turns, scales alike both ways, mirrors */
     double k = hypot(m->xx, m->yx), tiny = 1e-12 * k;
@@ -119,11 +121,9 @@ int render_raster_stroke(rf_renderer_t *r, const rf_layer_t *L, const rf_node_t 
         !((fabs(m->xx - m->yy) <= tiny && fabs(m->xy + m->yx) <= tiny) ||
           (fabs(m->xx + m->yy) <= tiny && fabs(m->xy - m->yx) <= tiny)))
         return 0;
-    double hw = 0.5 * sw * k, limit = render_miter_limit(L, r->slots);
-    rf_offset_join_t join = joins[L->line_join <= RF_JOIN_BEVEL ? L->line_join : 0];
+    double hw = 0.5 * sw * k;
     int nsub, nclosed;
-    if (outline(r, L, sh, hw * (join == RF_OFFSET_MITER ? limit : 1) + 2, 1, &nsub,
-                &nclosed) != 0 || nsub != 1 || nclosed != 1)
+    if (outline(r, L, sh, 1, &nsub, &nclosed) != 0 || nsub != 1 || nclosed != 1)
         return 0;
     const double *xy;
     uint32_t np = rf_raster_polygon(r->ras, &xy);

@@ -546,6 +546,19 @@ START_TEST(test_exact_rings)
     start[2] = start[1] + rounded(ring + start[1], 47.3, 31.7, 26, 12, 0, rot, 0, 1);
     w = stroke_exact(TURNED_RECT(", \"line_join\": \"bevel\""), start, 2, STRAIGHT, "turned rect, bevel");
     worst = w > worst ? w : worst;
+    /* the same rect unturned, off the grid: round and bevel joins (cairo
+     * would stroke it as boxes only with square corners) */
+#define PLAIN_RECT(join)                                                                   \
+    SHAPE("rect", "\"x\": 47.3, \"y\": 31.7, \"anchor\": [0.5, 0.5], \"width\": 30, "           \
+                  "\"height\": 16, \"stroke_width\": 4" join)
+    start[1] = rounded(ring, 47.3, 31.7, 34, 20, 2, 0, STROKE_N, 0);
+    start[2] = start[1] + rounded(ring + start[1], 47.3, 31.7, 26, 12, 0, 0, 0, 1);
+    w = stroke_exact(PLAIN_RECT(", \"line_join\": \"round\""), start, 2, CURVED, "plain rect, round");
+    worst = w > worst ? w : worst;
+    start[1] = rounded(ring, 47.3, 31.7, 34, 20, 2, 0, 1, 0);
+    start[2] = start[1] + rounded(ring + start[1], 47.3, 31.7, 26, 12, 0, 0, 0, 1);
+    w = stroke_exact(PLAIN_RECT(", \"line_join\": \"bevel\""), start, 2, STRAIGHT, "plain rect, bevel");
+    worst = w > worst ? w : worst;
     fprintf(stderr, "strokes against exact coverage: max difference %d levels\n", worst);
 }
 END_TEST
