@@ -104,6 +104,41 @@ int render_raster_fill(rf_renderer_t *r, const rf_layer_t *L, const rf_node_t *n
                         sh->m);
 }
 
+/* Would cairo stroke it for less: the box of the outline (a pixel more
+ * each side) over RF_HOLLOW_PER_POINT times its points? The stroke's mask
+ * is composited over the whole box, about 5 instructions a pixel whether
+ * covered or not (a ring's hollow too), where cairo composites the
+ * ring's spans only; each point of the outline costs cairo about 1,300
+ * instructions more than it costs the offset outline and FreeType (a
+ * 2,000-shape frame's blobs). A thin border round a large card goes to
+ * cairo this way (box 107K px, 56 points), a blob's stroke does not (3K
+ * to 30K px, 200 points). */
+#define RF_HOLLOW_PER_POINT 256
+static int hollow_ring(const rf_raster_t *ras, uint32_t n)
+{
+    int64_t x0, y0, x1, y1;
+    return rf_raster_bounds(ras, &x0, &y0, &x1, &y1) == 1 &&
+           (double)(x1 - x0) * (double)(y1 - y0) > (double)RF_HOLLOW_PER_POINT * n;
+}
+
+/* Can the shape's outline be one closed figure? Not a line's; a path's
+ * only when its ops are one move, then lines and curves, then a close
+ * (the open strokes of curves skip flattening their outline for nothing). */
+static int may_close(const rf_layer_t *L, const rf_shape_t *sh)
+{
+    if (L->type == RF_LAYER_LINE)
+        return 0;
+    if (L->type != RF_LAYER_PATH)
+        return 1;
+    if (sh->nops < 3 || sh->ops[0].kind != RF_PATH_OP_MOVE ||
+        sh->ops[sh->nops - 1].kind != RF_PATH_OP_CLOSE)
+        return 0;
+    for (size_t i = 1; i + 1 < sh->nops; i++)
+        if (sh->ops[i].kind != RF_PATH_OP_LINE && sh->ops[i].kind != RF_PATH_OP_CURVE)
+            return 0;
+    return 1;
+}
+
 int render_raster_stroke(rf_renderer_t *r, const rf_layer_t *L, const rf_node_t *n,
                          const rf_shape_t *sh, double sw, double alpha)
 {
@@ -112,7 +147,7 @@ int render_raster_stroke(rf_renderer_t *r, const rf_layer_t *L, const rf_node_t 
     double limit = render_miter_limit(L, r->slots);
     rf_offset_join_t join = joins[L->line_join <= RF_JOIN_BEVEL ? L->line_join : 0];
     /* the plain box with square corners: cairo strokes it as boxes */
-    if ((plain_box(L, sh) && join == RF_OFFSET_MITER && limit * limit >= 2) ||
+    if (!may_close(L, sh) || (plain_box(L, sh) && join == RF_OFFSET_MITER && limit * limit >= 2) ||
         render_stroke_dashed(L, r->slots))
         return 0;
     /* a pen that stays a disk: m turns, scales alike both ways, mirrors */
@@ -127,10 +162,12 @@ int render_raster_stroke(rf_renderer_t *r, const rf_layer_t *L, const rf_node_t 
         return 0;
     const double *xy;
     uint32_t np = rf_raster_polygon(r->ras, &xy);
+    if (np < 3 || hollow_ring(r->ras, np))
+        return 0;
     if (r->ras_out == NULL && (r->ras_out = rf_raster_create()) == NULL)
         return 0;
     rf_raster_reset(r->ras_out);
-    if (np < 3 || rf_offset_ring(r->ras_out, xy, np, hw, join, limit, RF_STROKE_TOL) != 0)
+    if (rf_offset_ring(r->ras_out, xy, np, hw, join, limit, RF_STROKE_TOL) != 0)
         return 0;
     return raster_paint(r, r->ras_out, 0, &L->stroke, n->pat[1], alpha, m);
 }
