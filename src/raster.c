@@ -128,6 +128,23 @@ void rf_raster_line(rf_raster_t *r, double x, double y)
     add(r, x, y, 0);
 }
 
+int rf_raster_cubic(rf_raster_t *r, const double p[8], double tol)
+{
+    double ax = p[0] - 2 * p[2] + p[4], ay = p[1] - 2 * p[3] + p[5];
+    double bx = p[2] - 2 * p[4] + p[6], by = p[3] - 2 * p[5] + p[7];
+    double q = 0.75 * sqrt(fmax(ax * ax + ay * ay, bx * bx + by * by)) / tol; /* n^2 >= q */
+    double lim = RF_RASTER_MAX_LINES;
+    uint32_t n = q <= 1 ? 1 : q < lim * lim ? (uint32_t)ceil(sqrt(q)) : (uint32_t)lim;
+    for (uint32_t j = 1; j < n; j++) {
+        double t = (double)j / n, u = 1 - t;
+        double b0 = u * u * u, b1 = 3 * u * u * t, b2 = 3 * u * t * t, b3 = t * t * t;
+        rf_raster_line(r, b0 * p[0] + b1 * p[2] + b2 * p[4] + b3 * p[6],
+                       b0 * p[1] + b1 * p[3] + b2 * p[5] + b3 * p[7]);
+    }
+    rf_raster_line(r, p[6], p[7]);
+    return q < lim * lim || q <= 1; /* NaN: 0 */
+}
+
 void rf_raster_arc(rf_raster_t *r, const double c[2], const double u[2], const double v[2],
                    double a0, double a1, double tol)
 {

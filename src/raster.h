@@ -4,8 +4,8 @@
  * Owns: rf_raster_t, one outline being built (contours of points in
  * device pixels, y down, kept at 1/64 px) and the FreeType library that
  * rasterizes it. Lines only: the caller cuts its curves into lines as
- * closely as it needs (rf_raster_arc below; the shape sink of
- * render-huge.c within 1/64 px). rf_raster_fill() writes the
+ * closely as it needs (rf_raster_cubic and rf_raster_arc below, which the
+ * shape sink of render-huge.c calls). rf_raster_fill() writes the
  * coverage (0..255)
  * of the outline, by the nonzero or the even-odd rule, into a window of an
  * A8 buffer: a pixel's byte depends only on the outline, not on the window
@@ -54,11 +54,18 @@ void rf_raster_move(rf_raster_t *r, double x, double y);
  * without a move starts a contour there. */
 void rf_raster_line(rf_raster_t *r, double x, double y);
 
+#define RF_RASTER_MAX_LINES 8192
+/* Lines from p's start (the current point) along the cubic p (x0 y0 x1
+ * y1 x2 y2 x3 y3, device px) to its end, at n equal steps of its
+ * parameter, n^2 >= 3/4 M / tol for the larger second difference M of its
+ * control points (Wang's bound: no point of it further than tol px from
+ * them). 1, or 0 when that takes more than RF_RASTER_MAX_LINES lines (or
+ * a coordinate is not a number): then as many lines, further than tol. */
+int rf_raster_cubic(rf_raster_t *r, const double p[8], double tol);
 /* Lines from the current point (at a0) along the arc c + u cos(a) +
  * v sin(a) to a1 (an ellipse's arc on the device), at equal steps of a,
  * enough that no point of it is further than tol px from them (up to
  * 8,192 lines: within tol for radii up to 200,000 px). */
-#define RF_RASTER_MAX_LINES 8192
 void rf_raster_arc(rf_raster_t *r, const double c[2], const double u[2], const double v[2],
                    double a0, double a1, double tol);
 

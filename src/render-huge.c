@@ -305,25 +305,13 @@ static double seg_dist(double x, double y, double ax, double ay, double bx, doub
 /* A cubic Bezier from the current point (p[0], p[1]) through p[2..7]. */
 static void gs_curve(rf_hsink_t *g, const double p0[8])
 {
-    if (g->ras != NULL) {
-        /* a raster: n equal steps of t, n^2 >= 3/4 M / tol, M the larger
-         * second difference of the control points (Wang's bound on how
-         * far a cubic strays from such chords); at most 8,192 */
-        double ax = p0[0] - 2 * p0[2] + p0[4], ay = p0[1] - 2 * p0[3] + p0[5];
-        double bx = p0[2] - 2 * p0[4] + p0[6], by = p0[3] - 2 * p0[5] + p0[7];
-        double q = 0.75 * sqrt(fmax(ax * ax + ay * ay, bx * bx + by * by)) / g->tol;
-        uint32_t n = 1;
-        if (!(q <= 1)) {
-            n = q < 8192.0 * 8192.0 ? (uint32_t)ceil(sqrt(q)) : 8192;
-            if (!(q < 8192.0 * 8192.0))
-                g->imprecise = 1; /* NaN too: nothing to draw it from */
-        }
-        for (uint32_t i = 1; i <= n; i++) {
-            double t = (double)i / n, u = 1 - t;
-            double b0 = u * u * u, b1 = 3 * u * u * t, b2 = 3 * u * t * t, b3 = t * t * t;
-            gs_line(g, b0 * p0[0] + b1 * p0[2] + b2 * p0[4] + b3 * p0[6],
-                    b0 * p0[1] + b1 * p0[3] + b2 * p0[5] + b3 * p0[7]);
-        }
+    if (g->ras != NULL) { /* a raster: chords at equal steps (rf_raster_cubic) */
+        if (!g->in_sub)
+            gs_move(g, g->px, g->py);
+        if (!rf_raster_cubic(g->ras, p0, g->tol))
+            g->imprecise = 1; /* more chords than it takes, or not a number */
+        g->px = p0[6];
+        g->py = p0[7];
         return;
     }
     double stack[RF_FLAT_DEPTH + 2][8];

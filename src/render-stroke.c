@@ -28,24 +28,26 @@ double render_miter_limit(const rf_layer_t *L, const double *slots)
     return v >= 1 ? (v < RF_MITER_MAX ? v : RF_MITER_MAX) : 1; /* NaN: 1 */
 }
 
-/* L's dash lengths this frame as drawn, into d: their number. */
-static uint32_t dash_lengths(const rf_layer_t *L, const double *slots, double d[RF_DASH_MAX])
+/* L's dash lengths this frame as drawn, into d, their number into *n:
+ * their sum. */
+static double dash_lengths(const rf_layer_t *L, const double *slots, double d[RF_DASH_MAX],
+                           uint32_t *n)
 {
-    uint32_t n = L->ndash <= RF_DASH_MAX ? L->ndash : RF_DASH_MAX;
-    for (uint32_t i = 0; i < n; i++) {
+    double sum = 0;
+    *n = L->ndash <= RF_DASH_MAX ? L->ndash : RF_DASH_MAX;
+    for (uint32_t i = 0; i < *n; i++) {
         double v = rf_prop_get(&L->dash[i], slots);
         d[i] = v > 0 ? (v < RF_DASH_LONG ? v : RF_DASH_LONG) : 0; /* NaN: 0 */
+        sum += d[i];
     }
-    return n;
+    return sum;
 }
 
 int render_stroke_dashed(const rf_layer_t *L, const double *slots)
 {
-    double d[RF_DASH_MAX], sum = 0;
-    uint32_t n = dash_lengths(L, slots, d);
-    for (uint32_t i = 0; i < n; i++)
-        sum += d[i];
-    return sum > 0;
+    double d[RF_DASH_MAX];
+    uint32_t n;
+    return dash_lengths(L, slots, d, &n) > 0;
 }
 
 #define RF_SQRT2 1.41421356237309504880 /* M_SQRT2 is not C11 */
@@ -71,10 +73,8 @@ void render_stroke_style(cairo_t *cr, const rf_layer_t *L, const double *slots)
     cairo_set_line_join(cr, joins[L->line_join <= RF_JOIN_BEVEL ? L->line_join : 0]);
     cairo_set_miter_limit(cr, render_miter_limit(L, slots));
     double d[RF_DASH_MAX];
-    uint32_t n = dash_lengths(L, slots, d);
-    double sum = 0;
-    for (uint32_t i = 0; i < n; i++)
-        sum += d[i];
+    uint32_t n;
+    double sum = dash_lengths(L, slots, d, &n);
     if (!(sum > 0)) {
         if (cairo_get_dash_count(cr) > 0)
             cairo_set_dash(cr, NULL, 0, 0);

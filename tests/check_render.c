@@ -819,18 +819,6 @@ END_TEST
  * and a path with a hole by the even-odd rule. */
 #define EXACT_N 4096
 
-/* The arc c + (rx cos a, ry sin a) rotated by rot (radians), a0 to a1, as
- * n points into p (from the first after a0 to a1). */
-static int arc_points(xy_t *p, double cx, double cy, double rx, double ry, double rot, double a0,
-                      double a1, int n)
-{
-    for (int i = 1; i <= n; i++) {
-        double a = a0 + (a1 - a0) * i / n, x = rx * cos(a), y = ry * sin(a);
-        p[i - 1] = (xy_t){ cx + x * cos(rot) - y * sin(rot), cy + x * sin(rot) + y * cos(rot) };
-    }
-    return n;
-}
-
 /* Every pixel of r's 80 x 80 canvas against the nc contours of poly. */
 static int exact_compare(rf_renderer_t *r, const xy_t *poly, const int *start, int nc,
                          const char *what)
@@ -862,7 +850,7 @@ START_TEST(test_fill_exact_coverage)
     L[0].fill = solid(WHITE);
     rf_renderer_t *r = draw(&sc, 0);
     start[0] = 0;
-    start[1] = arc_points(poly, 20.25, 20.6, 10.3, 10.3, 0, 0, 2 * PI_D, EXACT_N);
+    start[1] = exact_arc(poly, 20.25, 20.6, 10.3, 10.3, 0, 0, 2 * PI_D, 0, EXACT_N);
     int w = exact_compare(r, poly, start, 1, "circle");
     worst = w > worst ? w : worst;
     rf_renderer_destroy(r);
@@ -876,7 +864,7 @@ START_TEST(test_fill_exact_coverage)
     L[0].u.ellipse.ry = K(6);
     L[0].fill = solid(WHITE);
     r = draw(&sc, 0);
-    start[1] = arc_points(poly, 55.4, 22.2, 14, 6, rot, 0, 2 * PI_D, EXACT_N);
+    start[1] = exact_arc(poly, 55.4, 22.2, 14, 6, rot, 0, 2 * PI_D, 0, EXACT_N);
     w = exact_compare(r, poly, start, 1, "ellipse");
     worst = w > worst ? w : worst;
     rf_renderer_destroy(r);
@@ -893,7 +881,8 @@ START_TEST(test_fill_exact_coverage)
     for (int q = 0; q < 4; q++) {
         double ux = cc[q][0] * cos(rot) - cc[q][1] * sin(rot) + 25.3;
         double uy = cc[q][0] * sin(rot) + cc[q][1] * cos(rot) + 58.7;
-        n += arc_points(poly + n, ux, uy, 5, 5, rot, q * PI_D / 2, (q + 1) * PI_D / 2, EXACT_N);
+        n += exact_arc(poly + n, ux, uy, 5, 5, rot, q * PI_D / 2, (q + 1) * PI_D / 2, 0,
+                       EXACT_N);
     }
     start[1] = n;
     w = exact_compare(r, poly, start, 1, "rounded rect");

@@ -428,22 +428,6 @@ END_TEST
 
 static xy_t ring[8 * STROKE_N + 64];
 
-/* The arc c + R(rot) (rx cos a, ry sin a), a0 to a1, pushed out along its
- * normal by off (in when negative; either way round), as n points into p
- * after a0. */
-static int arc_off(xy_t *p, double cx, double cy, double rx, double ry, double rot, double a0,
-                   double a1, double off, int n)
-{
-    for (int i = 1; i <= n; i++) {
-        double a = a0 + (a1 - a0) * i / n, x = rx * cos(a), y = ry * sin(a);
-        double nx = ry * cos(a), ny = rx * sin(a), l = hypot(nx, ny); /* outward for a0 < a1 */
-        x += off * nx / l;
-        y += off * ny / l;
-        p[i - 1] = (xy_t){ cx + x * cos(rot) - y * sin(rot), cy + x * sin(rot) + y * cos(rot) };
-    }
-    return n;
-}
-
 /* A rect w x h, centered at (cx, cy), turned by rot, corners of radius
  * rc (0: sharp), as points into p (once around the way its arcs go,
  * backwards when rev); corner arcs of n chords. */
@@ -456,8 +440,8 @@ static int rounded(xy_t *p, double cx, double cy, double w, double h, double rc,
         double ux = sx[q] * (w / 2 - rc), uy = sy[q] * (h / 2 - rc);
         double ox = cx + ux * cos(rot) - uy * sin(rot), oy = cy + ux * sin(rot) + uy * cos(rot);
         if (rc > 0) { /* the arc's start, then n chords */
-            k += arc_off(p + k, ox, oy, rc, rc, rot, q * PI_D / 2, q * PI_D / 2, 0, 1);
-            k += arc_off(p + k, ox, oy, rc, rc, rot, q * PI_D / 2, (q + 1) * PI_D / 2, 0, n);
+            k += exact_arc(p + k, ox, oy, rc, rc, rot, q * PI_D / 2, q * PI_D / 2, 0, 1);
+            k += exact_arc(p + k, ox, oy, rc, rc, rot, q * PI_D / 2, (q + 1) * PI_D / 2, 0, n);
         } else
             p[k++] = (xy_t){ ox, oy };
     }
@@ -499,8 +483,8 @@ START_TEST(test_exact_rings)
 
     /* a circle of radius 10.3 at (40.25, 30.6), 3 wide */
     start[0] = 0;
-    start[1] = arc_off(ring, 40.25, 30.6, 10.3, 10.3, 0, 0, 2 * PI_D, 1.5, STROKE_N);
-    start[2] = start[1] + arc_off(ring + start[1], 40.25, 30.6, 10.3, 10.3, 0, 2 * PI_D, 0,
+    start[1] = exact_arc(ring, 40.25, 30.6, 10.3, 10.3, 0, 0, 2 * PI_D, 1.5, STROKE_N);
+    start[2] = start[1] + exact_arc(ring + start[1], 40.25, 30.6, 10.3, 10.3, 0, 2 * PI_D, 0,
                                   -1.5, STROKE_N);
     w = stroke_exact(SHAPE("circle", "\"x\": 40.25, \"y\": 30.6, \"r\": 10.3, \"stroke_width\": 3"),
                      start, 2, CURVED, "circle");
@@ -509,8 +493,8 @@ START_TEST(test_exact_rings)
     /* an ellipse 14 x 6 turned 30 degrees at (45.4, 32.2), 3 wide: its
      * parallel curves 1.5 out and in (the least curvature radius is
      * 36 / 14 = 2.6) */
-    start[1] = arc_off(ring, 45.4, 32.2, 14, 6, rot, 0, 2 * PI_D, 1.5, STROKE_N);
-    start[2] = start[1] + arc_off(ring + start[1], 45.4, 32.2, 14, 6, rot, 2 * PI_D, 0, -1.5,
+    start[1] = exact_arc(ring, 45.4, 32.2, 14, 6, rot, 0, 2 * PI_D, 1.5, STROKE_N);
+    start[2] = start[1] + exact_arc(ring + start[1], 45.4, 32.2, 14, 6, rot, 2 * PI_D, 0, -1.5,
                                   STROKE_N);
     w = stroke_exact(SHAPE("ellipse", "\"x\": 45.4, \"y\": 32.2, \"rx\": 14, \"ry\": 6, "
                                       "\"rotate\": 30, \"stroke_width\": 3"),

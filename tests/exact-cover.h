@@ -49,6 +49,22 @@ static inline double exact_cover(const xy_t *p, int n, int px, int py)
     return a / 2;
 }
 
+/* The arc c + R(rot) (rx cos a, ry sin a), a0 to a1, pushed out along its
+ * normal by off (in when negative; either way round), as n points into p
+ * after a0. */
+static inline int exact_arc(xy_t *p, double cx, double cy, double rx, double ry, double rot,
+                            double a0, double a1, double off, int n)
+{
+    for (int i = 1; i <= n; i++) {
+        double a = a0 + (a1 - a0) * i / n, x = rx * cos(a), y = ry * sin(a);
+        double nx = ry * cos(a), ny = rx * sin(a), l = hypot(nx, ny); /* outward */
+        x += off * nx / l;
+        y += off * ny / l;
+        p[i - 1] = (xy_t){ cx + x * cos(rot) - y * sin(rot), cy + x * sin(rot) + y * cos(rot) };
+    }
+    return n;
+}
+
 /* The exact coverage of pixel (px, py) by the nc contours of poly (contour
  * q from start[q] to start[q + 1]), nonzero for outlines whose contours
  * do not overlap (a hole wound the other way), 0 .. 255 rounded. */
