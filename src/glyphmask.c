@@ -1,5 +1,5 @@
-/* glyphmask.c - glyph coverage masks rasterized by cairo, cached
- * (glyphmask.h). */
+/* glyphmask.c - glyph coverage masks rasterized by FreeType or cairo,
+ * cached (glyphmask.h). */
 #include "glyphmask.h"
 
 #include <cairo.h>
@@ -17,7 +17,18 @@ typedef struct entry {
     rf_glyph_mask_t m;
 } entry_t;
 
+/* What rf_raster_simple said of a glyph's outline at one scale, the same
+ * at every phase (the outline is rounded at phase 0 and moved by whole
+ * 1/64 px: glyphmask.h). */
+#define CERTS 256u             /* direct-mapped: a collision asks again */
+typedef struct cert {
+    uint32_t gid;              /* UINT32_MAX: empty */
+    int ok;
+    double k;
+} cert_t;
+
 struct rf_glyph_masks {
+    cert_t cert[CERTS];
     entry_t *slots;            /* nslots, or NULL until used */
     uint32_t nslots;           /* a power of two, SLOTS_MIN ..
                                   RF_GLYPH_MASKS_SLOTS: a layer of a few
@@ -30,7 +41,11 @@ struct rf_glyph_masks {
 
 rf_glyph_masks_t *rf_glyph_masks_create(void)
 {
-    return calloc(1, sizeof(rf_glyph_masks_t));
+    rf_glyph_masks_t *c = calloc(1, sizeof(rf_glyph_masks_t));
+    if (c != NULL)
+        for (uint32_t i = 0; i < CERTS; i++)
+            c->cert[i].gid = UINT32_MAX;
+    return c;
 }
 
 void rf_glyph_masks_destroy(rf_glyph_masks_t *c)
@@ -42,7 +57,8 @@ void rf_glyph_masks_destroy(rf_glyph_masks_t *c)
     free(c);
 }
 
-void rf_glyph_masks_clear(rf_glyph_masks_t *c)
+/* Forgets every mask (the arena or the table is full). */
+static void start_over(rf_glyph_masks_t *c)
 {
     if (c->slots != NULL)
         for (uint32_t i = 0; i < c->nslots; i++)
@@ -50,6 +66,13 @@ void rf_glyph_masks_clear(rf_glyph_masks_t *c)
     c->n = 0;
     c->used = 0;
     c->epoch++;
+}
+
+void rf_glyph_masks_clear(rf_glyph_masks_t *c)
+{
+    start_over(c);
+    for (uint32_t i = 0; i < CERTS; i++)
+        c->cert[i].gid = UINT32_MAX;
 }
 
 static uint32_t hash_key(uint32_t gid, uint32_t phase, double k, uint32_t nslots)
@@ -106,53 +129,58 @@ static uint8_t *arena_take(rf_glyph_masks_t *c, size_t need)
             c->arena = a;
             c->cap = cap;
         }
-        rf_glyph_masks_clear(c); /* grown, or full at its bound: start over */
+        start_over(c); /* grown, or full at its bound */
     }
     uint8_t *p = c->arena + c->used;
     c->used += need;
     return p;
 }
 
-/* Rasterizes the outline into e->m: cairo fills it, default antialias and
- * nonzero winding, on an A8 surface over arena bytes. 0, -1 when out of
- * memory, 1 when too large. */
-static int rasterize(rf_glyph_masks_t *c, entry_t *e, int px, int py, const uint8_t *cmds,
-                     uint32_t ncmd, const double *pts)
+/* The outline at k px per font unit, its origin at (ox, oy) of the mask,
+ * into ras as lines (curves within RF_GLYPH_TOL). 1, or 0 when a curve
+ * would take more lines than the raster cuts it into. */
+static int build(rf_raster_t *ras, double k, double ox, double oy, const uint8_t *cmds,
+                 uint32_t ncmd, const double *pts)
 {
-    double k = e->k, fx = (double)px / RF_GLYPH_PHASES, fy = (double)py / RF_GLYPH_PHASES;
-    double x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY;
     const double *p = pts;
+    double cx = 0, cy = 0; /* the current point */
+    int ok = 1;
+    rf_raster_reset(ras);
     for (uint32_t i = 0; i < ncmd; i++) {
-        int np = cmds[i] == 'C' ? 3 : cmds[i] == 'Z' ? 0 : 1;
-        for (int q = 0; q < np; q++, p += 2) {
-            /* control points bound a cubic */
-            double x = fx + p[0] * k, y = fy - p[1] * k;
-            x0 = fmin(x0, x);
-            y0 = fmin(y0, y);
-            x1 = fmax(x1, x);
-            y1 = fmax(y1, y);
+        switch (cmds[i]) {
+        case 'M':
+        case 'L':
+            cx = ox + p[0] * k;
+            cy = oy - p[1] * k;
+            (cmds[i] == 'M' ? rf_raster_move : rf_raster_line)(ras, cx, cy);
+            p += 2;
+            break;
+        case 'C': {
+            const double q[8] = { cx, cy, ox + p[0] * k, oy - p[1] * k, ox + p[2] * k,
+                                  oy - p[3] * k, ox + p[4] * k, oy - p[5] * k };
+            ok &= rf_raster_cubic(ras, q, RF_GLYPH_TOL);
+            cx = q[6];
+            cy = q[7];
+            p += 6;
+            break;
+        }
+        default:
+            break; /* 'Z': FreeType closes every contour */
         }
     }
-    memset(&e->m, 0, sizeof e->m);
-    if (!(x1 >= x0 && y1 >= y0))
-        return 0; /* no outline: an empty mask */
-    /* too large, or too far from the origin for an int (a scale past any
-     * use_masks allows: the caller draws the outline) */
-    if (!(x1 - x0 < 65536 && y1 - y0 < 65536 && fabs(x0) < 1e9 && fabs(y0) < 1e9))
-        return 1;
-    int ix0 = (int)floor(x0) - 1, iy0 = (int)floor(y0) - 1;
-    int w = (int)ceil(x1) + 1 - ix0, h = (int)ceil(y1) + 1 - iy0;
-    int stride = cairo_format_stride_for_width(CAIRO_FORMAT_A8, w);
-    if (stride <= 0 || (size_t)stride * (size_t)h > RF_GLYPH_MASKS_BYTES / 4)
-        return 1;
-    uint8_t *a = arena_take(c, (size_t)stride * (size_t)h);
-    if (a == NULL)
-        return -1;
-    memset(a, 0, (size_t)stride * (size_t)h);
+    return ok;
+}
+
+/* The outline filled by cairo (default antialias, nonzero winding) into
+ * the w x h A8 bytes at a, its origin at (ox, oy). 0, or -1 when out of
+ * memory. */
+static int fill_by_cairo(uint8_t *a, int w, int h, int stride, double k, double ox, double oy,
+                      const uint8_t *cmds, uint32_t ncmd, const double *pts)
+{
     cairo_surface_t *s = cairo_image_surface_create_for_data(a, CAIRO_FORMAT_A8, w, h, stride);
     cairo_t *cr = cairo_create(s);
-    cairo_translate(cr, fx - ix0, fy - iy0);
-    p = pts;
+    cairo_translate(cr, ox, oy);
+    const double *p = pts;
     for (uint32_t i = 0; i < ncmd; i++) {
         switch (cmds[i]) {
         case 'M':
@@ -177,7 +205,74 @@ static int rasterize(rf_glyph_masks_t *c, entry_t *e, int px, int py, const uint
     cairo_destroy(cr);
     cairo_surface_flush(s);
     cairo_surface_destroy(s);
-    if (bad)
+    return bad ? -1 : 0;
+}
+
+/* Rasterizes the outline into e->m: by FreeType through ras when
+ * rf_raster_simple shows its coverage exact, else by cairo's fill. 0, -1
+ * when out of memory, 1 when too large. */
+static int rasterize(rf_glyph_masks_t *c, rf_raster_t *ras, entry_t *e, int px, int py,
+                     const uint8_t *cmds, uint32_t ncmd, const double *pts)
+{
+    double k = e->k, fx = (double)px / RF_GLYPH_PHASES, fy = (double)py / RF_GLYPH_PHASES;
+    double x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY;
+    double bx = INFINITY, by = INFINITY; /* the box's corner at phase 0 */
+    const double *p = pts;
+    for (uint32_t i = 0; i < ncmd; i++) {
+        int np = cmds[i] == 'C' ? 3 : cmds[i] == 'Z' ? 0 : 1;
+        for (int q = 0; q < np; q++, p += 2) {
+            /* control points bound a cubic */
+            double x = fx + p[0] * k, y = fy - p[1] * k;
+            x0 = fmin(x0, x);
+            y0 = fmin(y0, y);
+            x1 = fmax(x1, x);
+            y1 = fmax(y1, y);
+            bx = fmin(bx, p[0] * k);
+            by = fmin(by, -p[1] * k);
+        }
+    }
+    memset(&e->m, 0, sizeof e->m);
+    if (!(x1 >= x0 && y1 >= y0))
+        return 0; /* no outline: an empty mask */
+    /* too large, or too far from the origin for an int (a scale past any
+     * use_masks allows: the caller draws the outline) */
+    if (!(x1 - x0 < 65536 && y1 - y0 < 65536 && fabs(x0) < 1e9 && fabs(y0) < 1e9))
+        return 1;
+    int ix0 = (int)floor(x0) - 1, iy0 = (int)floor(y0) - 1;
+    int w = (int)ceil(x1) + 1 - ix0, h = (int)ceil(y1) + 1 - iy0;
+    int stride = cairo_format_stride_for_width(CAIRO_FORMAT_A8, w);
+    if (stride <= 0 || (size_t)stride * (size_t)h > RF_GLYPH_MASKS_BYTES / 4)
+        return 1;
+    uint8_t *a = arena_take(c, (size_t)stride * (size_t)h);
+    if (a == NULL)
+        return -1;
+    memset(a, 0, (size_t)stride * (size_t)h);
+    int st = 1;
+    if (ras != NULL) {
+        /* the outline at phase 0, a whole pixel and more inside its
+         * box (every coordinate positive: one rounding), moved by whole
+         * 1/64 px to the phase and the mask: at every phase the same
+         * rounded outline, so one certificate serves them all */
+        int bx0 = (int)floor(bx) - 1, by0 = (int)floor(by) - 1;
+        cert_t *ce = &c->cert[hash_key(e->gid, 0, k, CERTS)];
+        int known = ce->gid == e->gid && ce->k == k;
+        if (!known || ce->ok) {
+            int built = build(ras, k, -bx0, -by0, cmds, ncmd, pts);
+            if (!known) {
+                ce->gid = e->gid;
+                ce->k = k;
+                ce->ok = built && rf_raster_simple(ras);
+            }
+            if (ce->ok && built) {
+                rf_raster_shift(ras, (bx0 - ix0) * 64 + px * (64 / RF_GLYPH_PHASES),
+                                (by0 - iy0) * 64 + py * (64 / RF_GLYPH_PHASES));
+                st = rf_raster_fill(ras, 0, a, w, h, stride, 0, 0);
+            }
+        }
+    }
+    if (st == 1)
+        st = fill_by_cairo(a, w, h, stride, k, fx - ix0, fy - iy0, cmds, ncmd, pts);
+    if (st != 0)
         return -1;
     e->m.a = a;
     e->m.x0 = ix0;
@@ -188,8 +283,8 @@ static int rasterize(rf_glyph_masks_t *c, entry_t *e, int px, int py, const uint
     return 0;
 }
 
-int rf_glyph_masks_get(rf_glyph_masks_t *c, uint32_t gid, double k, int px, int py,
-                       const uint8_t *cmds, uint32_t ncmd, const double *pts,
+int rf_glyph_masks_get(rf_glyph_masks_t *c, rf_raster_t *ras, uint32_t gid, double k, int px,
+                       int py, const uint8_t *cmds, uint32_t ncmd, const double *pts,
                        const rf_glyph_mask_t **out)
 {
     px &= RF_GLYPH_PHASES - 1;
@@ -201,7 +296,7 @@ int rf_glyph_masks_get(rf_glyph_masks_t *c, uint32_t gid, double k, int px, int 
             return -1;
         c->nslots = SLOTS_MIN;
         c->n = 0;
-        rf_glyph_masks_clear(c);
+        start_over(c);
     }
     uint32_t i = hash_key(gid, phase, k, c->nslots);
     for (;;) {
@@ -219,7 +314,7 @@ int rf_glyph_masks_get(rf_glyph_masks_t *c, uint32_t gid, double k, int px, int 
             if (table_grow(c) != 0)
                 return -1;
         } else {
-            rf_glyph_masks_clear(c); /* the table is full: start over */
+            start_over(c); /* the table is full */
         }
         i = hash_key(gid, phase, k, c->nslots);
         while (c->slots[i].gid != UINT32_MAX)
@@ -227,7 +322,7 @@ int rf_glyph_masks_get(rf_glyph_masks_t *c, uint32_t gid, double k, int px, int 
     }
     entry_t tmp = { gid, phase, k, { NULL, 0, 0, 0, 0, 0 } };
     uint32_t epoch = c->epoch;
-    int st = rasterize(c, &tmp, px, py, cmds, ncmd, pts);
+    int st = rasterize(c, ras, &tmp, px, py, cmds, ncmd, pts);
     if (st != 0)
         return st;
     if (c->epoch != epoch) {

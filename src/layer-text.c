@@ -275,8 +275,8 @@ static int use_masks(struct rf_renderer *r, const rf_layer_t *L, text_state_t *s
  * font unit) into the coverage c, at opacity a8 / 255. 1 when its mask
  * would be too large (the caller draws its outline), else 0 (also when
  * out of memory: the glyph is left out, as the outline path does). */
-static int add_glyph(text_state_t *st, rf_coverage_t *c, const rf_glyph_pos_t *g,
-                     const cairo_matrix_t *m, double kd, unsigned a8)
+static int add_glyph(text_state_t *st, rf_raster_t *ras, rf_coverage_t *c,
+                     const rf_glyph_pos_t *g, const cairo_matrix_t *m, double kd, unsigned a8)
 {
     double X = m->xx * g->x + m->x0, Y = m->yy * g->y + m->y0;
     if (!(fabs(X) < 1e7 && fabs(Y) < 1e7))
@@ -290,8 +290,8 @@ static int add_glyph(text_state_t *st, rf_coverage_t *c, const rf_glyph_pos_t *g
     if (rf_text_outline(st->eng, g->gid, &cmd, &nc, &pt) != 0 || nc == 0)
         return 0; /* out of memory, or nothing to draw */
     const rf_glyph_mask_t *gm;
-    int got = rf_glyph_masks_get(st->masks, g->gid, kd, (int)(qx - q * ix), (int)(qy - q * iy),
-                                 cmd, nc, pt, &gm);
+    int got = rf_glyph_masks_get(st->masks, ras, g->gid, kd, (int)(qx - q * ix),
+                                 (int)(qy - q * iy), cmd, nc, pt, &gm);
     if (got != 0 || gm->w == 0)
         return got > 0;
     long x = ix + gm->x0 - c->ox, y = iy + gm->y0 - c->oy;
@@ -320,11 +320,12 @@ static int draw_masked(struct rf_renderer *r, const rf_layer_t *L, uint32_t idx,
     rf_coverage_t *c = rf_render_coverage(r);
     if (c == NULL)
         return 0;
+    rf_raster_t *ras = rf_render_raster(r); /* NULL: cairo draws the masks */
     const rf_glyph_pos_t *gp = rf_text_glyphs(st->eng);
     long outlines = 0; /* glyphs whose masks would be too large */
     for (long i = 0; i < st->n; i++)
         if (gp[i].rank < st->shown)
-            outlines += add_glyph(st, c, &gp[i], m, kd, 255);
+            outlines += add_glyph(st, ras, c, &gp[i], m, kd, 255);
     if (op < 1 && c->x1 > c->x0) {
         unsigned a8 = (unsigned)lround(op * 255);
         for (int y = c->y0; y < c->y1; y++) {
@@ -337,7 +338,7 @@ static int draw_masked(struct rf_renderer *r, const rf_layer_t *L, uint32_t idx,
     }
     rf_render_fill_coverage(r, L, idx, m);
     for (long i = 0; outlines > 0 && i < st->n; i++) {
-        if (gp[i].rank >= st->shown || add_glyph(st, c, &gp[i], m, kd, 0) == 0)
+        if (gp[i].rank >= st->shown || add_glyph(st, ras, c, &gp[i], m, kd, 0) == 0)
             continue; /* (a8 0 adds nothing: this asks again which ones) */
         st->cur = (uint32_t)i;
         st->cur_end = (uint32_t)i + 1;
@@ -426,7 +427,8 @@ static void text_draw(struct rf_renderer *r, const rf_layer_t *L, uint32_t idx,
         if (use_masks(r, L, st, &mk, &kd)) {
             if (c == NULL && (c = rf_render_coverage(r)) == NULL)
                 goto outline; /* out of memory */
-            if (add_glyph(st, c, &gp[k], &mk, kd, (unsigned)lround(ok * 255)) == 0)
+            if (add_glyph(st, rf_render_raster(r), c, &gp[k], &mk, kd,
+                          (unsigned)lround(ok * 255)) == 0)
                 continue;
         }
         if (c != NULL) { /* what came before is drawn first */

@@ -22,6 +22,19 @@ struct rf_raster {
     int bad;                   /* 1: a point not finite, too far, or too
                                   many; 2: out of memory */
     FT_Pos x0, y0, x1, y1;     /* the points' box */
+    /* rf_raster_simple's scratch, grown by doubling and kept */
+    struct edge *edge;
+    uint32_t *slot, *count;
+    signed char *csign;        /* each contour's orientation: 1, -1, 0 */
+    uint32_t cap_edge, cap_slot, cap_count, cap_csign;
+};
+
+/* An edge of the outline for rf_raster_simple: from (x0, y0) to (x1, y1)
+ * in 26.6, the k-th of the n edges of contour c (zero-length edges left
+ * out), so edges k and k + 1 (mod n) of one contour meet. */
+struct edge {
+    int64_t x0, y0, x1, y1;
+    uint32_t c, k, n;
 };
 
 rf_raster_t *rf_raster_create(void)
@@ -40,6 +53,10 @@ void rf_raster_destroy(rf_raster_t *r)
     free(r->xy);
     free(r->tag);
     free(r->end);
+    free(r->edge);
+    free(r->slot);
+    free(r->count);
+    free(r->csign);
     if (r->ft != NULL)
         FT_Done_FreeType(r->ft);
     free(r);
@@ -175,6 +192,22 @@ void rf_raster_arc(rf_raster_t *r, const double c[2], const double u[2], const d
     rf_raster_line(r, c[0] + u[0] * ca + v[0] * sa, c[1] + u[1] * ca + v[1] * sa);
 }
 
+void rf_raster_shift(rf_raster_t *r, int dx, int dy)
+{
+    if (r->bad || r->npt == 0)
+        return;
+    for (uint32_t i = 0; i < r->npt; i++) {
+        r->pt[i].x += dx;
+        r->pt[i].y += dy;
+        r->xy[2 * i] += dx / 64.0;
+        r->xy[2 * i + 1] += dy / 64.0;
+    }
+    r->x0 += dx;
+    r->x1 += dx;
+    r->y0 += dy;
+    r->y1 += dy;
+}
+
 uint32_t rf_raster_points(const rf_raster_t *r, const double **xy)
 {
     if (r->bad)
@@ -207,6 +240,192 @@ int rf_raster_bounds(const rf_raster_t *r, int64_t *x0, int64_t *y0, int64_t *x1
     *y0 = floor_px(r->y0) - 1;
     *x1 = floor_px(r->x1 + 63) + 1;
     *y1 = floor_px(r->y1 + 63) + 1;
+    return 1;
+}
+
+/* Room for n items of size sz in *p (capacity *cap, doubling, kept): 0,
+ * or -1 when out of memory. */
+static int scratch(void **p, uint32_t *cap, uint32_t n, size_t sz)
+{
+    if (n <= *cap)
+        return 0;
+    uint32_t c = *cap ? *cap : 64;
+    while (c < n)
+        c *= 2;
+    void *q = realloc(*p, (size_t)c * sz);
+    if (q == NULL)
+        return -1;
+    *p = q;
+    *cap = c;
+    return 0;
+}
+
+/* The sign of the turn a -> b -> c: > 0, 0 (in line), < 0. Exact: the
+ * coordinates differ by less than 2^23 (rf_raster_simple's bound). */
+static int turn(int64_t ax, int64_t ay, int64_t bx, int64_t by, int64_t cx, int64_t cy)
+{
+    int64_t v = (bx - ax) * (cy - ay) - (by - ay) * (cx - ax);
+    return (v > 0) - (v < 0);
+}
+
+/* Whether (px, py), in line with the edge, lies on it. */
+static int within(const struct edge *e, int64_t px, int64_t py)
+{
+    return px >= (e->x0 < e->x1 ? e->x0 : e->x1) && px <= (e->x0 > e->x1 ? e->x0 : e->x1) &&
+           py >= (e->y0 < e->y1 ? e->y0 : e->y1) && py <= (e->y0 > e->y1 ? e->y0 : e->y1);
+}
+
+/* Whether edges e and f share a point they should not: any point, unless
+ * they follow each other in a contour, where they share the one corner
+ * and must not fold back over each other. */
+static int meet(const struct edge *e, const struct edge *f)
+{
+    if (e->c == f->c && e->n >= 3 && (e->k + 1 == f->k || f->k + 1 == e->k ||
+                                      (e->k == 0 && f->k == e->n - 1) ||
+                                      (f->k == 0 && e->k == f->n - 1))) {
+        const struct edge *a = e->k + 1 == f->k || (f->k == 0 && e->k == e->n - 1) ? e : f;
+        const struct edge *b = a == e ? f : e; /* a ends where b starts */
+        return turn(a->x0, a->y0, a->x1, a->y1, b->x1, b->y1) == 0 &&
+               (a->x1 - a->x0) * (b->x1 - b->x0) + (a->y1 - a->y0) * (b->y1 - b->y0) < 0;
+    }
+    if ((e->x0 > e->x1 ? e->x0 : e->x1) < (f->x0 < f->x1 ? f->x0 : f->x1) ||
+        (f->x0 > f->x1 ? f->x0 : f->x1) < (e->x0 < e->x1 ? e->x0 : e->x1))
+        return 0;
+    int d1 = turn(f->x0, f->y0, f->x1, f->y1, e->x0, e->y0);
+    int d2 = turn(f->x0, f->y0, f->x1, f->y1, e->x1, e->y1);
+    int d3 = turn(e->x0, e->y0, e->x1, e->y1, f->x0, f->y0);
+    int d4 = turn(e->x0, e->y0, e->x1, e->y1, f->x1, f->y1);
+    if (d1 * d2 < 0 && d3 * d4 < 0)
+        return 1; /* they cross */
+    return (d1 == 0 && within(f, e->x0, e->y0)) || (d2 == 0 && within(f, e->x1, e->y1)) ||
+           (d3 == 0 && within(e, f->x0, f->y0)) || (d4 == 0 && within(e, f->x1, f->y1));
+}
+
+/* Whether (px, py), on no edge of contour c (points pt[a .. b]), is inside
+ * it: the edges crossing the ray to its right, half-open in y. */
+static int inside(const FT_Vector *pt, uint32_t a, uint32_t b, int64_t px, int64_t py)
+{
+    int in = 0;
+    for (uint32_t i = a; i <= b; i++) {
+        const FT_Vector *u = &pt[i], *v = &pt[i == b ? a : i + 1];
+        if ((u->y > py) == (v->y > py))
+            continue;
+        /* the crossing's x > px: (px - ux)(vy - uy) < (vx - ux)(py - uy),
+         * the sides swapped when vy < uy */
+        int64_t l = (px - u->x) * (v->y - u->y), rr = (v->x - u->x) * (py - u->y);
+        in ^= v->y > u->y ? l < rr : l > rr;
+    }
+    return in;
+}
+
+int rf_raster_simple(rf_raster_t *r)
+{
+    if (r->bad || r->npt < 3)
+        return 0;
+    if (r->x1 - r->x0 >= (1 << 22) || r->y1 - r->y0 >= (1 << 22))
+        return 0; /* past 65,536 px: the exact products could overflow */
+    uint32_t nc = r->nend + 1;
+    r->end[r->nend] = (short)(r->npt - 1); /* the open contour's end */
+    if ((uint64_t)nc * r->npt > (1u << 20) ||
+        scratch((void **)&r->edge, &r->cap_edge, r->npt, sizeof *r->edge) != 0 ||
+        scratch((void **)&r->csign, &r->cap_csign, nc, sizeof *r->csign) != 0)
+        return 0;
+    /* the edges, each contour closed, zero-length ones left out; each
+     * contour's orientation, from its signed area */
+    uint32_t ne = 0, a = 0;
+    for (uint32_t c = 0; c < nc; a = (uint32_t)r->end[c] + 1, c++) {
+        uint32_t b = (uint32_t)r->end[c], first = ne;
+        int64_t area = 0;
+        for (uint32_t i = a; i <= b; i++) {
+            const FT_Vector *u = &r->pt[i], *v = &r->pt[i == b ? a : i + 1];
+            area += (int64_t)u->x * v->y - (int64_t)v->x * u->y;
+            if (u->x == v->x && u->y == v->y)
+                continue;
+            struct edge *e = &r->edge[ne];
+            *e = (struct edge){ u->x, u->y, v->x, v->y, c, ne - first, 0 };
+            ne++;
+        }
+        r->csign[c] = (signed char)((area > 0) - (area < 0));
+        if (ne == first)
+            continue; /* a contour of one point: nothing */
+        if (area == 0)
+            return 0; /* folded flat */
+        for (uint32_t i = first; i < ne; i++)
+            r->edge[i].n = ne - first;
+    }
+    if (ne == 0)
+        return 0;
+    /* a grid of square cells, about two an edge, at least 1/4 px a side;
+     * every edge in the cells its box touches; within a cell, every pair.
+     * The work is bounded: past it, no certificate. */
+    int64_t gx0 = r->x0, gy0 = r->y0, W = r->x1 - r->x0 + 1, H = r->y1 - r->y0 + 1;
+    int64_t side = (int64_t)ceil(sqrt((double)W * (double)H / (2.0 * ne)));
+    side = side < 16 ? 16 : side;
+    int64_t gw = W / side + 1, gh = H / side + 1;
+    if (gw * gh > 4 * (int64_t)ne + 64 ||
+        scratch((void **)&r->count, &r->cap_count, (uint32_t)(gw * gh + 1), sizeof *r->count))
+        return 0;
+    uint32_t ncell = (uint32_t)(gw * gh);
+    memset(r->count, 0, (ncell + 1) * sizeof *r->count);
+    uint64_t put = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        for (uint32_t i = 0; i < ne; i++) {
+            const struct edge *e = &r->edge[i];
+            int64_t cx0 = ((e->x0 < e->x1 ? e->x0 : e->x1) - gx0) / side;
+            int64_t cx1 = ((e->x0 > e->x1 ? e->x0 : e->x1) - gx0) / side;
+            int64_t cy0 = ((e->y0 < e->y1 ? e->y0 : e->y1) - gy0) / side;
+            int64_t cy1 = ((e->y0 > e->y1 ? e->y0 : e->y1) - gy0) / side;
+            if (pass == 0) {
+                put += (uint64_t)((cx1 - cx0 + 1) * (cy1 - cy0 + 1));
+                if (put > 16 * (uint64_t)ne + 1024)
+                    return 0;
+            }
+            for (int64_t y = cy0; y <= cy1; y++)
+                for (int64_t x = cx0; x <= cx1; x++) {
+                    if (pass == 0)
+                        r->count[y * gw + x + 1]++;
+                    else /* count[q] ends as cell q's end */
+                        r->slot[r->count[y * gw + x]++] = i;
+                }
+        }
+        if (pass == 1)
+            break;
+        uint64_t pairs = 0;
+        for (uint32_t q = 0; q < ncell; q++) {
+            pairs += (uint64_t)r->count[q + 1] * r->count[q + 1];
+            r->count[q + 1] += r->count[q];
+        }
+        if (pairs > 64 * (uint64_t)ne + 4096 ||
+            scratch((void **)&r->slot, &r->cap_slot, (uint32_t)put, sizeof *r->slot) != 0)
+            return 0;
+    }
+    for (uint32_t q = 0, from = 0; q < ncell; from = r->count[q], q++)
+        for (uint32_t i = from; i < r->count[q]; i++)
+            for (uint32_t j = i + 1; j < r->count[q]; j++)
+                if (meet(&r->edge[r->slot[i]], &r->edge[r->slot[j]]))
+                    return 0;
+    /* the contours neither cross nor touch: each is inside or outside
+     * each other. The winding just inside a contour is its own sign plus
+     * those of the contours around it; it and the winding just outside
+     * must each be 0 or the one sign of the whole outline. */
+    if (nc == 1)
+        return 1;
+    int s = 0;
+    a = 0;
+    for (uint32_t c = 0; c < nc; a = (uint32_t)r->end[c] + 1, c++) {
+        if (r->csign[c] == 0)
+            continue; /* a point */
+        int w = 0;
+        for (uint32_t d = 0, da = 0; d < nc; da = (uint32_t)r->end[d] + 1, d++)
+            if (d != c && r->csign[d] != 0 &&
+                inside(r->pt, da, (uint32_t)r->end[d], r->pt[a].x, r->pt[a].y))
+                w += r->csign[d];
+        int win = w + r->csign[c];
+        if (s == 0)
+            s = win != 0 ? win : w;
+        if ((win != 0 && win != s) || (w != 0 && w != s) || s * s > 1)
+            return 0;
+    }
     return 1;
 }
 

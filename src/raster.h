@@ -83,6 +83,26 @@ uint32_t rf_raster_points(const rf_raster_t *r, const double **xy);
 int rf_raster_bounds(const rf_raster_t *r, int64_t *x0, int64_t *y0, int64_t *x1,
                      int64_t *y1);
 
+/* Moves every point of the outline by (dx, dy) / 64 px, exactly: the
+ * rounded points by whole 1/64 units, so what rf_raster_simple says of
+ * the outline holds of the moved one. */
+void rf_raster_shift(rf_raster_t *r, int dx, int dy);
+
+/* Whether FreeType's coverage of the outline, nonzero rule, is its exact
+ * area in each pixel (up to FreeType's 8-bit rounding): 1 when, at the
+ * points as rasterized (1/64 px), no two edges of it meet except each
+ * edge with the next of its contour at their common corner (no crossing,
+ * no touching, no folding back), and the winding is 0 or one same sign
+ * (+1 or -1) everywhere: a contour inside another must turn the other
+ * way, as a hole does, unless a hole lies between them. 0 when it does
+ * not hold, cannot be shown within a bounded amount of work (about 64
+ * pair tests an edge: edges are sorted into bands of rows and tested in
+ * pairs within a band), the box is past 65,536 px, or the outline is
+ * unusable. A glyph whose contours overlap (variable fonts keep them)
+ * says 0: FreeType would sum the overlap twice where edges cross inside
+ * a pixel. Allocates scratch the first time (kept, like the points). */
+int rf_raster_simple(rf_raster_t *r);
+
 /* Adds nothing, writes: the coverage of the outline over the device pixels
  * [x0, x0 + w) x [y0, y0 + h) into a (the pixel (x0, y0); rows stride
  * apart, zero before the call: FreeType writes only where there is

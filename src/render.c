@@ -563,6 +563,13 @@ void rf_render_shape(rf_renderer_t *r, const rf_layer_t *L, uint32_t idx,
 
 /* ---- coverage (shape.h) ---- */
 
+struct rf_raster *rf_render_raster(rf_renderer_t *r)
+{
+    if (r->ras == NULL)
+        r->ras = rf_raster_create();
+    return r->ras;
+}
+
 rf_coverage_t *rf_render_coverage(rf_renderer_t *r)
 {
     rf_coverage_t *c = &r->cov;

@@ -86,6 +86,12 @@ typedef struct rf_coverage {
  * else. */
 rf_coverage_t *rf_render_coverage(struct rf_renderer *r);
 
+/* The renderer's scratch rasterizer (raster.h), for a layer that builds
+ * its own outlines (glyph masks): created on first use, kept with the
+ * renderer; NULL when out of memory. Its outline is the caller's until it
+ * returns: one user at a time. */
+struct rf_raster *rf_render_raster(struct rf_renderer *r);
+
 /* Fills layer L's fill paint (under its device matrix m, at full
  * opacity) through the touched region of the coverage as a mask, then
  * clears the region. */
