@@ -502,6 +502,8 @@ static int render_exec(void *state, const rf_cmd_args_t *args)
     job.png = o->png;
     job.jobs = rf_cmd_jobs(o->jobs);
     job.reuse = args->opt[OPT_NO_REUSE] == NULL;
+    /* the lint's renderer, when the draft is the scene itself */
+    job.renderer = o->scale == 1 && o->fps == 0 ? args->renderer : NULL;
     job.progress = summary ? 2 : 0;
     job.interrupt = &render_signal;
 
@@ -569,6 +571,7 @@ const rf_cmd_t rf_cmd_render = {
              "                        [--png-level L]",
     .name = "render",
     .opts = "o|output: frames: jobs: shard: format: quiet png-level: png-filter: no-reuse clean scale: fps:",
-    RF_CMD_ONE_SCENE, .warns = 1, .reduced_motion = 1, .state_size = sizeof(render_opts_t), .defaults = &render_defaults,
+    RF_CMD_ONE_SCENE, .warns = 1, .lends_renderer = 1, .reduced_motion = 1,
+    .state_size = sizeof(render_opts_t), .defaults = &render_defaults,
     .option = render_option, .check = render_check, .exec = render_exec,
 };

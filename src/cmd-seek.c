@@ -106,7 +106,9 @@ static int seek_exec(void *state, const rf_cmd_args_t *args)
 
     rf_png_options_t png = o->png;
     png.threads = rf_cmd_jobs(0);   /* one frame: every core may encode it (the same bytes) */
-    p = rf_frames_producer_create(scene, RF_FRAMES_PNG, &png, 0, err, sizeof err);
+    /* the lint's renderer, when the draft is the scene itself */
+    p = rf_frames_producer_create_with(scene, RF_FRAMES_PNG, &png, 0,
+                                       o->scale == 1 ? args->renderer : NULL, err, sizeof err);
     if (p == NULL || (produced = rf_frames_produce(p, t, &data, &len, NULL, err,
                                                    sizeof err)) != 0) {
         fprintf(stderr, "runeframe: seek: %s\n", err);
@@ -149,6 +151,7 @@ const rf_cmd_t rf_cmd_seek = {
         "                     and everything on it scaled by S (0 < S <= 1)\n",
     .usage = "SCENE (--time T | --frame N) -o FILE.png [--scale S] [--png-level L]",
     .name = "seek", .opts = "time: frame: o|output: png-level: png-filter: scale:",
-    RF_CMD_ONE_SCENE, .warns = 1, .reduced_motion = 1, .state_size = sizeof(seek_opts_t), .defaults = &seek_defaults,
+    RF_CMD_ONE_SCENE, .warns = 1, .lends_renderer = 1, .reduced_motion = 1,
+    .state_size = sizeof(seek_opts_t), .defaults = &seek_defaults,
     .option = seek_option, .check = seek_check, .exec = seek_exec,
 };

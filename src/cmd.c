@@ -17,6 +17,7 @@
 #include "lint.h"
 #include "numfmt.h"
 #include "pngio.h"
+#include "render.h"
 #include "scene.h"
 #include "series.h"
 #include "suggest.h"
@@ -227,7 +228,7 @@ static int cmd_missing_operands(const rf_cmd_t *cmd, int given)
 
 /* Parses argv as cmd declares it into state and args (its option
  * arguments, operands and scene), then runs the command. */
-static int cmd_warn(const rf_cmd_t *cmd, const rf_cmd_args_t *args);
+static int cmd_warn(const rf_cmd_t *cmd, rf_cmd_args_t *args);
 
 static int cmd_run(const rf_cmd_t *cmd, int argc, char **argv, void *state,
                    rf_cmd_args_t *args)
@@ -283,7 +284,12 @@ static int cmd_run(const rf_cmd_t *cmd, int argc, char **argv, void *state,
                                         &status);
         if (args->scene == NULL)
             return status;
-        if ((cmd->warns && (status = cmd_warn(cmd, args)) != 0) || cmd->exec == NULL)
+        status = cmd->warns ? cmd_warn(cmd, args) : 0;
+        if (!cmd->lends_renderer) {
+            rf_renderer_destroy(args->renderer);
+            args->renderer = NULL;
+        }
+        if (status != 0 || cmd->exec == NULL)
             return status;
     }
     return cmd->exec(state, args);
@@ -317,13 +323,18 @@ static void cmd_print_warning(void *ctx, const char *pointer, const char *messag
 
 /* The scene's warnings (lint.h) on stderr, unless the command's --quiet
  * was given; with --strict (validate) they are errors: exit status 2. */
-static int cmd_warn(const rf_cmd_t *cmd, const rf_cmd_args_t *args)
+static int cmd_warn(const rf_cmd_t *cmd, rf_cmd_args_t *args)
 {
     cmd_warning_t w = { args->operands[0], cmd_given(cmd, args, "strict") };
+    char err[256];
 
     if (!w.strict && cmd_given(cmd, args, "quiet"))
         return 0;
-    size_t n = rf_lint_scene(args->scene, cmd_print_warning, &w);
+    /* the renderer the last warning lays layers out with (lint.h); when it
+     * cannot be made, the lint leaves that warning out, as before */
+    if (args->scene->nlayers > 0 && args->scene->nframes <= RF_LINT_MAX_LAYOUTS)
+        args->renderer = rf_renderer_create(args->scene, err, sizeof err);
+    size_t n = rf_lint_scene_with(args->scene, args->renderer, cmd_print_warning, &w);
     return w.strict && n > 0 ? RF_EXIT_USAGE : 0;
 }
 
@@ -338,8 +349,10 @@ int rf_cmd_main(const rf_cmd_t *cmd, int argc, char **argv)
         fprintf(stderr, "runeframe: %s: out of memory\n", cmd->name);
     else
         status = cmd_run(cmd, argc, argv, state, args);
-    if (args != NULL)
+    if (args != NULL) {
+        rf_renderer_destroy(args->renderer);
         rf_scene_destroy(args->scene);
+    }
     free(args);
     free(state);
     return status;

@@ -106,6 +106,12 @@ typedef struct rf_cmd_args {
     struct rf_scene *scene;     /* with .loads_scene: operands[0], loaded */
     const char *assets;         /* with .loads_scene: --assets DIR, or NULL */
     int reduced_motion;         /* with .reduced_motion: --reduced-motion was given */
+    /* With .lends_renderer: the renderer of scene the warnings laid the
+     * layers out with (lint.h rf_lint_scene_with), for exec to draw with
+     * (render.h: what the lint did changes no frame), so the text is not
+     * shaped twice; NULL when there was none (--quiet, a scene the lint
+     * does not lay out, out of memory). cmd.c destroys it after exec. */
+    struct rf_renderer *renderer;
 } rf_cmd_args_t;
 
 typedef struct rf_cmd {
@@ -124,6 +130,8 @@ typedef struct rf_cmd {
                              * commands that draw it, and validate; not those
                              * that look at values, where a value no layer
                              * uses is what one looks at) */
+    int lends_renderer;     /* 1: with .warns, keep the lint's renderer for exec
+                             * (args->renderer); else it goes after the lint */
     int reduced_motion;     /* 1: takes --reduced-motion, the scene loaded with its
                              * reduced_motion policy applied (cli.md) */
     size_t state_size;      /* the settings struct option() fills, or 0 */

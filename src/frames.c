@@ -188,6 +188,7 @@ void rf_frames_select(long a, long b, long k, long n, rf_frames_range_t *out)
 struct rf_frames_producer {
     const rf_scene_t *scene;
     rf_renderer_t *renderer;
+    int lent;                  /* the renderer is the caller's */
     rf_frames_format_t format;
     rf_png_options_t png;
     int reuse;
@@ -212,7 +213,8 @@ void rf_frames_producer_destroy(rf_frames_producer_t *p)
 {
     if (p == NULL)
         return;
-    rf_renderer_destroy(p->renderer);
+    if (!p->lent)
+        rf_renderer_destroy(p->renderer);
     free(p->used);
     free(p->probe);
     free(p->key);
@@ -224,11 +226,13 @@ void rf_frames_producer_destroy(rf_frames_producer_t *p)
  * it failed for want of memory, 0 otherwise: a status, never the message. */
 static rf_frames_producer_t *producer_create(const rf_scene_t *scene, rf_frames_format_t format,
                                              const rf_png_options_t *png, int reuse,
-                                             int *sys_errno, char *err, size_t errlen)
+                                             rf_renderer_t *lend, int *sys_errno, char *err,
+                                             size_t errlen)
 {
     const rf_values_t *vs = &scene->values;
     rf_frames_producer_t *p = calloc(1, sizeof *p);
     rf_png_options_t def = RF_PNG_OPTIONS_RENDER;
+    rf_renderer_t *lent = lend;
     uint32_t n = 0;
 
     if (p == NULL)
@@ -259,7 +263,8 @@ static rf_frames_producer_t *producer_create(const rf_scene_t *scene, rf_frames_
     if (format == RF_FRAMES_Y4M)
         pthread_once(&yuv_once, yuv_tables_init);
     /* the renderer says in errno whether memory ran out (render.h) */
-    p->renderer = rf_renderer_create(scene, err, errlen);
+    p->lent = lent != NULL;
+    p->renderer = lent != NULL ? lent : rf_renderer_create(scene, err, errlen);
     if (p->renderer == NULL) {
         if (sys_errno != NULL)
             *sys_errno = errno == ENOMEM ? ENOMEM : 0;
@@ -280,7 +285,15 @@ rf_frames_producer_t *rf_frames_producer_create(const rf_scene_t *scene,
                                                 const rf_png_options_t *png, int reuse,
                                                 char *err, size_t errlen)
 {
-    return producer_create(scene, format, png, reuse, NULL, err, errlen);
+    return producer_create(scene, format, png, reuse, NULL, NULL, err, errlen);
+}
+
+rf_frames_producer_t *rf_frames_producer_create_with(const rf_scene_t *scene,
+                                                     rf_frames_format_t format,
+                                                     const rf_png_options_t *png, int reuse,
+                                                     rf_renderer_t *r, char *err, size_t errlen)
+{
+    return producer_create(scene, format, png, reuse, r, NULL, err, errlen);
 }
 
 /* Whether the used slots of probe hold the bits of key; then copies them
@@ -495,6 +508,7 @@ typedef struct worker {
     run_t *run;
     pthread_t thread;
     int started;
+    rf_renderer_t *lent;       /* the job's renderer (the first worker's), or NULL */
 } worker_t;
 
 /* run_fail's e for a frame the scene asks for that cannot be drawn (not
@@ -542,7 +556,8 @@ static void *worker_main(void *arg)
     int e = 0;
 
     rf_render_tune_thread();   /* this thread's heap on huge pages */
-    p = producer_create(job->scene, job->format, &r->png, job->reuse, &e, err, sizeof err);
+    p = producer_create(job->scene, job->format, &r->png, job->reuse, w->lent, &e, err,
+                        sizeof err);
     if (p == NULL) {
         run_fail(r, e, "%s", err);
         goto out;
@@ -819,6 +834,7 @@ int rf_frames_run(const rf_frames_job_t *job, rf_frames_result_t *result)
     for (int i = 0; i < r.nworkers; i++) {
         int e;
         workers[i].run = &r;
+        workers[i].lent = i == 0 ? job->renderer : NULL;
         pthread_mutex_lock(&r.mu);
         r.running++;
         pthread_mutex_unlock(&r.mu);

@@ -64,6 +64,7 @@
 #include <stdio.h>
 
 #include "pngio.h"
+#include "render.h"
 #include "scene.h"
 
 #define RF_FRAMES_MAX_JOBS 256     /* --jobs upper bound */
@@ -90,6 +91,14 @@ rf_frames_producer_t *rf_frames_producer_create(const rf_scene_t *scene,
                                                 rf_frames_format_t format,
                                                 const rf_png_options_t *png, int reuse,
                                                 char *err, size_t errlen);
+/* The same, drawing with r, a renderer of scene the caller lends (it
+ * must outlive the producer; the producer does not destroy it): the one
+ * a lint laid the scene out with (lint.h rf_lint_scene_with), so its text
+ * is not shaped again. r NULL: as rf_frames_producer_create. */
+rf_frames_producer_t *rf_frames_producer_create_with(const rf_scene_t *scene,
+                                                     rf_frames_format_t format,
+                                                     const rf_png_options_t *png, int reuse,
+                                                     rf_renderer_t *r, char *err, size_t errlen);
 void rf_frames_producer_destroy(rf_frames_producer_t *p);
 
 /* Produces the frame at time t: *data, *len are the frame's bytes, owned by
@@ -170,6 +179,9 @@ typedef struct rf_frames_job {
                                    with fewer frames than jobs the PNG encoder
                                    takes the rest) */
     int reuse;                  /* nonzero: copy bit-identical frames (see above) */
+    rf_renderer_t *renderer;    /* NULL, or a renderer of scene the first worker
+                                   draws with (lent: the caller keeps it until
+                                   rf_frames_run returns) */
     const char *dir;            /* PNG: the folder, which must exist */
     FILE *out;                  /* other formats: the stream, written in order */
     const char *out_name;       /* its name in messages ("standard output") */
