@@ -509,6 +509,7 @@ typedef struct worker {
     pthread_t thread;
     int started;
     rf_renderer_t *lent;       /* the job's renderer (the first worker's), or NULL */
+    int here;                  /* runs in the calling thread (one PNG frame) */
 } worker_t;
 
 /* run_fail's e for a frame the scene asks for that cannot be drawn (not
@@ -555,7 +556,8 @@ static void *worker_main(void *arg)
     rf_frames_producer_t *p;
     int e = 0;
 
-    rf_render_tune_thread();   /* this thread's heap on huge pages */
+    if (!w->here)
+        rf_render_tune_thread();   /* this thread's heap on huge pages */
     p = producer_create(job->scene, job->format, &r->png, job->reuse, w->lent, &e, err,
                         sizeof err);
     if (p == NULL) {
@@ -838,6 +840,14 @@ int rf_frames_run(const rf_frames_job_t *job, rf_frames_result_t *result)
         pthread_mutex_lock(&r.mu);
         r.running++;
         pthread_mutex_unlock(&r.mu);
+        if (job->format == RF_FRAMES_PNG && count == 1) {
+            /* one PNG frame: drawn here, without a thread and its fresh
+             * malloc arena (whose calloc writes every byte it hands out:
+             * a one-frame render's page faults) */
+            workers[i].here = 1;
+            worker_main(&workers[i]);
+            continue;
+        }
         e = pthread_create(&workers[i].thread, NULL, worker_main, &workers[i]);
         if (e != 0) {
             pthread_mutex_lock(&r.mu);

@@ -83,7 +83,7 @@ struct rf_renderer {
     /* The coverage buffer (shape.h rf_render_coverage): A8 bytes over the
      * view, all 0 between uses, grown when a larger view first needs it. */
     rf_coverage_t cov;
-    size_t cov_cap;
+    rf_bigbuf_t cov_buf;       /* cov.a's bytes */
     rf_raster_t *ras;          /* shapes' outlines (raster.h); NULL until used */
     rf_raster_t *ras_out;      /* strokes' outlines (offset.h); NULL until used */
     rf_path_op_t *ops;         /* trim buffer: the largest path layer */
