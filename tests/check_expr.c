@@ -21,6 +21,7 @@
 
 #include "expr.h"
 #include "loc.h"
+#include "testutil.h"
 #include "suggest.h"
 
 /* One rounding per operation, as written: the folder, the VM and the range
@@ -575,6 +576,60 @@ START_TEST(test_alloc_failure)
 END_TEST
 
 /* The expression is not NUL-terminated: only len bytes are read. */
+/* Number literals: the compiler reads the common ones itself (Clinger's
+ * fast path: an integer of at most 2^53 times or over a power of ten up
+ * to 10^22) and the rest through strtod; either way the value is strtod's,
+ * bit for bit. 200,000 literals of every shape from a fixed LCG: 1 to 20
+ * integer digits, a fraction of 0 to 20 digits or none, an exponent of
+ * -30 to 30 or none, and the edges of the fast path (2^53 and past it,
+ * 10^22 and 10^23). */
+START_TEST(test_literals_as_strtod)
+{
+    static const char *edge[] = { "9007199254740992", "9007199254740993", "9007199254740991.5",
+                                  "1e22", "1e23", "1e-22", "1e-23", "123456789012345678e-5",
+                                  "0.1", "0.30000000000000004", "4.9e-324", "2.2250738585072014e-308",
+                                  "00000000000000000000001", "1.7976931348623157e308" };
+    uint64_t x = 88172645463325252ull;
+    env_t env = xyz_env(1, 2);
+    double slots[4] = { 0 };
+    for (int i = 0; i < 200000 + (int)(sizeof edge / sizeof edge[0]); i++) {
+        char lit[80];
+        if (i < (int)(sizeof edge / sizeof edge[0])) {
+            snprintf(lit, sizeof lit, "%s", edge[i]);
+        } else {
+            size_t n = 0;
+            x = x * 6364136223846793005ull + 1442695040888963407ull;
+            int nint = 1 + (int)(x >> 59) % 20, nfrac = (int)(x >> 54) % 22 - 1;
+            int ex = (int)((x >> 40) % 64) - 32;
+            for (int k = 0; k < nint; k++, x = x * 6364136223846793005ull + 1)
+                lit[n++] = (char)('0' + (x >> 60) % 10);
+            if (nfrac >= 0) {
+                lit[n++] = '.';
+                for (int k = 0; k < nfrac; k++, x = x * 6364136223846793005ull + 1)
+                    lit[n++] = (char)('0' + (x >> 60) % 10);
+            }
+            if (ex > -31 && ex < 31)
+                n += (size_t)snprintf(lit + n, sizeof lit - n, "e%d", ex);
+            lit[n] = '\0';
+        }
+        double want = strtod(lit, NULL);
+        rf_expr_error_t err;
+        rf_expr_t *e = compile_env(lit, &env, 0, &err);
+        if (!isfinite(want)) {
+            rf_check_msg(e == NULL, "'%s' compiled", lit);
+            continue;
+        }
+        rf_check_msg(e != NULL, "'%s': %s", lit, err.msg);
+        double got = rf_expr_eval(e, slots, 0);
+        rf_check_msg(memcmp(&got, &want, sizeof got) == 0, "'%s': %.17g, strtod %.17g", lit, got,
+                     want);
+        if ((i & 1023) == 0)
+            free_blocks();
+    }
+    free_blocks();
+}
+END_TEST
+
 START_TEST(test_length_not_nul)
 {
     env_t env = xyz_env(0, 1);
@@ -1386,6 +1441,7 @@ static Suite *expr_suite(void)
     tcase_add_test(tc, test_deps_time);
     tcase_add_test(tc, test_many_inputs);
     tcase_add_test(tc, test_alloc_failure);
+    tcase_add_test(tc, test_literals_as_strtod);
     tcase_add_test(tc, test_length_not_nul);
     tcase_add_test(tc, test_caret);
     tcase_add_test(tc, test_loc);
