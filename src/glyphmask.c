@@ -9,10 +9,12 @@
 
 #define ARENA_MIN (64u << 10)
 #define SLOTS_MIN 64u   /* the table starts this small and doubles */
+#define CHUNKS 16u      /* 64 KiB doubling 16 times passes any bound */
 
 typedef struct entry {
     uint32_t gid;              /* UINT32_MAX: free */
     uint32_t phase;            /* px + RF_GLYPH_PHASES py */
+    uint32_t src;
     double k;
     rf_glyph_mask_t m;
 } entry_t;
@@ -23,20 +25,37 @@ typedef struct entry {
 #define CERTS 256u             /* direct-mapped: a collision asks again */
 typedef struct cert {
     uint32_t gid;              /* UINT32_MAX: empty */
+    uint32_t src;
     int ok;
     double k;
 } cert_t;
 
+/* A source of outlines (rf_glyph_masks_source). */
+typedef struct source {
+    const void *font;
+    size_t bytes;
+    uint32_t id;
+    unsigned char settings[RF_GLYPH_SOURCE_BYTES];
+} source_t;
+
 struct rf_glyph_masks {
     cert_t cert[CERTS];
+    source_t source[RF_GLYPH_MASK_SOURCES];
+    uint32_t nsource;          /* sources in use */
+    uint32_t next_id;          /* the next new source's id: never reused */
     entry_t *slots;            /* nslots, or NULL until used */
     uint32_t nslots;           /* a power of two, SLOTS_MIN ..
                                   RF_GLYPH_MASKS_SLOTS: a layer of a few
                                   glyphs touches a few pages, not 200 KB */
     uint32_t n;                /* slots in use */
     uint32_t epoch;            /* counts the times the cache started over */
-    uint8_t *arena;
-    size_t cap, used;
+    /* the arena: chunks of doubling size, the last one being filled (a
+     * new chunk leaves the masks in the others where they are) */
+    uint8_t *chunk[CHUNKS];
+    size_t chunk_cap[CHUNKS];
+    uint32_t nchunk;
+    size_t used;               /* bytes taken of the last chunk */
+    size_t total;              /* all chunks' bytes */
 };
 
 rf_glyph_masks_t *rf_glyph_masks_create(void)
@@ -53,19 +72,29 @@ void rf_glyph_masks_destroy(rf_glyph_masks_t *c)
     if (c == NULL)
         return;
     free(c->slots);
-    free(c->arena);
+    for (uint32_t i = 0; i < c->nchunk; i++)
+        free(c->chunk[i]);
     free(c);
 }
 
-/* Forgets every mask (the arena or the table is full). */
+/* Forgets every mask (the arena or the table is full): the table
+ * emptied, the arena down to its largest chunk, empty. */
 static void start_over(rf_glyph_masks_t *c)
 {
     if (c->slots != NULL)
         for (uint32_t i = 0; i < c->nslots; i++)
             c->slots[i].gid = UINT32_MAX;
     c->n = 0;
-    c->used = 0;
     c->epoch++;
+    if (c->nchunk > 1) {
+        for (uint32_t i = 0; i + 1 < c->nchunk; i++)
+            free(c->chunk[i]);
+        c->chunk[0] = c->chunk[c->nchunk - 1];
+        c->chunk_cap[0] = c->chunk_cap[c->nchunk - 1];
+        c->nchunk = 1;
+    }
+    c->total = c->nchunk ? c->chunk_cap[0] : 0;
+    c->used = 0;
 }
 
 void rf_glyph_masks_clear(rf_glyph_masks_t *c)
@@ -73,14 +102,35 @@ void rf_glyph_masks_clear(rf_glyph_masks_t *c)
     start_over(c);
     for (uint32_t i = 0; i < CERTS; i++)
         c->cert[i].gid = UINT32_MAX;
+    c->nsource = 0;
 }
 
-static uint32_t hash_key(uint32_t gid, uint32_t phase, double k, uint32_t nslots)
+uint32_t rf_glyph_masks_source(rf_glyph_masks_t *c, const void *font, const void *settings,
+                               size_t bytes)
+{
+    if (bytes > RF_GLYPH_SOURCE_BYTES)
+        return c->next_id++; /* not remembered: its own masks */
+    for (uint32_t i = 0; i < c->nsource; i++) {
+        const source_t *s = &c->source[i];
+        if (s->font == font && s->bytes == bytes && memcmp(s->settings, settings, bytes) == 0)
+            return s->id;
+    }
+    if (c->nsource == RF_GLYPH_MASK_SOURCES)
+        c->nsource = 0; /* start over; old ids stay unique (next_id goes on) */
+    source_t *s = &c->source[c->nsource++];
+    s->font = font;
+    s->bytes = bytes;
+    memcpy(s->settings, settings, bytes);
+    s->id = c->next_id++;
+    return s->id;
+}
+
+static uint32_t hash_key(uint32_t src, uint32_t gid, uint32_t phase, double k, uint32_t nslots)
 {
     uint64_t kb;
     memcpy(&kb, &k, sizeof kb);
     uint64_t h = ((uint64_t)gid * 0x9e3779b97f4a7c15ull) ^ (kb * 0xc2b2ae3d27d4eb4full) ^
-                 ((uint64_t)phase << 40);
+                 ((uint64_t)phase << 40) ^ ((uint64_t)src * 0x165667b19e3779f9ull);
     h ^= h >> 29;
     h *= 0xbf58476d1ce4e5b9ull;
     h ^= h >> 32;
@@ -100,7 +150,7 @@ static int table_grow(rf_glyph_masks_t *c)
         const entry_t *e = &c->slots[j];
         if (e->gid == UINT32_MAX)
             continue;
-        uint32_t i = hash_key(e->gid, e->phase, e->k, n);
+        uint32_t i = hash_key(e->src, e->gid, e->phase, e->k, n);
         while (s[i].gid != UINT32_MAX)
             i = (i + 1) & (n - 1);
         s[i] = *e;
@@ -111,27 +161,36 @@ static int table_grow(rf_glyph_masks_t *c)
     return 0;
 }
 
-/* Room for need bytes in the arena (16-byte aligned), growing it or
- * starting the cache over; NULL when out of memory. */
+/* Room for need bytes in the arena (16-byte aligned): in the last chunk,
+ * in a new one twice its size while the arena stays within
+ * RF_GLYPH_MASKS_BYTES, or else after starting the cache over; NULL when
+ * out of memory. */
 static uint8_t *arena_take(rf_glyph_masks_t *c, size_t need)
 {
     need = (need + 15) & ~(size_t)15;
-    if (c->used + need > c->cap) {
-        size_t cap = c->cap ? c->cap : ARENA_MIN;
-        while (cap < c->used + need && cap < RF_GLYPH_MASKS_BYTES)
+    if (c->nchunk == 0 || c->used + need > c->chunk_cap[c->nchunk - 1]) {
+        size_t cap = c->nchunk ? 2 * c->chunk_cap[c->nchunk - 1] : ARENA_MIN;
+        while (cap < need)
             cap *= 2;
-        if (cap > c->cap) {
-            /* masks point into the arena: a new arena starts the cache over */
-            uint8_t *a = malloc(cap);
-            if (a == NULL)
-                return NULL;
-            free(c->arena);
-            c->arena = a;
-            c->cap = cap;
+        if (c->nchunk == CHUNKS || c->total + cap > RF_GLYPH_MASKS_BYTES) {
+            start_over(c); /* full at its bound */
+            if (c->nchunk == 1 && need <= c->chunk_cap[0])
+                goto take;
+            if (c->nchunk == 1)
+                free(c->chunk[0]);
+            c->nchunk = 0;
+            c->total = 0;
         }
-        start_over(c); /* grown, or full at its bound */
+        uint8_t *a = malloc(cap);
+        if (a == NULL)
+            return NULL;
+        c->chunk[c->nchunk] = a;
+        c->chunk_cap[c->nchunk++] = cap;
+        c->total += cap;
+        c->used = 0;
     }
-    uint8_t *p = c->arena + c->used;
+take:;
+    uint8_t *p = c->chunk[c->nchunk - 1] + c->used;
     c->used += need;
     return p;
 }
@@ -254,12 +313,13 @@ static int rasterize(rf_glyph_masks_t *c, rf_raster_t *ras, entry_t *e, int px, 
          * 1/64 px to the phase and the mask: at every phase the same
          * rounded outline, so one certificate serves them all */
         int bx0 = (int)floor(bx) - 1, by0 = (int)floor(by) - 1;
-        cert_t *ce = &c->cert[hash_key(e->gid, 0, k, CERTS)];
-        int known = ce->gid == e->gid && ce->k == k;
+        cert_t *ce = &c->cert[hash_key(e->src, e->gid, 0, k, CERTS)];
+        int known = ce->gid == e->gid && ce->src == e->src && ce->k == k;
         if (!known || ce->ok) {
             int built = build(ras, k, -bx0, -by0, cmds, ncmd, pts);
             if (!known) {
                 ce->gid = e->gid;
+                ce->src = e->src;
                 ce->k = k;
                 ce->ok = built && rf_raster_simple(ras);
             }
@@ -283,9 +343,9 @@ static int rasterize(rf_glyph_masks_t *c, rf_raster_t *ras, entry_t *e, int px, 
     return 0;
 }
 
-int rf_glyph_masks_get(rf_glyph_masks_t *c, rf_raster_t *ras, uint32_t gid, double k, int px,
-                       int py, const uint8_t *cmds, uint32_t ncmd, const double *pts,
-                       const rf_glyph_mask_t **out)
+int rf_glyph_masks_get(rf_glyph_masks_t *c, rf_raster_t *ras, uint32_t src, uint32_t gid,
+                       double k, int px, int py, const uint8_t *cmds, uint32_t ncmd,
+                       const double *pts, const rf_glyph_mask_t **out)
 {
     px &= RF_GLYPH_PHASES - 1;
     py &= RF_GLYPH_PHASES - 1;
@@ -298,12 +358,12 @@ int rf_glyph_masks_get(rf_glyph_masks_t *c, rf_raster_t *ras, uint32_t gid, doub
         c->n = 0;
         start_over(c);
     }
-    uint32_t i = hash_key(gid, phase, k, c->nslots);
+    uint32_t i = hash_key(src, gid, phase, k, c->nslots);
     for (;;) {
         entry_t *e = &c->slots[i];
         if (e->gid == UINT32_MAX)
             break;
-        if (e->gid == gid && e->phase == phase && e->k == k) {
+        if (e->gid == gid && e->phase == phase && e->src == src && e->k == k) {
             *out = &e->m;
             return 0;
         }
@@ -316,18 +376,18 @@ int rf_glyph_masks_get(rf_glyph_masks_t *c, rf_raster_t *ras, uint32_t gid, doub
         } else {
             start_over(c); /* the table is full */
         }
-        i = hash_key(gid, phase, k, c->nslots);
+        i = hash_key(src, gid, phase, k, c->nslots);
         while (c->slots[i].gid != UINT32_MAX)
             i = (i + 1) & (c->nslots - 1);
     }
-    entry_t tmp = { gid, phase, k, { NULL, 0, 0, 0, 0, 0 } };
+    entry_t tmp = { gid, phase, src, k, { NULL, 0, 0, 0, 0, 0 } };
     uint32_t epoch = c->epoch;
     int st = rasterize(c, ras, &tmp, px, py, cmds, ncmd, pts);
     if (st != 0)
         return st;
     if (c->epoch != epoch) {
         /* the arena started over while taking room: the table is empty */
-        i = hash_key(gid, phase, k, c->nslots);
+        i = hash_key(src, gid, phase, k, c->nslots);
         while (c->slots[i].gid != UINT32_MAX)
             i = (i + 1) & (c->nslots - 1);
     }

@@ -1,11 +1,13 @@
 /* glyphmask.h - a bounded cache of glyph coverage masks (scene-v1.md
  * "Text": text drawn through the cache sits on a 1/16 px grid).
  *
- * Owns: rf_glyph_masks_t, the A8 masks of one text layer in one renderer
- * (so one thread: no locks). A mask is the coverage of one glyph outline
- * at one scale (device px per font unit) and one of RF_GLYPH_PHASES^2
- * sub-pixel phases (x and y in 1/RF_GLYPH_PHASES of a pixel), rasterized
- * once, nonzero winding:
+ * Owns: rf_glyph_masks_t, the A8 masks of every text layer of one
+ * renderer (so one thread: no locks). A mask is the coverage of one glyph
+ * outline of one source (a font instance: rf_glyph_masks_source) at one
+ * scale (device px per font unit) and one of RF_GLYPH_PHASES^2 sub-pixel
+ * phases (x and y in 1/RF_GLYPH_PHASES of a pixel): layers that show the
+ * same glyphs of the same font at the same size share their masks.
+ * Rasterized once, nonzero winding:
  * - by FreeType (raster.h), its exact area, when rf_raster_simple shows
  *   that no two contours of the outline cross or touch and the winding
  *   stays 0 or one sign (most glyphs: holes wind the other way). The
@@ -18,19 +20,20 @@
  *   't', 'e', 'k', 'A').
  * Within 16 of 255 of the exact coverage either way on the first (9
  * measured), 21 measured with cairo (tests/check_text). What
- * a mask holds is a pure function of its key (outline, scale, phase):
- * the cache never changes what a frame looks like, only what it costs,
- * whatever was drawn before (--jobs, --shard and seek draw the same bytes).
+ * a mask holds is a pure function of its key (source, glyph, scale,
+ * phase): the cache never changes what a frame looks like, only what it
+ * costs, whatever was drawn before (--jobs, --shard and seek draw the
+ * same bytes).
  *
  * Bounded: masks live in one arena that grows by doubling from 64 KiB to
  * RF_GLYPH_MASKS_BYTES; when it or the table (RF_GLYPH_MASKS_SLOTS keys)
  * is full the cache starts over. Once the masks a frame uses are cached,
- * looking them up allocates nothing. The owner clears it when the
- * outlines change (a new variation instance).
+ * looking them up allocates nothing.
  */
 #ifndef RF_GLYPHMASK_H
 #define RF_GLYPHMASK_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "raster.h"
@@ -40,9 +43,13 @@
  * exact place by at most 1/32 px, finer than cairo's 15 sampled sub-rows
  * in y; a power of two, so the phase is the low bits. */
 #define RF_GLYPH_PHASES 16
-/* The most bytes of masks one cache holds, and the most masks. */
-#define RF_GLYPH_MASKS_BYTES (4u << 20)
-#define RF_GLYPH_MASKS_SLOTS 4096
+/* The most bytes of masks one cache (one renderer) holds, the most
+ * masks, and the most sources it tells apart before it starts over. */
+#define RF_GLYPH_MASKS_BYTES (16u << 20)
+#define RF_GLYPH_MASKS_SLOTS 16384
+#define RF_GLYPH_MASK_SOURCES 64
+/* The most bytes of a source's settings rf_glyph_masks_source compares. */
+#define RF_GLYPH_SOURCE_BYTES 256
 /* Glyphs larger than this many device px per em are not cached (their
  * masks would crowd the arena; their fill costs more in area than in
  * edges anyway): the caller draws their outlines. */
@@ -65,21 +72,32 @@ typedef struct rf_glyph_masks rf_glyph_masks_t;
  * of memory. */
 rf_glyph_masks_t *rf_glyph_masks_create(void);
 void rf_glyph_masks_destroy(rf_glyph_masks_t *c);
-/* Forgets every mask (the outlines changed). */
+/* Forgets every mask and source. */
 void rf_glyph_masks_clear(rf_glyph_masks_t *c);
 
-/* The mask of glyph gid, whose outline in font units (y up) is ncmd
- * commands 'M', 'L', 'C', 'Z' over pts (text.h rf_text_outline), ras the
- * caller's scratch rasterizer (NULL: cairo draws every mask), drawn at
+/* The id of one source of outlines: font (compared as a pointer) with
+ * the bytes settings (its variations) as they are, bytes at most
+ * RF_GLYPH_SOURCE_BYTES (more: a new id every call). The same instance
+ * has the same id until the cache starts over its sources (past
+ * RF_GLYPH_MASK_SOURCES of them); an id is never given to another
+ * instance, so a layer holding an old one stays right (its masks are
+ * made again). */
+uint32_t rf_glyph_masks_source(rf_glyph_masks_t *c, const void *font, const void *settings,
+                               size_t bytes);
+
+/* The mask of glyph gid of source src, whose outline in font units (y
+ * up) is ncmd commands 'M', 'L', 'C', 'Z' over pts (text.h
+ * rf_text_outline), ras the caller's scratch rasterizer (NULL: cairo
+ * draws every mask), drawn at
  * k device px per font unit with its origin at (px, py) / RF_GLYPH_PHASES
  * px from a whole pixel (px, py in 0 .. RF_GLYPH_PHASES - 1), into *out; rasterized on first use.
  * Returns 0, -1 when out of memory, 1 when the mask would be too large
  * (w * h past a quarter of RF_GLYPH_MASKS_BYTES: an outline reaching far
  * outside its em; the caller draws the outline). A mask of w == 0 is an
  * empty glyph. The mask stays valid until the next call. */
-int rf_glyph_masks_get(rf_glyph_masks_t *c, rf_raster_t *ras, uint32_t gid, double k, int px,
-                       int py, const uint8_t *cmds, uint32_t ncmd, const double *pts,
-                       const rf_glyph_mask_t **out);
+int rf_glyph_masks_get(rf_glyph_masks_t *c, rf_raster_t *ras, uint32_t src, uint32_t gid,
+                       double k, int px, int py, const uint8_t *cmds, uint32_t ncmd,
+                       const double *pts, const rf_glyph_mask_t **out);
 
 /* Adds mask m, its top-left pixel at (x, y) of an A8 buffer dst (w x h,
  * rows stride apart), scaled by a8 / 255 (255: as is), saturating at 255;

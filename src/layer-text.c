@@ -53,8 +53,8 @@ typedef struct text_state {
     uint32_t *list;            /* per_glyph: the values its motion reads */
     uint32_t nlist;
     double *shift;             /* per_glyph: slots at the shifted time */
-    rf_glyph_masks_t *masks;   /* glyph masks (glyphmask.h) */
-    uint32_t epoch;            /* the outlines the masks were made from */
+    rf_glyph_masks_t *masks;   /* the renderer's glyph masks (glyphmask.h), this frame */
+    uint32_t src;              /* this layer's outlines' source there */
 } text_state_t;
 
 static void *text_state_create(struct rf_renderer *r, const rf_layer_t *L)
@@ -68,11 +68,9 @@ static void *text_state_create(struct rf_renderer *r, const rf_layer_t *L)
     st->eng = rf_text_engine_create(L->u.text.font, L->u.text.features.items,
                                     L->u.text.features.n);
     st->buf = malloc((size_t)L->u.text.content.maxlen + 1);
-    st->masks = rf_glyph_masks_create();
     st->vtags = calloc(nv + 1, sizeof *st->vtags);
     st->vvals = calloc(nv + 1, sizeof *st->vvals);
-    if (st->eng == NULL || st->buf == NULL || st->vtags == NULL || st->vvals == NULL ||
-        st->masks == NULL)
+    if (st->eng == NULL || st->buf == NULL || st->vtags == NULL || st->vvals == NULL)
         goto fail;
     for (uint32_t i = 0; i < nv; i++)
         st->vtags[i] = L->u.text.variations.items[i].tag;
@@ -92,7 +90,6 @@ fail:
     free(st->vtags);
     free(st->vvals);
     free(st->buf);
-    rf_glyph_masks_destroy(st->masks);
     rf_text_engine_destroy(st->eng);
     free(st);
     return NULL;
@@ -107,7 +104,6 @@ static void text_state_destroy(void *p)
     free(st->vvals);
     free(st->list);
     free(st->shift);
-    rf_glyph_masks_destroy(st->masks);
     free(st);
 }
 
@@ -263,11 +259,14 @@ static int use_masks(struct rf_renderer *r, const rf_layer_t *L, text_state_t *s
     *kd = st->k * m->xx;
     if (!(*kd * rf_text_upem(st->eng) <= RF_GLYPH_MASK_MAX_EM))
         return 0;
-    uint32_t epoch = rf_text_outline_epoch(st->eng);
-    if (epoch != st->epoch) { /* new outlines: new masks */
-        rf_glyph_masks_clear(st->masks);
-        st->epoch = epoch;
-    }
+    /* the renderer's masks, shared with its other text layers: this
+     * layer's glyphs under the id of its font and variations */
+    if ((st->masks = rf_render_glyph_masks(r)) == NULL)
+        return 0;
+    const void *settings;
+    size_t bytes;
+    rf_text_instance(st->eng, &settings, &bytes);
+    st->src = rf_glyph_masks_source(st->masks, L->u.text.font, settings, bytes);
     return 1;
 }
 
@@ -290,7 +289,7 @@ static int add_glyph(text_state_t *st, rf_raster_t *ras, rf_coverage_t *c,
     if (rf_text_outline(st->eng, g->gid, &cmd, &nc, &pt) != 0 || nc == 0)
         return 0; /* out of memory, or nothing to draw */
     const rf_glyph_mask_t *gm;
-    int got = rf_glyph_masks_get(st->masks, ras, g->gid, kd, (int)(qx - q * ix),
+    int got = rf_glyph_masks_get(st->masks, ras, st->src, g->gid, kd, (int)(qx - q * ix),
                                  (int)(qy - q * iy), cmd, nc, pt, &gm);
     if (got != 0 || gm->w == 0)
         return got > 0;

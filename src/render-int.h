@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "bigbuf.h"
+#include "glyphmask.h"
 #include "layer.h"
 #include "raster.h"
 #include "render.h"
@@ -85,6 +86,7 @@ struct rf_renderer {
     rf_coverage_t cov;
     rf_bigbuf_t cov_buf;       /* cov.a's bytes */
     rf_raster_t *ras;          /* shapes' outlines (raster.h); NULL until used */
+    rf_glyph_masks_t *glyph_masks; /* every text layer's (glyphmask.h); NULL until used */
     rf_raster_t *ras_out;      /* strokes' outlines (offset.h); NULL until used */
     rf_path_op_t *ops;         /* trim buffer: the largest path layer */
     size_t ops_cap;

@@ -563,6 +563,13 @@ void rf_render_shape(rf_renderer_t *r, const rf_layer_t *L, uint32_t idx,
 
 /* ---- coverage (shape.h) ---- */
 
+struct rf_glyph_masks *rf_render_glyph_masks(rf_renderer_t *r)
+{
+    if (r->glyph_masks == NULL)
+        r->glyph_masks = rf_glyph_masks_create();
+    return r->glyph_masks;
+}
+
 struct rf_raster *rf_render_raster(rf_renderer_t *r)
 {
     if (r->ras == NULL)
@@ -892,6 +899,7 @@ void rf_renderer_destroy(rf_renderer_t *r)
         free(r->cap_px[i]);
     rf_bigbuf_free(&r->cov_buf);
     rf_raster_destroy(r->ras);
+    rf_glyph_masks_destroy(r->glyph_masks);
     rf_raster_destroy(r->ras_out);
     free(r->ops);
     free(r->nodes);

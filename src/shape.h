@@ -92,6 +92,11 @@ rf_coverage_t *rf_render_coverage(struct rf_renderer *r);
  * returns: one user at a time. */
 struct rf_raster *rf_render_raster(struct rf_renderer *r);
 
+/* The renderer's glyph mask cache (glyphmask.h), shared by its text
+ * layers: created on first use, kept with the renderer; NULL when out of
+ * memory. */
+struct rf_glyph_masks *rf_render_glyph_masks(struct rf_renderer *r);
+
 /* Fills layer L's fill paint (under its device matrix m, at full
  * opacity) through the touched region of the coverage as a mask, then
  * clears the region. */

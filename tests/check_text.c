@@ -20,6 +20,7 @@
 #include "scene.h"
 #include "sha256.h"
 #include "template.h"
+#include "testutil.h"
 #include "text.h"
 
 /* ---- SHA-256 (FIPS 180-4 / NIST CSRC example values) ---- */
@@ -155,8 +156,8 @@ START_TEST(test_glyph_mask_square)
     rf_glyph_masks_t *c = rf_glyph_masks_create();
     ck_assert_ptr_nonnull(c);
     const rf_glyph_mask_t *m;
-    ck_assert_int_eq(rf_glyph_masks_get(c, NULL, 7, 0.5, RF_GLYPH_PHASES / 4, 0, sq_cmd, 5, sq_pts, &m),
-                     0);
+    ck_assert_int_eq(
+        rf_glyph_masks_get(c, NULL, 0, 7, 0.5, RF_GLYPH_PHASES / 4, 0, sq_cmd, 5, sq_pts, &m), 0);
     const int want[3] = { 191, 255, 64 };
     for (int y = -4; y <= 2; y++)
         for (int x = -2; x <= 4; x++) {
@@ -178,11 +179,13 @@ START_TEST(test_glyph_mask_table_grows)
     const rf_glyph_mask_t *m;
     const uint8_t *a[300];
     for (uint32_t i = 0; i < 300; i++) {
-        ck_assert_int_eq(rf_glyph_masks_get(c, NULL, 10 + i, 0.01, 0, 0, sq_cmd, 5, sq_pts, &m), 0);
+        ck_assert_int_eq(
+            rf_glyph_masks_get(c, NULL, 0, 10 + i, 0.01, 0, 0, sq_cmd, 5, sq_pts, &m), 0);
         a[i] = m->a;
     }
     for (uint32_t i = 0; i < 300; i++) {
-        ck_assert_int_eq(rf_glyph_masks_get(c, NULL, 10 + i, 0.01, 0, 0, sq_cmd, 5, sq_pts, &m), 0);
+        ck_assert_int_eq(
+            rf_glyph_masks_get(c, NULL, 0, 10 + i, 0.01, 0, 0, sq_cmd, 5, sq_pts, &m), 0);
         ck_assert_ptr_eq(m->a, a[i]);
     }
     rf_glyph_masks_destroy(c);
@@ -198,21 +201,21 @@ START_TEST(test_glyph_mask_pure)
     ck_assert_ptr_nonnull(c);
     const rf_glyph_mask_t *m;
     uint8_t first[64 * 64];
-    ck_assert_int_eq(rf_glyph_masks_get(c, NULL, 3, 2.5, 2, 3, sq_cmd, 5, sq_pts, &m), 0);
+    ck_assert_int_eq(rf_glyph_masks_get(c, NULL, 0, 3, 2.5, 2, 3, sq_cmd, 5, sq_pts, &m), 0);
     rf_glyph_mask_t m0 = *m;
     ck_assert_int_le(m0.stride * m0.h, (int)sizeof first);
     memcpy(first, m0.a, (size_t)(m0.stride * m0.h));
     for (uint32_t i = 0; i < 3 * RF_GLYPH_MASKS_SLOTS; i++)
-        ck_assert_int_eq(rf_glyph_masks_get(c, NULL, 100 + i, 0.5 + i * 1e-3, (int)(i & 3),
+        ck_assert_int_eq(rf_glyph_masks_get(c, NULL, 0, 100 + i, 0.5 + i * 1e-3, (int)(i & 3),
                                             (int)(i >> 2 & 3), sq_cmd, 5, sq_pts, &m), 0);
-    ck_assert_int_eq(rf_glyph_masks_get(c, NULL, 3, 2.5, 2, 3, sq_cmd, 5, sq_pts, &m), 0);
+    ck_assert_int_eq(rf_glyph_masks_get(c, NULL, 0, 3, 2.5, 2, 3, sq_cmd, 5, sq_pts, &m), 0);
     ck_assert_int_eq(m->w, m0.w);
     ck_assert_int_eq(m->h, m0.h);
     ck_assert_int_eq(m->x0, m0.x0);
     ck_assert_int_eq(m->y0, m0.y0);
     for (int y = 0; y < m->h; y++)
         ck_assert(memcmp(m->a + y * m->stride, first + y * m0.stride, (size_t)m->w) == 0);
-    ck_assert_int_eq(rf_glyph_masks_get(c, NULL, 3, 2.5, 1, 3, sq_cmd, 5, sq_pts, &m), 0);
+    ck_assert_int_eq(rf_glyph_masks_get(c, NULL, 0, 3, 2.5, 1, 3, sq_cmd, 5, sq_pts, &m), 0);
     int same = 1;
     for (int y = 0; y < m->h && y < m0.h; y++)
         same &= memcmp(m->a + y * m->stride, first + y * m0.stride, (size_t)m->w) == 0;
@@ -220,7 +223,7 @@ START_TEST(test_glyph_mask_pure)
     /* an outline reaching 40,000 px: too large for a mask (the caller
      * draws the outline) */
     static const double far_pts[] = { 0, 0, 20000, 0, 20000, 20000, 0, 20000 };
-    ck_assert_int_eq(rf_glyph_masks_get(c, NULL, 5, 2, 0, 0, sq_cmd, 5, far_pts, &m), 1);
+    ck_assert_int_eq(rf_glyph_masks_get(c, NULL, 0, 5, 2, 0, 0, sq_cmd, 5, far_pts, &m), 1);
     rf_glyph_masks_destroy(c);
 }
 END_TEST
@@ -612,11 +615,11 @@ START_TEST(test_masks_exact)
                 double fx = px / (double)RF_GLYPH_PHASES, fy = py / (double)RF_GLYPH_PHASES;
                 const rf_glyph_mask_t *m;
                 ck_assert_int_eq(
-                    rf_glyph_masks_get(g.ft, g.ras, gid[i], k, px, py, cmd, nc, pts, &m), 0);
+                    rf_glyph_masks_get(g.ft, g.ras, 0, gid[i], k, px, py, cmd, nc, pts, &m), 0);
                 int d = mask_vs_exact(m, cmd, nc, pts, k, fx, fy);
                 worst_ft = d > worst_ft ? d : worst_ft;
                 ck_assert_int_eq(
-                    rf_glyph_masks_get(g.ca, NULL, gid[i], k, px, py, cmd, nc, pts, &m), 0);
+                    rf_glyph_masks_get(g.ca, NULL, 0, gid[i], k, px, py, cmd, nc, pts, &m), 0);
                 d = mask_vs_exact(m, cmd, nc, pts, k, fx, fy);
                 worst_ca = d > worst_ca ? d : worst_ca;
             }
@@ -643,8 +646,8 @@ START_TEST(test_masks_overlap_cairo)
         ck_assert_int_eq(rf_text_outline(g.e, gid[i], &cmd, &nc, &pts), 0);
         double k = 40.0 / rf_text_upem(g.e);
         const rf_glyph_mask_t *a, *b;
-        ck_assert_int_eq(rf_glyph_masks_get(g.ft, g.ras, gid[i], k, 3, 5, cmd, nc, pts, &a), 0);
-        ck_assert_int_eq(rf_glyph_masks_get(g.ca, NULL, gid[i], k, 3, 5, cmd, nc, pts, &b), 0);
+        ck_assert_int_eq(rf_glyph_masks_get(g.ft, g.ras, 0, gid[i], k, 3, 5, cmd, nc, pts, &a), 0);
+        ck_assert_int_eq(rf_glyph_masks_get(g.ca, NULL, 0, gid[i], k, 3, 5, cmd, nc, pts, &b), 0);
         ck_assert_int_eq(a->w, b->w);
         ck_assert_int_eq(a->h, b->h);
         for (int y = 0; y < a->h; y++)
@@ -652,6 +655,48 @@ START_TEST(test_masks_overlap_cairo)
                           "glyph %u row %d: not cairo's fill", gid[i], y);
     }
     rig_close(&g);
+}
+END_TEST
+
+/* The renderer's glyph masks are shared by its text layers, keyed by the
+ * layers' font and variations: the same word in sans, sans-bold (the same
+ * font file at another weight), sans at weight 650 by `variations`, and
+ * mono, one above the other in one scene, each drawn where it would be
+ * drawn alone, pixel for pixel. */
+START_TEST(test_masks_shared_by_source)
+{
+    static const char *font[4] = { "\"font\": \"sans\"", "\"font\": \"sans-bold\"",
+                                   "\"font\": \"sans\", \"variations\": {\"wght\": 650}",
+                                   "\"font\": \"mono\"" };
+    char one[4][256], all[1200] = "";
+    for (int i = 0; i < 4; i++) {
+        snprintf(one[i], sizeof one[i],
+                 "{\"type\": \"text\", \"text\": \"Hamburg\", %s, \"size\": 20, \"x\": 4.3, "
+                 "\"y\": %d, \"anchor\": [0, 0], \"fill\": \"#000000\"}", font[i], 2 + 40 * i);
+        if (i > 0)
+            strcat(all, ", ");
+        strcat(all, one[i]);
+    }
+    rf_scene_t *together = load(scene(120, 160, "", all));
+    uint32_t *t = frame(together, 0);
+    for (int i = 0; i < 4; i++) {
+        rf_scene_t *alone = load(scene(120, 160, "", one[i]));
+        uint32_t *a = frame(alone, 0);
+        long ink = 0;
+        for (int y = 40 * i; y < 40 * i + 40; y++)
+            for (int x = 0; x < 120; x++) {
+                rf_check_msg(a[y * 120 + x] == t[y * 120 + x], "layer %d, pixel %d,%d", i, x, y);
+                ink += a[y * 120 + x] != 0xffffffffu;
+            }
+        ck_assert_int_gt(ink, 50);
+        free(a);
+        rf_scene_destroy(alone);
+    }
+    /* the four differ from each other: four sources, not one */
+    for (int i = 1; i < 4; i++)
+        ck_assert(memcmp(t + 40 * 120 * i, t, 40 * 120 * sizeof *t) != 0);
+    free(t);
+    rf_scene_destroy(together);
 }
 END_TEST
 
@@ -775,6 +820,7 @@ static Suite *text_suite(void)
     tcase_add_test(tc, test_raster_simple_cases);
     tcase_add_test(tc, test_masks_exact);
     tcase_add_test(tc, test_masks_overlap_cairo);
+    tcase_add_test(tc, test_masks_shared_by_source);
     tcase_add_test(tc, test_reveal);
     tcase_add_test(tc, test_per_glyph_time_shift);
     tcase_add_test(tc, test_counter_state_free);

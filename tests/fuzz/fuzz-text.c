@@ -67,7 +67,7 @@ static void check_mask(rf_glyph_masks_t *m, uint32_t gid, double k, int px, int 
     if (ras == NULL)
         ras = rf_raster_create();
     const rf_glyph_mask_t *a, *b;
-    int st = rf_glyph_masks_get(m, ras, gid, k, px, py, cmd, nc, pt, &a);
+    int st = rf_glyph_masks_get(m, ras, 0, gid, k, px, py, cmd, nc, pt, &a);
     FUZZ_CHECK(st == 0 || st == 1, "glyph mask status %d", st);
     if (st != 0)
         return;
@@ -78,7 +78,7 @@ static void check_mask(rf_glyph_masks_t *m, uint32_t gid, double k, int px, int 
         for (int x = 0; x < a->w; x++)
             sum += a->a[(size_t)y * (size_t)a->stride + (size_t)x];
     FUZZ_CHECK(!isfinite(k) ||
-                   (rf_glyph_masks_get(m, ras, gid, k, px, py, cmd, nc, pt, &b) == 0 && b == a),
+                   (rf_glyph_masks_get(m, ras, 0, gid, k, px, py, cmd, nc, pt, &b) == 0 && b == a),
                "the cached mask differs (coverage sum %u)", sum);
 }
 
