@@ -54,7 +54,8 @@ struct rf_glyph_masks {
     uint8_t *chunk[CHUNKS];
     size_t chunk_cap[CHUNKS];
     uint32_t nchunk;
-    size_t used;               /* bytes taken of the last chunk */
+    uint32_t cur;              /* the chunk being filled */
+    size_t used;               /* bytes taken of it */
     size_t total;              /* all chunks' bytes */
 };
 
@@ -78,7 +79,7 @@ void rf_glyph_masks_destroy(rf_glyph_masks_t *c)
 }
 
 /* Forgets every mask (the arena or the table is full): the table
- * emptied, the arena down to its largest chunk, empty. */
+ * emptied, the arena refilled from its first chunk (all are kept). */
 static void start_over(rf_glyph_masks_t *c)
 {
     if (c->slots != NULL)
@@ -86,14 +87,7 @@ static void start_over(rf_glyph_masks_t *c)
             c->slots[i].gid = UINT32_MAX;
     c->n = 0;
     c->epoch++;
-    if (c->nchunk > 1) {
-        for (uint32_t i = 0; i + 1 < c->nchunk; i++)
-            free(c->chunk[i]);
-        c->chunk[0] = c->chunk[c->nchunk - 1];
-        c->chunk_cap[0] = c->chunk_cap[c->nchunk - 1];
-        c->nchunk = 1;
-    }
-    c->total = c->nchunk ? c->chunk_cap[0] : 0;
+    c->cur = 0;
     c->used = 0;
 }
 
@@ -115,9 +109,10 @@ uint32_t rf_glyph_masks_source(rf_glyph_masks_t *c, const void *font, const void
         if (s->font == font && s->bytes == bytes && memcmp(s->settings, settings, bytes) == 0)
             return s->id;
     }
-    if (c->nsource == RF_GLYPH_MASK_SOURCES)
-        c->nsource = 0; /* start over; old ids stay unique (next_id goes on) */
-    source_t *s = &c->source[c->nsource++];
+    /* a new entry, or the oldest one replaced (an id is never reused: a
+     * layer still holding the old one stays right) */
+    source_t *s = &c->source[c->nsource < RF_GLYPH_MASK_SOURCES ? c->nsource++
+                                                                : c->next_id % RF_GLYPH_MASK_SOURCES];
     s->font = font;
     s->bytes = bytes;
     memcpy(s->settings, settings, bytes);
@@ -161,36 +156,41 @@ static int table_grow(rf_glyph_masks_t *c)
     return 0;
 }
 
-/* Room for need bytes in the arena (16-byte aligned): in the last chunk,
- * in a new one twice its size while the arena stays within
- * RF_GLYPH_MASKS_BYTES, or else after starting the cache over; NULL when
- * out of memory. */
+/* Room for need bytes in the arena (16-byte aligned): in the chunk being
+ * filled, the next one that holds it, a new one twice the last's size
+ * while the arena stays within RF_GLYPH_MASKS_BYTES, or else after
+ * starting the cache over (the first chunk that holds it); NULL when out
+ * of memory. */
 static uint8_t *arena_take(rf_glyph_masks_t *c, size_t need)
 {
     need = (need + 15) & ~(size_t)15;
-    if (c->nchunk == 0 || c->used + need > c->chunk_cap[c->nchunk - 1]) {
-        size_t cap = c->nchunk ? 2 * c->chunk_cap[c->nchunk - 1] : ARENA_MIN;
-        while (cap < need)
-            cap *= 2;
-        if (c->nchunk == CHUNKS || c->total + cap > RF_GLYPH_MASKS_BYTES) {
-            start_over(c); /* full at its bound */
-            if (c->nchunk == 1 && need <= c->chunk_cap[0])
-                goto take;
-            if (c->nchunk == 1)
-                free(c->chunk[0]);
-            c->nchunk = 0;
-            c->total = 0;
-        }
+    if (c->nchunk > 0 && c->used + need <= c->chunk_cap[c->cur])
+        goto take;
+    while (c->cur + 1 < c->nchunk) { /* the chunks after it (a cache started over) */
+        c->cur++;
+        c->used = 0;
+        if (need <= c->chunk_cap[c->cur])
+            goto take;
+    }
+    size_t cap = c->nchunk ? 2 * c->chunk_cap[c->nchunk - 1] : ARENA_MIN;
+    while (cap < need)
+        cap *= 2;
+    if (c->nchunk < CHUNKS && c->total + cap <= RF_GLYPH_MASKS_BYTES) {
         uint8_t *a = malloc(cap);
         if (a == NULL)
             return NULL;
         c->chunk[c->nchunk] = a;
-        c->chunk_cap[c->nchunk++] = cap;
+        c->chunk_cap[c->nchunk] = cap;
         c->total += cap;
+        c->cur = c->nchunk++;
         c->used = 0;
+        goto take;
     }
+    start_over(c); /* full at its bound */
+    while (need > c->chunk_cap[c->cur])
+        c->cur++; /* the last chunk is the largest, at least half the bound */
 take:;
-    uint8_t *p = c->chunk[c->nchunk - 1] + c->used;
+    uint8_t *p = c->chunk[c->cur] + c->used;
     c->used += need;
     return p;
 }
@@ -318,10 +318,13 @@ static int rasterize(rf_glyph_masks_t *c, rf_raster_t *ras, entry_t *e, int px, 
         if (!known || ce->ok) {
             int built = build(ras, k, -bx0, -by0, cmds, ncmd, pts);
             if (!known) {
+                int ok = built ? rf_raster_simple(ras) : 0;
+                if (ok < 0)
+                    return -1; /* no answer: nothing cached */
                 ce->gid = e->gid;
                 ce->src = e->src;
                 ce->k = k;
-                ce->ok = built && rf_raster_simple(ras);
+                ce->ok = ok;
             }
             if (ce->ok && built) {
                 rf_raster_shift(ras, (bx0 - ix0) * 64 + px * (64 / RF_GLYPH_PHASES),

@@ -54,7 +54,10 @@ typedef struct text_state {
     uint32_t nlist;
     double *shift;             /* per_glyph: slots at the shifted time */
     rf_glyph_masks_t *masks;   /* the renderer's glyph masks (glyphmask.h), this frame */
-    uint32_t src;              /* this layer's outlines' source there */
+    uint32_t src;              /* this layer's outlines' source there, */
+    int have_src;              /* once asked, */
+    size_t src_bytes;          /* for these variation settings */
+    unsigned char src_settings[RF_GLYPH_SOURCE_BYTES];
 } text_state_t;
 
 static void *text_state_create(struct rf_renderer *r, const rf_layer_t *L)
@@ -266,7 +269,17 @@ static int use_masks(struct rf_renderer *r, const rf_layer_t *L, text_state_t *s
     const void *settings;
     size_t bytes;
     rf_text_instance(st->eng, &settings, &bytes);
-    st->src = rf_glyph_masks_source(st->masks, L->u.text.font, settings, bytes);
+    /* asked again only when the settings change: an id stays right (it is
+     * never another instance's), and a renderer of more sources than the
+     * table holds keeps each layer's masks */
+    if (!st->have_src || bytes != st->src_bytes || bytes > sizeof st->src_settings ||
+        memcmp(settings, st->src_settings, bytes) != 0) {
+        st->src = rf_glyph_masks_source(st->masks, L->u.text.font, settings, bytes);
+        st->have_src = bytes <= sizeof st->src_settings;
+        st->src_bytes = bytes;
+        if (st->have_src)
+            memcpy(st->src_settings, settings, bytes);
+    }
     return 1;
 }
 
@@ -319,7 +332,9 @@ static int draw_masked(struct rf_renderer *r, const rf_layer_t *L, uint32_t idx,
     rf_coverage_t *c = rf_render_coverage(r);
     if (c == NULL)
         return 0;
-    rf_raster_t *ras = rf_render_raster(r); /* NULL: cairo draws the masks */
+    rf_raster_t *ras = rf_render_raster(r);
+    if (ras == NULL)
+        return 0; /* out of memory: the outlines, as without a coverage */
     const rf_glyph_pos_t *gp = rf_text_glyphs(st->eng);
     long outlines = 0; /* glyphs whose masks would be too large */
     for (long i = 0; i < st->n; i++)
@@ -426,8 +441,9 @@ static void text_draw(struct rf_renderer *r, const rf_layer_t *L, uint32_t idx,
         if (use_masks(r, L, st, &mk, &kd)) {
             if (c == NULL && (c = rf_render_coverage(r)) == NULL)
                 goto outline; /* out of memory */
-            if (add_glyph(st, rf_render_raster(r), c, &gp[k], &mk, kd,
-                          (unsigned)lround(ok * 255)) == 0)
+            rf_raster_t *ras = rf_render_raster(r); /* NULL: out of memory, the outline */
+            if (ras != NULL &&
+                add_glyph(st, ras, c, &gp[k], &mk, kd, (unsigned)lround(ok * 255)) == 0)
                 continue;
         }
         if (c != NULL) { /* what came before is drawn first */

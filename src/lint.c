@@ -371,9 +371,8 @@ static void lint_offscreen(lint_t *l)
     if (sc->nlayers == 0 || sc->nframes > RF_LINT_MAX_LAYOUTS)
         return;
     unsigned char *touch = calloc(sc->nlayers, 1);
-    rf_renderer_t *r = l->r;
-    if (r == NULL && touch != NULL)
-        r = rf_renderer_create(sc, err, sizeof err);
+    rf_renderer_t *r = touch == NULL ? NULL : l->r != NULL ? l->r : rf_renderer_create(sc, err,
+                                                                                      sizeof err);
     for (long f = 0; r != NULL && f < sc->nframes && left > 0; f++) {
         rf_renderer_touch(r, rf_scene_frame_time(sc, f), touch);
         left = 0;

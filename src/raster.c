@@ -326,10 +326,11 @@ int rf_raster_simple(rf_raster_t *r)
         return 0; /* past 65,536 px: the exact products could overflow */
     uint32_t nc = r->nend + 1;
     r->end[r->nend] = (short)(r->npt - 1); /* the open contour's end */
-    if ((uint64_t)nc * r->npt > (1u << 20) ||
-        scratch((void **)&r->edge, &r->cap_edge, r->npt, sizeof *r->edge) != 0 ||
-        scratch((void **)&r->csign, &r->cap_csign, nc, sizeof *r->csign) != 0)
+    if ((uint64_t)nc * r->npt > (1u << 20))
         return 0;
+    if (scratch((void **)&r->edge, &r->cap_edge, r->npt, sizeof *r->edge) != 0 ||
+        scratch((void **)&r->csign, &r->cap_csign, nc, sizeof *r->csign) != 0)
+        return -1;
     /* the edges, each contour closed, zero-length ones left out; each
      * contour's orientation, from its signed area */
     uint32_t ne = 0, a = 0;
@@ -362,9 +363,10 @@ int rf_raster_simple(rf_raster_t *r)
     int64_t side = (int64_t)ceil(sqrt((double)W * (double)H / (2.0 * ne)));
     side = side < 16 ? 16 : side;
     int64_t gw = W / side + 1, gh = H / side + 1;
-    if (gw * gh > 4 * (int64_t)ne + 64 ||
-        scratch((void **)&r->count, &r->cap_count, (uint32_t)(gw * gh + 1), sizeof *r->count))
+    if (gw * gh > 4 * (int64_t)ne + 64)
         return 0;
+    if (scratch((void **)&r->count, &r->cap_count, (uint32_t)(gw * gh + 1), sizeof *r->count))
+        return -1;
     uint32_t ncell = (uint32_t)(gw * gh);
     memset(r->count, 0, (ncell + 1) * sizeof *r->count);
     uint64_t put = 0;
@@ -395,9 +397,10 @@ int rf_raster_simple(rf_raster_t *r)
             pairs += (uint64_t)r->count[q + 1] * r->count[q + 1];
             r->count[q + 1] += r->count[q];
         }
-        if (pairs > 64 * (uint64_t)ne + 4096 ||
-            scratch((void **)&r->slot, &r->cap_slot, (uint32_t)put, sizeof *r->slot) != 0)
+        if (pairs > 64 * (uint64_t)ne + 4096)
             return 0;
+        if (scratch((void **)&r->slot, &r->cap_slot, (uint32_t)put, sizeof *r->slot) != 0)
+            return -1;
     }
     for (uint32_t q = 0, from = 0; q < ncell; from = r->count[q], q++)
         for (uint32_t i = from; i < r->count[q]; i++)

@@ -100,7 +100,8 @@ void rf_raster_shift(rf_raster_t *r, int dx, int dy);
  * pairs within a band), the box is past 65,536 px, or the outline is
  * unusable. A glyph whose contours overlap (variable fonts keep them)
  * says 0: FreeType would sum the overlap twice where edges cross inside
- * a pixel. Allocates scratch the first time (kept, like the points). */
+ * a pixel. Allocates scratch the first time (kept, like the points):
+ * -1 when that memory runs out (no answer). */
 int rf_raster_simple(rf_raster_t *r);
 
 /* Adds nothing, writes: the coverage of the outline over the device pixels

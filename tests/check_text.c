@@ -700,6 +700,66 @@ START_TEST(test_masks_shared_by_source)
 }
 END_TEST
 
+/* After the cache has started over, it holds as much as before: its
+ * arena's chunks are kept and filled again (after a start over, a working
+ * set of 9.6 MiB stays cached: asked twice, the same masks, not drawn
+ * again; an arena cut down to its largest chunk, 8 MiB, fails it). */
+START_TEST(test_glyph_mask_arena_refills)
+{
+    rf_glyph_masks_t *c = rf_glyph_masks_create();
+    ck_assert_ptr_nonnull(c);
+    const rf_glyph_mask_t *m;
+    /* 400 squares of 252 x 252 px (about 64 KiB each): more than the
+     * bound, so the cache starts over */
+    for (uint32_t i = 0; i < 400; i++)
+        ck_assert_int_eq(rf_glyph_masks_get(c, NULL, 0, 1000 + i, 62.5, 0, 0, sq_cmd, 5, sq_pts,
+                                            &m), 0);
+    rf_glyph_masks_clear(c);
+    static const uint8_t *a[150];
+    for (int pass = 0; pass < 2; pass++)
+        for (uint32_t i = 0; i < 150; i++) {
+            ck_assert_int_eq(rf_glyph_masks_get(c, NULL, 0, 5000 + i, 62.5, 0, 0, sq_cmd, 5,
+                                                sq_pts, &m), 0);
+            if (pass == 0)
+                a[i] = m->a;
+            else
+                ck_assert_msg(m->a == a[i], "mask %u drawn again", i);
+        }
+    rf_glyph_masks_destroy(c);
+}
+END_TEST
+
+/* Sources: the same font and settings, the same id; other settings or
+ * another font, another id; past the table's size the oldest are
+ * forgotten, and an id is never given to another instance. */
+START_TEST(test_glyph_mask_sources)
+{
+    rf_glyph_masks_t *c = rf_glyph_masks_create();
+    ck_assert_ptr_nonnull(c);
+    static const int font_a = 0, font_b = 0;
+    uint32_t set[2] = { 1, 2 };
+    uint32_t a = rf_glyph_masks_source(c, &font_a, set, sizeof set);
+    ck_assert_uint_eq(rf_glyph_masks_source(c, &font_a, set, sizeof set), a);
+    ck_assert_uint_ne(rf_glyph_masks_source(c, &font_b, set, sizeof set), a);
+    set[1] = 3;
+    ck_assert_uint_ne(rf_glyph_masks_source(c, &font_a, set, sizeof set), a);
+    ck_assert_uint_ne(rf_glyph_masks_source(c, &font_a, set, 4), a);
+    static uint32_t ids[3 * RF_GLYPH_MASK_SOURCES];
+    for (uint32_t i = 0; i < 3 * RF_GLYPH_MASK_SOURCES; i++) {
+        uint32_t v = 100 + i;
+        ids[i] = rf_glyph_masks_source(c, &font_a, &v, sizeof v);
+        ck_assert_uint_ne(ids[i], a);
+        for (uint32_t j = 0; j < i; j++)
+            ck_assert_uint_ne(ids[i], ids[j]);
+    }
+    /* the last ones are remembered */
+    uint32_t v = 100 + 3 * RF_GLYPH_MASK_SOURCES - 1;
+    ck_assert_uint_eq(rf_glyph_masks_source(c, &font_a, &v, sizeof v),
+                      ids[3 * RF_GLYPH_MASK_SOURCES - 1]);
+    rf_glyph_masks_destroy(c);
+}
+END_TEST
+
 START_TEST(test_reveal)
 {
     const char *L = "{\"type\": \"text\", \"text\": \"Typewriter\", \"size\": 20, \"x\": 4, "
@@ -821,6 +881,8 @@ static Suite *text_suite(void)
     tcase_add_test(tc, test_masks_exact);
     tcase_add_test(tc, test_masks_overlap_cairo);
     tcase_add_test(tc, test_masks_shared_by_source);
+    tcase_add_test(tc, test_glyph_mask_arena_refills);
+    tcase_add_test(tc, test_glyph_mask_sources);
     tcase_add_test(tc, test_reveal);
     tcase_add_test(tc, test_per_glyph_time_shift);
     tcase_add_test(tc, test_counter_state_free);
