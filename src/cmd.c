@@ -326,15 +326,11 @@ static void cmd_print_warning(void *ctx, const char *pointer, const char *messag
 static int cmd_warn(const rf_cmd_t *cmd, rf_cmd_args_t *args)
 {
     cmd_warning_t w = { args->operands[0], cmd_given(cmd, args, "strict") };
-    char err[256];
 
     if (!w.strict && cmd_given(cmd, args, "quiet"))
         return 0;
-    /* the renderer the last warning lays layers out with (lint.h); when it
-     * cannot be made, the lint leaves that warning out, as before */
-    if (args->scene->nlayers > 0 && args->scene->nframes <= RF_LINT_MAX_LAYOUTS)
-        args->renderer = rf_renderer_create(args->scene, err, sizeof err);
-    size_t n = rf_lint_scene_with(args->scene, args->renderer, cmd_print_warning, &w);
+    /* the renderer the lint lays layers out with, kept for exec */
+    size_t n = rf_lint_scene_with(args->scene, &args->renderer, cmd_print_warning, &w);
     return w.strict && n > 0 ? RF_EXIT_USAGE : 0;
 }
 

@@ -232,7 +232,6 @@ static rf_frames_producer_t *producer_create(const rf_scene_t *scene, rf_frames_
     const rf_values_t *vs = &scene->values;
     rf_frames_producer_t *p = calloc(1, sizeof *p);
     rf_png_options_t def = RF_PNG_OPTIONS_RENDER;
-    rf_renderer_t *lent = lend;
     uint32_t n = 0;
 
     if (p == NULL)
@@ -263,8 +262,8 @@ static rf_frames_producer_t *producer_create(const rf_scene_t *scene, rf_frames_
     if (format == RF_FRAMES_Y4M)
         pthread_once(&yuv_once, yuv_tables_init);
     /* the renderer says in errno whether memory ran out (render.h) */
-    p->lent = lent != NULL;
-    p->renderer = lent != NULL ? lent : rf_renderer_create(scene, err, errlen);
+    p->lent = lend != NULL;
+    p->renderer = lend != NULL ? lend : rf_renderer_create(scene, err, errlen);
     if (p->renderer == NULL) {
         if (sys_errno != NULL)
             *sys_errno = errno == ENOMEM ? ENOMEM : 0;

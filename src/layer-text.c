@@ -55,9 +55,7 @@ typedef struct text_state {
     double *shift;             /* per_glyph: slots at the shifted time */
     rf_glyph_masks_t *masks;   /* the renderer's glyph masks (glyphmask.h), this frame */
     uint32_t src;              /* this layer's outlines' source there, */
-    int have_src;              /* once asked, */
-    size_t src_bytes;          /* for these variation settings */
-    unsigned char src_settings[RF_GLYPH_SOURCE_BYTES];
+    uint32_t epoch;            /* for these outlines (0: not asked yet) */
 } text_state_t;
 
 static void *text_state_create(struct rf_renderer *r, const rf_layer_t *L)
@@ -266,19 +264,17 @@ static int use_masks(struct rf_renderer *r, const rf_layer_t *L, text_state_t *s
      * layer's glyphs under the id of its font and variations */
     if ((st->masks = rf_render_glyph_masks(r)) == NULL)
         return 0;
-    const void *settings;
-    size_t bytes;
-    rf_text_instance(st->eng, &settings, &bytes);
-    /* asked again only when the settings change: an id stays right (it is
-     * never another instance's), and a renderer of more sources than the
-     * table holds keeps each layer's masks */
-    if (!st->have_src || bytes != st->src_bytes || bytes > sizeof st->src_settings ||
-        memcmp(settings, st->src_settings, bytes) != 0) {
+    /* asked again only when the outlines change (rf_text_outline_epoch,
+     * at least 1 once the engine exists): an id stays right (it is never
+     * another instance's), and a renderer of more sources than the table
+     * holds keeps each layer's masks */
+    uint32_t epoch = rf_text_outline_epoch(st->eng);
+    if (epoch != st->epoch) {
+        const void *settings;
+        size_t bytes;
+        rf_text_instance(st->eng, &settings, &bytes);
         st->src = rf_glyph_masks_source(st->masks, L->u.text.font, settings, bytes);
-        st->have_src = bytes <= sizeof st->src_settings;
-        st->src_bytes = bytes;
-        if (st->have_src)
-            memcpy(st->src_settings, settings, bytes);
+        st->epoch = epoch;
     }
     return 1;
 }

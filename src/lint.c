@@ -19,6 +19,7 @@
 #define LINT_MAX_FRAMES 20000
 /* Frames laid out to find layers that never reach the canvas: a longer
  * timeline is not checked (a layer may pass through between samples). */
+#define LINT_MAX_LAYOUTS 5000
 
 typedef struct lint {
     const rf_scene_t *sc;
@@ -31,7 +32,7 @@ typedef struct lint {
     long *lo_frame, *hi_frame;
     double *last;               /* every slot at the last frame */
     int in_instances;           /* the layer being linted is inside instances */
-    rf_renderer_t *r;           /* the caller's renderer, or NULL */
+    rf_renderer_t **r;          /* the renderer to lay out with (*r NULL: none yet) */
 } lint_t;
 
 static void lint_say(lint_t *l, const char *pointer, const char *fmt, ...)
@@ -361,18 +362,19 @@ static void lint_extremes(lint_t *l)
 }
 
 /* Top-level layers that reach the canvas at no frame: laid out (not
- * drawn) at every frame of a timeline of at most RF_LINT_MAX_LAYOUTS. */
+ * drawn) at every frame of a timeline of at most LINT_MAX_LAYOUTS. */
 static void lint_offscreen(lint_t *l)
 {
     const rf_scene_t *sc = l->sc;
     char p[LINT_POINTER], err[256];
     uint32_t left = sc->nlayers;
 
-    if (sc->nlayers == 0 || sc->nframes > RF_LINT_MAX_LAYOUTS)
+    if (sc->nlayers == 0 || sc->nframes > LINT_MAX_LAYOUTS)
         return;
     unsigned char *touch = calloc(sc->nlayers, 1);
-    rf_renderer_t *r = touch == NULL ? NULL : l->r != NULL ? l->r : rf_renderer_create(sc, err,
-                                                                                      sizeof err);
+    if (touch != NULL && *l->r == NULL)
+        *l->r = rf_renderer_create(sc, err, sizeof err);
+    rf_renderer_t *r = touch != NULL ? *l->r : NULL;
     for (long f = 0; r != NULL && f < sc->nframes && left > 0; f++) {
         rf_renderer_touch(r, rf_scene_frame_time(sc, f), touch);
         left = 0;
@@ -396,17 +398,18 @@ static void lint_offscreen(lint_t *l)
                            "every frame): it is never seen",
                      what, sc->width, sc->height);
     }
-    if (r != l->r)
-        rf_renderer_destroy(r);
     free(touch);
 }
 
 size_t rf_lint_scene(const rf_scene_t *scene, rf_lint_fn fn, void *ctx)
 {
-    return rf_lint_scene_with(scene, NULL, fn, ctx);
+    rf_renderer_t *r = NULL;
+    size_t n = rf_lint_scene_with(scene, &r, fn, ctx);
+    rf_renderer_destroy(r);
+    return n;
 }
 
-size_t rf_lint_scene_with(const rf_scene_t *scene, rf_renderer_t *r, rf_lint_fn fn, void *ctx)
+size_t rf_lint_scene_with(const rf_scene_t *scene, rf_renderer_t **r, rf_lint_fn fn, void *ctx)
 {
     lint_t l = { scene, fn, ctx, 0, NULL, NULL, NULL, NULL, NULL, 0, r };
 

@@ -35,10 +35,6 @@
 #include "render.h"
 #include "scene.h"
 
-/* The longest timeline whose layers the last warning lays out at every
- * frame (a longer one is not checked, and needs no renderer). */
-#define RF_LINT_MAX_LAYOUTS 5000
-
 /* Called once per warning: pointer ("/values/x") and message (one line,
  * no file name) live until the call returns. */
 typedef void (*rf_lint_fn)(void *ctx, const char *pointer, const char *message);
@@ -47,11 +43,12 @@ typedef void (*rf_lint_fn)(void *ctx, const char *pointer, const char *message);
  * many there were. */
 size_t rf_lint_scene(const rf_scene_t *scene, rf_lint_fn fn, void *ctx);
 
-/* The same, laying layers out with r, a renderer of scene the caller
- * keeps (NULL: one of its own, made and destroyed here): a command about
- * to draw the scene lends the renderer it will draw with, so the text is
- * shaped once. What the lint leaves in r changes no frame r draws later
+/* The same, keeping the renderer the last warning lays layers out with:
+ * *r is a renderer of scene to use, or NULL, and then one the lint makes
+ * is left in *r for the caller (who destroys it; NULL when the lint made
+ * none). A command about to draw the scene draws with it, so the text is
+ * shaped once; what the lint did with it changes no frame it draws
  * (render.h: a frame does not depend on what was drawn before). */
-size_t rf_lint_scene_with(const rf_scene_t *scene, rf_renderer_t *r, rf_lint_fn fn, void *ctx);
+size_t rf_lint_scene_with(const rf_scene_t *scene, rf_renderer_t **r, rf_lint_fn fn, void *ctx);
 
 #endif

@@ -60,6 +60,7 @@ struct rf_text_engine {
     uint32_t ncmds, cmds_cap;
     double *pts;
     uint32_t npts, pts_cap;  /* doubles */
+    uint32_t epoch;          /* counts outlines_clear (rf_text_outline_epoch) */
     hb_draw_funcs_t *dfuncs;
     int oom;
 };
@@ -165,8 +166,14 @@ void rf_text_instance(const rf_text_engine_t *e, const void **settings, size_t *
     *bytes = e->nvars * sizeof *e->vars;
 }
 
+uint32_t rf_text_outline_epoch(const rf_text_engine_t *e)
+{
+    return e->epoch;
+}
+
 static void outlines_clear(rf_text_engine_t *e)
 {
+    e->epoch++;
     for (uint32_t i = 0; i < e->font->nglyphs; i++)
         e->gofs[i] = UINT32_MAX;
     e->ncmds = e->npts = 0;

@@ -81,6 +81,10 @@ int rf_text_outline(rf_text_engine_t *e, uint32_t gid, const uint8_t **cmds, uin
 /* Units per em of the engine's font (px = units * size / upem). */
 unsigned rf_text_upem(const rf_text_engine_t *e);
 
+/* Counts the times the outline cache started over (a new variation
+ * instance): what is derived from the outlines is stale when it changed. */
+uint32_t rf_text_outline_epoch(const rf_text_engine_t *e);
+
 /* The variation settings the outlines are made with, as bytes: two
  * engines of one font whose settings are the same bytes give the same
  * outlines (glyphmask.h rf_glyph_masks_source). Valid until the next

@@ -169,25 +169,33 @@ START_TEST(test_glyph_mask_square)
 }
 END_TEST
 
+/* Asks c for the squares of glyphs gid0 .. gid0 + n - 1 at scale k, then
+ * again: the second time each is the same mask, not rasterized again (a
+ * new rasterization would take fresh arena bytes). */
+static void masks_kept(rf_glyph_masks_t *c, uint32_t gid0, uint32_t n, double k)
+{
+    const rf_glyph_mask_t *m;
+    const uint8_t **a = malloc(n * sizeof *a);
+    ck_assert_ptr_nonnull(a);
+    for (int pass = 0; pass < 2; pass++)
+        for (uint32_t i = 0; i < n; i++) {
+            ck_assert_int_eq(
+                rf_glyph_masks_get(c, NULL, 0, gid0 + i, k, 0, 0, sq_cmd, 5, sq_pts, &m), 0);
+            if (pass == 0)
+                a[i] = m->a;
+            else
+                ck_assert_msg(m->a == a[i], "mask %u drawn again", i);
+        }
+    free(a);
+}
+
 /* The table grows from a few slots (glyphmask.c): every key put in before
- * a growth is still found after it, the same mask (not rasterized again:
- * a new rasterization would take fresh arena bytes). */
+ * a growth is still found after it, the same mask. */
 START_TEST(test_glyph_mask_table_grows)
 {
     rf_glyph_masks_t *c = rf_glyph_masks_create();
     ck_assert_ptr_nonnull(c);
-    const rf_glyph_mask_t *m;
-    const uint8_t *a[300];
-    for (uint32_t i = 0; i < 300; i++) {
-        ck_assert_int_eq(
-            rf_glyph_masks_get(c, NULL, 0, 10 + i, 0.01, 0, 0, sq_cmd, 5, sq_pts, &m), 0);
-        a[i] = m->a;
-    }
-    for (uint32_t i = 0; i < 300; i++) {
-        ck_assert_int_eq(
-            rf_glyph_masks_get(c, NULL, 0, 10 + i, 0.01, 0, 0, sq_cmd, 5, sq_pts, &m), 0);
-        ck_assert_ptr_eq(m->a, a[i]);
-    }
+    masks_kept(c, 10, 300, 0.01);
     rf_glyph_masks_destroy(c);
 }
 END_TEST
@@ -715,16 +723,7 @@ START_TEST(test_glyph_mask_arena_refills)
         ck_assert_int_eq(rf_glyph_masks_get(c, NULL, 0, 1000 + i, 62.5, 0, 0, sq_cmd, 5, sq_pts,
                                             &m), 0);
     rf_glyph_masks_clear(c);
-    static const uint8_t *a[150];
-    for (int pass = 0; pass < 2; pass++)
-        for (uint32_t i = 0; i < 150; i++) {
-            ck_assert_int_eq(rf_glyph_masks_get(c, NULL, 0, 5000 + i, 62.5, 0, 0, sq_cmd, 5,
-                                                sq_pts, &m), 0);
-            if (pass == 0)
-                a[i] = m->a;
-            else
-                ck_assert_msg(m->a == a[i], "mask %u drawn again", i);
-        }
+    masks_kept(c, 5000, 150, 62.5);
     rf_glyph_masks_destroy(c);
 }
 END_TEST
