@@ -1,18 +1,15 @@
 /* gradfill.c - see gradfill.h. Each step names the cairo 1.16 or pixman
  * 0.42 function whose arithmetic it repeats; the order of operations and
  * the types are theirs, since a different rounding anywhere moves a pixel. */
-#include "gradfill.h"
+#include "gradfill-int.h"
 
 #include <float.h>
 #include <math.h>
 #include <pthread.h>
 #include <string.h>
 
-#define FIXED_1 65536                  /* pixman_fixed_1 */
+#define FIXED_1 GRADFILL_FIXED_1
 #define PIXMAN_MAX_INT 32767.0         /* cairo-image-source.c */
-/* The most color changes kept for a box (12 KiB of stack); a box with more
- * gets a list per row, and a row with more is walked pixel by pixel. */
-#define RF_GRADFILL_MAX_BREAKS 1024
 /* The widest box whose positions along a row are tabled (32 KiB of stack)
  * for rows of dense color changes. */
 #define RF_GRADFILL_DTAB 4096
@@ -21,7 +18,7 @@
 
 /* _cairo_fixed_16_16_from_double: d * 65536 rounded to nearest (even),
  * read from the low word of d + 1.5 * 2^36. */
-static int32_t fixed_16_16(double d)
+int32_t gradfill_fixed(double d)
 {
     double t = d + 103079215104.0;
     uint64_t u;
@@ -51,13 +48,9 @@ static int unity_scale(const cairo_matrix_t *m)
     return 0;
 }
 
-typedef struct {
-    int32_t m[3][3];
-} xform_t;
-
 /* pixman_transform_point_3d (pixman_transform_point_31_16_3d): 1 when the
  * result fits pixman_fixed_t. */
-static int xform_point(const xform_t *t, int32_t v[3])
+int gradfill_xform_point(const xform_t *t, int32_t v[3])
 {
     int64_t in[3] = { v[0], v[1], v[2] }, out[3];
     for (int i = 0; i < 3; i++) {
@@ -82,12 +75,12 @@ static int xform_point(const xform_t *t, int32_t v[3])
  * fail (INVALID_MATRIX: the gradient is not drawn at all). */
 static int to_pixman_matrix(const cairo_matrix_t *m, xform_t *t, double xc, double yc)
 {
-    t->m[0][0] = fixed_16_16(m->xx);
-    t->m[0][1] = fixed_16_16(m->xy);
-    t->m[0][2] = fixed_16_16(m->x0);
-    t->m[1][0] = fixed_16_16(m->yx);
-    t->m[1][1] = fixed_16_16(m->yy);
-    t->m[1][2] = fixed_16_16(m->y0);
+    t->m[0][0] = gradfill_fixed(m->xx);
+    t->m[0][1] = gradfill_fixed(m->xy);
+    t->m[0][2] = gradfill_fixed(m->x0);
+    t->m[1][0] = gradfill_fixed(m->yx);
+    t->m[1][1] = gradfill_fixed(m->yy);
+    t->m[1][2] = gradfill_fixed(m->y0);
     t->m[2][0] = 0;
     t->m[2][1] = 0;
     t->m[2][2] = 1 << 16;
@@ -101,15 +94,15 @@ static int to_pixman_matrix(const cairo_matrix_t *m, xform_t *t, double xc, doub
     if (cairo_matrix_invert(&inv) != CAIRO_STATUS_SUCCESS)
         return 1;
     for (unsigned left = 5; left > 0; left--) {
-        int32_t v[3] = { fixed_16_16(xc), fixed_16_16(yc), 1 << 16 };
-        if (!xform_point(t, v))
+        int32_t v[3] = { gradfill_fixed(xc), gradfill_fixed(yc), 1 << 16 };
+        if (!gradfill_xform_point(t, v))
             return 1;
         double x = (double)v[0] / (double)FIXED_1, y = (double)v[1] / (double)FIXED_1;
         cairo_matrix_transform_point(&inv, &x, &y);
         x -= xc;
         y -= yc;
         cairo_matrix_transform_distance(m, &x, &y);
-        int32_t dx = fixed_16_16(x), dy = fixed_16_16(y);
+        int32_t dx = gradfill_fixed(x), dy = gradfill_fixed(y);
         t->m[0][2] -= dx;
         t->m[1][2] -= dy;
         if (dx == 0 && dy == 0)
@@ -121,7 +114,7 @@ static int to_pixman_matrix(const cairo_matrix_t *m, xform_t *t, double xc, doub
 /* _cairo_matrix_to_pixman_matrix_offset (filter GOOD): the pixman
  * transform (*has 0: none, the identity) and the integer offset (*ix, *iy)
  * added to device coordinates to sample it. 0 when cairo would fail. */
-static int to_pixman_offset(const cairo_matrix_t *p, double xc, double yc, xform_t *t, int *has,
+int gradfill_pixman_offset(const cairo_matrix_t *p, double xc, double yc, xform_t *t, int *has,
                             int *ix, int *iy)
 {
     *ix = *iy = 0;
@@ -178,22 +171,10 @@ static int to_pixman_offset(const cairo_matrix_t *p, double xc, double yc, xform
 
 /* ---- pixman's side ---- */
 
-/* One walker segment: between stops[n - 1] and stops[n] (sentinels at
- * either end for PAD), the coefficients gradient_walker_reset computes. */
-typedef struct {
-    float a_s, a_b, r_s, r_b, g_s, g_b, b_s, b_b;
-} seg_t;
-
 typedef struct {
     int32_t x;
     uint16_t r, g, b, a;
 } pstop_t;
-
-typedef struct {
-    int count;                               /* real stops */
-    int32_t sx[RF_GRADFILL_MAX_STOPS];       /* their positions, 16.16 */
-    seg_t seg[RF_GRADFILL_MAX_STOPS + 1];    /* segment n: x < sx[n], x >= sx[n - 1] */
-} walker_t;
 
 /* gradient_walker_reset for segment n (repeat PAD: no period). */
 static void seg_make(seg_t *s, const pstop_t *left, const pstop_t *right, int64_t left_x,
@@ -224,26 +205,43 @@ static void seg_make(seg_t *s, const pstop_t *left, const pstop_t *right, int64_
     }
 }
 
-static int seg_of(const walker_t *wk, int64_t x)
+int gradfill_walker_init(walker_t *wk, const rf_gradfill_stop_t *stops, int n, int alpha)
 {
-    int n = 0;
-    while (n < wk->count && !(x < wk->sx[n]))
-        n++;
-    return n;
-}
-
-/* pixman_gradient_walker_pixel_32 within segment s. */
-static inline uint32_t walk(const seg_t *s, int64_t x)
-{
-    float y = x * (1.0f / 65536.0f);
-    float a = 255.f * (s->a_s * y + s->a_b);
-    float r = a * (s->r_s * y + s->r_b);
-    float g = a * (s->g_s * y + s->g_b);
-    float b = a * (s->b_s * y + s->b_b);
-    return (((uint32_t)(int32_t)(a + .5f) << 24) & 0xff000000u) |
-           (((uint32_t)(int32_t)(r + .5f) << 16) & 0x00ff0000u) |
-           (((uint32_t)(int32_t)(g + .5f) << 8) & 0x0000ff00u) |
-           (((uint32_t)(int32_t)(b + .5f) >> 0) & 0x000000ffu);
+    /* _cairo_pattern_add_color_stop: offsets clamped, each stop inserted
+     * before the first with a larger offset; stops as pixman_gradient_stop_t */
+    pstop_t ps[RF_GRADFILL_MAX_STOPS] = { { 0, 0, 0, 0, 0 } };
+    double off[RF_GRADFILL_MAX_STOPS];
+    for (int k = 0; k < n; k++) {
+        double o = stops[k].offset;
+        o = o >= 0 ? (o <= 1 ? o : 1) : 0;
+        int at = k;
+        for (int i = 0; i < k; i++)
+            if (o < off[i]) {
+                at = i;
+                break;
+            }
+        memmove(&off[at + 1], &off[at], sizeof off[0] * (size_t)(k - at));
+        memmove(&ps[at + 1], &ps[at], sizeof ps[0] * (size_t)(k - at));
+        off[at] = o;
+        ps[at] = (pstop_t){ 0, color_short(stops[k].r), color_short(stops[k].g),
+                            color_short(stops[k].b), alpha ? color_short(stops[k].a) : 65535 };
+    }
+    int same = 1;
+    for (int k = 1; k < n; k++)
+        same &= ps[k].r == ps[0].r && ps[k].g == ps[0].g && ps[k].b == ps[0].b &&
+                ps[k].a == ps[0].a;
+    wk->count = n;
+    for (int k = 0; k < n; k++)
+        wk->sx[k] = ps[k].x = gradfill_fixed(off[k]);
+    /* gradient_property_changed, PAD: sentinels at INT32_MIN and INT32_MAX */
+    pstop_t begin = ps[0], end = ps[n - 1];
+    begin.x = INT32_MIN;
+    end.x = INT32_MAX;
+    for (int k = 0; k <= n; k++) {
+        const pstop_t *l = k == 0 ? &begin : &ps[k - 1], *r = k == n ? &end : &ps[k];
+        seg_make(&wk->seg[k], l, r, l->x, r->x);
+    }
+    return same;
 }
 
 /* out[a .. b-1] = c, two pixels a store. */
@@ -259,15 +257,8 @@ static void fill32(uint32_t *out, int a, int b, uint32_t c)
         out[i] = c;
 }
 
-/* The colors along the positions lo .. hi: every position where the color
- * (or the segment) changes, found by splitting [lo, hi] until both ends
- * agree (same segment, same color: every channel is monotone in the
- * position within a segment, so the span between is that color) or are
- * neighbors. bx[k] is the first position of color bc[k], in increasing
- * order; *c0 is the color at lo. Returns the number of changes, or -1 when
- * there are more than cap. */
-static int color_breaks(const walker_t *wk, int64_t lo, int64_t hi, int64_t *bx, uint32_t *bc,
-                        int cap, uint32_t *c0)
+int gradfill_color_breaks(const walker_t *wk, int64_t lo, int64_t hi, int64_t *bx, uint32_t *bc,
+                          int cap, uint32_t *c0)
 {
     struct span {
         int64_t lo, hi;
@@ -275,9 +266,9 @@ static int color_breaks(const walker_t *wk, int64_t lo, int64_t hi, int64_t *bx,
         uint32_t clo, chi;
     } st[140];
     int sp = 0, k = 0;
-    int sl = seg_of(wk, lo), sh = seg_of(wk, hi);
-    *c0 = walk(&wk->seg[sl], lo);
-    st[sp++] = (struct span){ lo, hi, sl, sh, *c0, walk(&wk->seg[sh], hi) };
+    int sl = gradfill_seg_of(wk, lo), sh = gradfill_seg_of(wk, hi);
+    *c0 = gradfill_walk(&wk->seg[sl], lo);
+    st[sp++] = (struct span){ lo, hi, sl, sh, *c0, gradfill_walk(&wk->seg[sh], hi) };
     while (sp > 0) {
         struct span e = st[--sp];
         if (e.clo == e.chi && e.slo == e.shi)
@@ -290,8 +281,8 @@ static int color_breaks(const walker_t *wk, int64_t lo, int64_t hi, int64_t *bx,
             continue;
         }
         int64_t mid = e.lo + (e.hi - e.lo) / 2;
-        int sm = seg_of(wk, mid);
-        uint32_t cm = walk(&wk->seg[sm], mid);
+        int sm = gradfill_seg_of(wk, mid);
+        uint32_t cm = gradfill_walk(&wk->seg[sm], mid);
         st[sp++] = (struct span){ mid, e.hi, sm, e.shi, cm, e.chi }; /* the left half first */
         st[sp++] = (struct span){ e.lo, mid, e.slo, sm, e.clo, cm };
     }
@@ -394,7 +385,7 @@ static int row_setup(const lin_t *g, int sx, int sy, int64_t *t, double *inc)
                      (int32_t)((uint32_t)sy << 16) + FIXED_1 / 2, FIXED_1 };
     int64_t unit[3] = { FIXED_1, 0, 0 };
     if (g->has) {
-        if (!xform_point(&g->t, v))
+        if (!gradfill_xform_point(&g->t, v))
             return 0;
         unit[0] = g->t.m[0][0];
         unit[1] = g->t.m[1][0];
@@ -446,56 +437,24 @@ int rf_gradfill_linear(unsigned char *data, int stride, int width, int height, c
         box[2] <= width && box[3] <= height && box[0] < box[2] && box[1] < box[3]))
         return 0;
     lin_t g;
-    /* _cairo_pattern_add_color_stop: offsets clamped, each stop inserted
-     * before the first with a larger offset; stops as pixman_gradient_stop_t */
-    pstop_t ps[RF_GRADFILL_MAX_STOPS];
-    double off[RF_GRADFILL_MAX_STOPS];
-    for (int k = 0; k < n; k++) {
-        double o = stops[k].offset;
-        o = o >= 0 ? (o <= 1 ? o : 1) : 0;
-        int at = k;
-        for (int i = 0; i < k; i++)
-            if (o < off[i]) {
-                at = i;
-                break;
-            }
-        memmove(&off[at + 1], &off[at], sizeof off[0] * (size_t)(k - at));
-        memmove(&ps[at + 1], &ps[at], sizeof ps[0] * (size_t)(k - at));
-        off[at] = o;
-        ps[at] = (pstop_t){ 0, color_short(stops[k].r), color_short(stops[k].g),
-                            color_short(stops[k].b), 65535 };
-    }
     /* _cairo_gradient_pattern_is_solid: cairo paints a solid color when
      * every stop has the same color (one stop, say) or the ends are within
      * DBL_EPSILON of each other */
-    int same = 1;
-    for (int k = 1; k < n; k++)
-        same &= ps[k].r == ps[0].r && ps[k].g == ps[0].g && ps[k].b == ps[0].b;
-    if (same || (fabs(x0 - x1) < DBL_EPSILON && fabs(y0 - y1) < DBL_EPSILON))
+    if (gradfill_walker_init(&g.wk, stops, n, 0) ||
+        (fabs(x0 - x1) < DBL_EPSILON && fabs(y0 - y1) < DBL_EPSILON))
         return 0;
-    g.wk.count = n;
-    for (int k = 0; k < n; k++)
-        g.wk.sx[k] = ps[k].x = fixed_16_16(off[k]);
-    /* gradient_property_changed, PAD: sentinels at INT32_MIN and INT32_MAX */
-    pstop_t begin = ps[0], end = ps[n - 1];
-    begin.x = INT32_MIN;
-    end.x = INT32_MAX;
-    for (int k = 0; k <= n; k++) {
-        const pstop_t *l = k == 0 ? &begin : &ps[k - 1], *r = k == n ? &end : &ps[k];
-        seg_make(&g.wk.seg[k], l, r, l->x, r->x);
-    }
     /* the pattern matrix: the identity times the inverse of the matrix the
      * source was set under; _cairo_gradient_pattern_fit_to_range */
     double dim = fmax(fmax(fabs(x0), fabs(y0)), fmax(fabs(x1), fabs(y1)));
     dim = fmax(dim, fmax(fabs(x0 - x1), fabs(y0 - y1)));
     if (!(dim <= 16383.0)) /* PIXMAN_MAX_INT >> 1: cairo rescales: not repeated here */
         return 0;
-    g.p1x = fixed_16_16(x0);
-    g.p1y = fixed_16_16(y0);
-    g.p2x = fixed_16_16(x1);
-    g.p2y = fixed_16_16(y1);
+    g.p1x = gradfill_fixed(x0);
+    g.p1y = gradfill_fixed(y0);
+    g.p2x = gradfill_fixed(x1);
+    g.p2y = gradfill_fixed(y1);
     int bw = box[2] - box[0], bh = box[3] - box[1], ix, iy;
-    if (!to_pixman_offset(inv, box[0] + bw / 2., box[1] + bh / 2., &g.t, &g.has, &ix, &iy))
+    if (!gradfill_pixman_offset(inv, box[0] + bw / 2., box[1] + bh / 2., &g.t, &g.has, &ix, &iy))
         return 0;
     if (g.has && memcmp(&g.t, &(xform_t){ { { FIXED_1, 0, 0 }, { 0, FIXED_1, 0 },
                                             { 0, 0, FIXED_1 } } }, sizeof g.t) == 0)
@@ -517,9 +476,9 @@ int rf_gradfill_linear(unsigned char *data, int stride, int width, int height, c
     }
     if (!(xmax - xmin < INT64_MAX / 4 && xmin > INT64_MIN / 4))
         return 0;
-    int64_t bx[RF_GRADFILL_MAX_BREAKS];
-    uint32_t bc[RF_GRADFILL_MAX_BREAKS], c0;
-    int nb = color_breaks(&g.wk, xmin, xmax, bx, bc, RF_GRADFILL_MAX_BREAKS, &c0);
+    int64_t bx[GRADFILL_MAX_BREAKS];
+    uint32_t bc[GRADFILL_MAX_BREAKS], c0;
+    int nb = gradfill_color_breaks(&g.wk, xmin, xmax, bx, bc, GRADFILL_MAX_BREAKS, &c0);
     int whole = nb >= 0; /* one list serves every row */
     /* (int64_t)(inc * i), the same down the rows while inc is (affine:
      * always), for the dense walk */
@@ -537,7 +496,7 @@ int rf_gradfill_linear(unsigned char *data, int stride, int width, int height, c
         double inc;
         row_setup(&g, sx, sy + y, &t, &inc);
         if ((int64_t)(inc * bw) == 0) {
-            fill32(out, 0, bw, walk(&g.wk.seg[seg_of(&g.wk, t)], t));
+            fill32(out, 0, bw, gradfill_walk(&g.wk.seg[gradfill_seg_of(&g.wk, t)], t));
             continue;
         }
         if (!have_d && bw <= RF_GRADFILL_DTAB) {
@@ -550,15 +509,15 @@ int rf_gradfill_linear(unsigned char *data, int stride, int width, int height, c
         uint32_t rc0 = c0;
         if (!whole) { /* too many changes for the box: this row's own */
             int64_t xe = t + (int64_t)(inc * (bw - 1));
-            rn = color_breaks(&g.wk, t < xe ? t : xe, t < xe ? xe : t, bx, bc,
-                              RF_GRADFILL_MAX_BREAKS, &rc0);
+            rn = gradfill_color_breaks(&g.wk, t < xe ? t : xe, t < xe ? xe : t, bx, bc,
+                              GRADFILL_MAX_BREAKS, &rc0);
         }
         if (rn >= 0) {
             row_runs(out, bw, t, inc, have_d && inc == dinc ? dtab : NULL, bx, bc, rn, rc0);
         } else { /* a change every pixel or two: pixman's walk itself */
             for (int i = 0; i < bw; i++) {
                 int64_t x = t + (int64_t)(inc * i);
-                out[i] = walk(&g.wk.seg[seg_of(&g.wk, x)], x);
+                out[i] = gradfill_walk(&g.wk.seg[gradfill_seg_of(&g.wk, x)], x);
             }
         }
     }
@@ -622,9 +581,9 @@ static pthread_once_t usable_once = PTHREAD_ONCE_INIT;
 static void usable_probe(void)
 {
     static const rf_gradfill_stop_t three[3] = {
-        { 0, 0.043, 0.063, 0.125 }, { 0.6, 0.086, 0.133, 0.29 }, { 1, 0.9, 0.17, 0.33 }
+        { 0, 0.043, 0.063, 0.125, 1 }, { 0.6, 0.086, 0.133, 0.29, 1 }, { 1, 0.9, 0.17, 0.33, 1 }
     };
-    static const rf_gradfill_stop_t two[2] = { { 1, 1, 0.5, 0 }, { 0.25, 0.1, 0.7, 0.95 } };
+    static const rf_gradfill_stop_t two[2] = { { 1, 1, 0.5, 0, 1 }, { 0.25, 0.1, 0.7, 0.95, 1 } };
     const cairo_matrix_t scaled = { 1.5, 0, 0, 1.5, 3, 2 }, half = { 0.5, 0, 0, 0.25, 7, 1 };
     const cairo_matrix_t moved = { 1, 0, 0, 1, 2, 4 }, ident = { 1, 0, 0, 1, 0, 0 };
     static const double diag[4] = { -3, -2, 33.3, 17.1 }, across[4] = { 50, 3, 4.5, 3 };

@@ -1,5 +1,6 @@
 /* gradfill.h - an opaque linear gradient painted into a box of whole
- * pixels, byte for byte as cairo paints it, at a fraction of the cost.
+ * pixels, and a radial gradient painted through a coverage mask, byte for
+ * byte as cairo paints them, at a fraction of the cost.
  *
  * Owns: the reproduction of what cairo_fill() of a pixel-aligned
  * rectangle under a linear gradient (CAIRO_EXTEND_PAD, every stop opaque)
@@ -14,9 +15,21 @@
  * color are the span's color, and only the pixels around a color change
  * are evaluated.
  *
+ * And the reproduction of what cairo_mask_surface() of an A8 coverage mask
+ * writes under the radial gradient cairo_pattern_create_radial(cx, cy, 0,
+ * cx, cy, r) (PAD, stops of any alpha): cairo's spans compositor hands
+ * pixman the bounded box, and pixman's general path fetches the mask,
+ * evaluates the radial gradient where the mask is not 0 (radial_get_scanline
+ * in its affine branch: B, C and their differences in exact integers, the
+ * discriminant, its root and t in doubles) and combines OVER
+ * (combine_over_u with a mask). pixman spends about 130 instructions a
+ * covered pixel there, through function pointers and a walker reset per
+ * segment change; here a row is one loop (gradfill-radial.c).
+ *
  * Exactness is held by tests/check_gradfill.c (thousands of random
- * gradients, matrices, stops and boxes against cairo itself) and, in every
- * process, by a probe (rf_gradfill_usable): a few gradients drawn both ways
+ * gradients, matrices, stops, boxes and masks against cairo itself) and,
+ * in every process, by probes (rf_gradfill_usable, rf_gradfill_radial_usable):
+ * a few gradients drawn both ways
  * once; when any pixel differs (another cairo or pixman, another FPU) the
  * renderer keeps drawing with cairo.
  *
@@ -32,10 +45,11 @@
 #define RF_GRADFILL_MAX_STOPS 32
 
 /* A stop as given to cairo_pattern_add_color_stop_rgba: offset, red,
- * green, blue (straight; clamped to [0, 1] as cairo clamps them), in the
- * order they were added (cairo sorts them stably by offset). */
+ * green, blue, alpha (straight; clamped to [0, 1] as cairo clamps them),
+ * in the order they were added (cairo sorts them stably by offset).
+ * rf_gradfill_linear does not read alpha: its stops are opaque. */
 typedef struct {
-    double offset, r, g, b;
+    double offset, r, g, b, a;
 } rf_gradfill_stop_t;
 
 /* Paints into data (ARGB32 rows of stride bytes, width x height) the box
@@ -51,6 +65,30 @@ int rf_gradfill_linear(unsigned char *data, int stride, int width, int height, c
                        const cairo_matrix_t *inv, double x0, double y0, double x1, double y1,
                        const rf_gradfill_stop_t *stops, int n);
 
+/* A coverage mask: 8-bit rows of stride bytes, w x h, its pixel (0, 0)
+ * at device pixel (x, y). */
+typedef struct {
+    const uint8_t *a;
+    int stride, x, y, w, h;
+} rf_gradfill_mask_t;
+
+/* Paints into data (ARGB32 rows of stride bytes, width x height) the
+ * radial gradient from the circle of radius 0 to the circle of the given
+ * radius, both centered on (cx, cy) in user space (CAIRO_EXTEND_PAD),
+ * stops[0 .. n-1] with their alpha, seen through the transformation whose
+ * inverse is inv and through mask, as cairo_mask_surface() of mask under
+ * the identity would paint it with operator OVER, the source set under
+ * that transformation, the clip the rectangle clip[0] <= x < clip[2],
+ * clip[1] <= y < clip[3] (device pixels). Only the pixels the mask covers
+ * are computed (pixman evaluates those only, too). Returns 1 when it
+ * painted (or there was nothing to paint); 0, with nothing written, for a
+ * case it does not reproduce (a radius or a center beyond pixman's range,
+ * a radius under 1/256, a singular matrix, n of 0 or over
+ * RF_GRADFILL_MAX_STOPS): the caller draws with cairo. */
+int rf_gradfill_radial(unsigned char *data, int stride, int width, int height, const int clip[4],
+                       const cairo_matrix_t *inv, double cx, double cy, double radius,
+                       const rf_gradfill_stop_t *stops, int n, const rf_gradfill_mask_t *mask);
+
 /* The inverse of cr's current transformation, read back exactly as cairo
  * holds it (cairo_device_to_user of the unit vectors and the origin; the
  * target must have no device offset or scale). */
@@ -59,5 +97,8 @@ void rf_gradfill_inverse(cairo_t *cr, cairo_matrix_t *inv);
 /* 1 when rf_gradfill_linear paints what cairo paints in this process
  * (checked once, on a few gradients drawn both ways), else 0. */
 int rf_gradfill_usable(void);
+
+/* The same for rf_gradfill_radial. */
+int rf_gradfill_radial_usable(void);
 
 #endif

@@ -1,11 +1,68 @@
 /* render-gradfill.c - the renderer's side of gradfill.h: which fills it
- * paints (render-int.h render_fill_gradient_box) and the canvas it paints
- * them into. */
+ * paints (render-int.h render_fill_gradient_box, render_coverage_radial)
+ * and the canvas it paints them into. */
 #include <math.h>
 #include <stdint.h>
 
 #include "gradfill.h"
 #include "render-int.h"
+
+/* Can gradfill.h paint into the canvas now: cr draws into it, not into a
+ * group, with operator OVER, and the probe agreed (linear, or radial)? */
+static int canvas_paintable(rf_renderer_t *r, int radial)
+{
+    cairo_t *cr = r->cr;
+    return cairo_status(cr) == CAIRO_STATUS_SUCCESS && cairo_get_target(cr) == r->surface &&
+           cairo_get_group_target(cr) == r->surface &&
+           cairo_get_operator(cr) == CAIRO_OPERATOR_OVER &&
+           cairo_image_surface_get_format(r->surface) == CAIRO_FORMAT_ARGB32 &&
+           (radial ? rf_gradfill_radial_usable() : rf_gradfill_usable());
+}
+
+/* The clip in device pixels, on the canvas, into clip[4]: 0 unless it is
+ * one rectangle of whole pixels. Save and restore give back cairo's state
+ * bit for bit (its inverse matrix too, which a fill would use). The
+ * rectangle list is a small allocation, made only for a fill that passed
+ * every other test. */
+static int canvas_clip(rf_renderer_t *r, int clip[4])
+{
+    cairo_t *cr = r->cr;
+    int cw = cairo_image_surface_get_width(r->surface), ch = cairo_image_surface_get_height(r->surface);
+    cairo_save(cr);
+    cairo_identity_matrix(cr);
+    cairo_rectangle_list_t *list = cairo_copy_clip_rectangle_list(cr);
+    cairo_restore(cr);
+    int ok = list->status == CAIRO_STATUS_SUCCESS && list->num_rectangles == 1;
+    if (ok) {
+        const cairo_rectangle_t *c = &list->rectangles[0];
+        ok = c->x == floor(c->x) && c->y == floor(c->y) && c->width == floor(c->width) &&
+             c->height == floor(c->height) && fabs(c->x) < 1e9 && fabs(c->y) < 1e9 &&
+             c->width < 1e9 && c->height < 1e9;
+        if (ok) {
+            clip[0] = (int)fmax(c->x, 0);
+            clip[1] = (int)fmax(c->y, 0);
+            clip[2] = (int)fmin(c->x + c->width, cw);
+            clip[3] = (int)fmin(c->y + c->height, ch);
+        }
+    }
+    cairo_rectangle_list_destroy(list);
+    return ok;
+}
+
+/* The stops of p now, as gradfill.h takes them: 0 when one is not a
+ * number (cairo would be handed NaN). */
+static int stops_now(const rf_renderer_t *r, const rf_paint_t *p, rf_gradfill_stop_t *st,
+                     int opaque)
+{
+    for (uint32_t i = 0; i < p->nstops; i++) {
+        rf_color_t c = rf_colorp_get(&p->stops[i].color, r->slots);
+        if (!(isfinite(c.r) && isfinite(c.g) && isfinite(c.b) && isfinite(c.a)) ||
+            (opaque && !(c.a >= 1)))
+            return 0;
+        st[i] = (rf_gradfill_stop_t){ p->stops[i].offset, c.r, c.g, c.b, c.a };
+    }
+    return 1;
+}
 
 int render_fill_gradient_box(rf_renderer_t *r, const rf_layer_t *L, const rf_shape_t *sh,
                              const cairo_matrix_t *m)
@@ -25,41 +82,23 @@ int render_fill_gradient_box(rf_renderer_t *r, const rf_layer_t *L, const rf_sha
         dX == 0 || dY == 0)
         return 0;
     rf_gradfill_stop_t st[RF_GRADFILL_MAX_STOPS];
-    for (uint32_t i = 0; i < p->nstops; i++) {
-        rf_color_t c = rf_colorp_get(&p->stops[i].color, r->slots);
-        if (!(c.a >= 1 && isfinite(c.r) && isfinite(c.g) && isfinite(c.b)))
-            return 0; /* translucent (composited, not copied), or not a number */
-        st[i] = (rf_gradfill_stop_t){ p->stops[i].offset, c.r, c.g, c.b };
-    }
+    if (!stops_now(r, p, st, 1))
+        return 0; /* translucent (composited, not copied), or not a number */
     double x0 = rf_prop_get(&p->p0[0], r->slots), y0 = rf_prop_get(&p->p0[1], r->slots);
     double x1 = rf_prop_get(&p->p1[0], r->slots), y1 = rf_prop_get(&p->p1[1], r->slots);
     if (!(isfinite(x0) && isfinite(y0) && isfinite(x1) && isfinite(y1)))
         return 0;
-    if (cairo_status(cr) != CAIRO_STATUS_SUCCESS || cairo_get_target(cr) != r->surface ||
-        cairo_get_group_target(cr) != r->surface || cairo_get_operator(cr) != CAIRO_OPERATOR_OVER ||
-        cairo_image_surface_get_format(r->surface) != CAIRO_FORMAT_ARGB32 || !rf_gradfill_usable())
+    if (!canvas_paintable(r, 0))
         return 0;
     int cw = cairo_image_surface_get_width(r->surface), ch = cairo_image_surface_get_height(r->surface);
     double box[4] = { fmin(X0, X0 + dX), fmin(Y0, Y0 + dY), fmax(X0, X0 + dX), fmax(Y0, Y0 + dY) };
-    /* the clip in device pixels; save and restore give back cairo's state
-     * bit for bit (its inverse matrix too, which the fill would use) */
-    cairo_save(cr);
-    cairo_identity_matrix(cr);
-    cairo_rectangle_list_t *clip = cairo_copy_clip_rectangle_list(cr);
-    cairo_restore(cr);
-    int ok = clip->status == CAIRO_STATUS_SUCCESS && clip->num_rectangles == 1;
-    if (ok) {
-        const cairo_rectangle_t *c = &clip->rectangles[0];
-        ok = c->x == floor(c->x) && c->y == floor(c->y) && c->width == floor(c->width) &&
-             c->height == floor(c->height);
-        box[0] = fmax(box[0], fmax(c->x, 0));
-        box[1] = fmax(box[1], fmax(c->y, 0));
-        box[2] = fmin(box[2], fmin(c->x + c->width, cw));
-        box[3] = fmin(box[3], fmin(c->y + c->height, ch));
-    }
-    cairo_rectangle_list_destroy(clip);
-    if (!ok)
+    int clip[4];
+    if (!canvas_clip(r, clip))
         return 0;
+    box[0] = fmax(box[0], clip[0]);
+    box[1] = fmax(box[1], clip[1]);
+    box[2] = fmin(box[2], clip[2]);
+    box[3] = fmin(box[3], clip[3]);
     if (!(box[0] < box[2] && box[1] < box[3]))
         return 1; /* nothing of it on the canvas: nothing to paint */
     cairo_matrix_t inv;
@@ -71,6 +110,45 @@ int render_fill_gradient_box(rf_renderer_t *r, const rf_layer_t *L, const rf_sha
                             &inv, x0, y0, x1, y1, st, (int)p->nstops))
         return 0;
     cairo_surface_mark_dirty_rectangle(r->surface, ib[0], ib[1], ib[2] - ib[0], ib[3] - ib[1]);
+    r->gradfills++;
+    return 1;
+}
+
+int render_coverage_radial(rf_renderer_t *r, const rf_paint_t *p, const cairo_matrix_t *m,
+                           const uint8_t *a, int stride, int x, int y, int w, int h)
+{
+    cairo_t *cr = r->cr;
+    if (r->gradfill_off || p->kind != RF_PAINT_RADIAL || p->nstops < 1 ||
+        p->nstops > RF_GRADFILL_MAX_STOPS)
+        return 0;
+    double cx = rf_prop_get(&p->p0[0], r->slots), cy = rf_prop_get(&p->p0[1], r->slots);
+    double rad = rf_prop_get(&p->radius, r->slots);
+    rf_gradfill_stop_t st[RF_GRADFILL_MAX_STOPS];
+    if (!(isfinite(cx) && isfinite(cy) && isfinite(rad) && rad > 0) || !stops_now(r, p, st, 0) ||
+        !canvas_paintable(r, 1))
+        return 0; /* a degenerate gradient is the last stop's color: cairo's */
+    int clip[4];
+    if (!canvas_clip(r, clip))
+        return 0;
+    /* the inverse of m as cairo holds it when the source is set under m */
+    cairo_matrix_t inv;
+    cairo_set_matrix(cr, m);
+    if (cairo_status(cr) != CAIRO_STATUS_SUCCESS)
+        return 0;
+    rf_gradfill_inverse(cr, &inv);
+    cairo_identity_matrix(cr);
+    const rf_gradfill_mask_t mk = { a, stride, x, y, w, h };
+    cairo_surface_flush(r->surface);
+    if (!rf_gradfill_radial(cairo_image_surface_get_data(r->surface),
+                            cairo_image_surface_get_stride(r->surface),
+                            cairo_image_surface_get_width(r->surface),
+                            cairo_image_surface_get_height(r->surface), clip, &inv, cx, cy, rad, st,
+                            (int)p->nstops, &mk))
+        return 0;
+    int x0 = x > clip[0] ? x : clip[0], y0 = y > clip[1] ? y : clip[1];
+    int x1 = x + w < clip[2] ? x + w : clip[2], y1 = y + h < clip[3] ? y + h : clip[3];
+    if (x1 > x0 && y1 > y0)
+        cairo_surface_mark_dirty_rectangle(r->surface, x0, y0, x1 - x0, y1 - y0);
     r->gradfills++;
     return 1;
 }

@@ -54,6 +54,7 @@ static int one_case(uint32_t *a, uint32_t *b, int w, int h, int *painted, char *
         st[k].r = U() < 0.3 ? floor(U() * 256) / 255 : U();
         st[k].g = U() * 1.1 - 0.05;
         st[k].b = U();
+        st[k].a = 1;
     }
     uint32_t bg = 0xff000000u | (uint32_t)(U() * 0xffffff);
     for (int i = 0; i < w * h; i++)
@@ -139,10 +140,10 @@ START_TEST(test_refuses)
     int box[4] = { 2, 1, 14, 7 };
     cairo_matrix_t id;
     cairo_matrix_init_identity(&id);
-    const rf_gradfill_stop_t one[1] = { { 0.5, 1, 0, 0 } };
-    const rf_gradfill_stop_t same[3] = { { 0, 0.2, 0.4, 0.6 }, { 0.5, 0.2, 0.4, 0.6 },
-                                         { 1, 0.2, 0.4, 0.6 } };
-    const rf_gradfill_stop_t two[2] = { { 0, 1, 0, 0 }, { 1, 0, 0, 1 } };
+    const rf_gradfill_stop_t one[1] = { { 0.5, 1, 0, 0, 1 } };
+    const rf_gradfill_stop_t same[3] = { { 0, 0.2, 0.4, 0.6, 1 }, { 0.5, 0.2, 0.4, 0.6, 1 },
+                                         { 1, 0.2, 0.4, 0.6, 1 } };
+    const rf_gradfill_stop_t two[2] = { { 0, 1, 0, 0, 1 }, { 1, 0, 0, 1, 1 } };
     unsigned char *d = (unsigned char *)px;
     /* one stop, or stops of one color: cairo paints a solid color */
     ck_assert_int_eq(rf_gradfill_linear(d, 64, 16, 8, box, &id, 0, 0, 16, 0, one, 1), 0);
@@ -179,6 +180,185 @@ START_TEST(test_usable)
 }
 END_TEST
 
+/* ---- radial gradients through a mask ---- */
+
+/* A premultiplied pixel of any alpha. */
+static uint32_t random_pixel(void)
+{
+    uint32_t a = U() < 0.5 ? 255 : (uint32_t)(U() * 256);
+    uint32_t r = (uint32_t)(U() * (a + 1)), g = (uint32_t)(U() * (a + 1)), b = (uint32_t)(U() * (a + 1));
+    return a << 24 | r << 16 | g << 8 | b;
+}
+
+/* One random case: a radial gradient under a random matrix (translation
+ * in fractions of a pixel, scales, turns, shears), stops of any alpha,
+ * through a random coverage mask placed anywhere (in part off the canvas)
+ * and a whole-pixel clip, by cairo_mask_surface() and by
+ * rf_gradfill_radial(). 1 when both wrote the same bytes (or it refused
+ * and wrote nothing). */
+static int radial_case(uint32_t *a, uint32_t *b, uint8_t *cov, int w, int h, int *painted,
+                       char *why, size_t n)
+{
+    double k = 0.25 + U() * 3, turn = U() < 0.4 ? 0 : U() * 6.3, shear = U() < 0.8 ? 0 : U() - 0.5;
+    double sx = k * (U() < 0.7 ? 1 : 0.5 + U()), sy = k;
+    cairo_matrix_t m = { sx * cos(turn), sx * sin(turn), -sy * sin(turn) + shear, sy * cos(turn),
+                         U() * w, U() * h };
+    if (U() < 0.2) {
+        m.x0 = floor(m.x0);
+        m.y0 = floor(m.y0);
+    }
+    double cx = (U() - 0.5) * 60, cy = (U() - 0.5) * 60, rad = 1 + U() * (U() < 0.2 ? 400 : 40);
+    if (U() < 0.05)
+        rad = 20000; /* beyond pixman's range: refused */
+    int ns = 1 + (int)(U() * 6);
+    rf_gradfill_stop_t st[8];
+    for (int i = 0; i < ns; i++) {
+        st[i].offset = U() < 0.15 ? (U() < 0.5 ? 0 : 1) : U() * 1.2 - 0.1;
+        st[i].r = U() < 0.3 ? floor(U() * 256) / 255 : U();
+        st[i].g = U() * 1.1 - 0.05;
+        st[i].b = U();
+        st[i].a = U() < 0.3 ? (U() < 0.5 ? 0 : 1) : U();
+    }
+    int mw = 1 + (int)(U() * w), mh = 1 + (int)(U() * h);
+    int mx = (int)floor(U() * (w + 8)) - 4 - mw / 4, my = (int)floor(U() * (h + 8)) - 4 - mh / 4;
+    int ms_stride = (mw + 3) & ~3; /* cairo's A8 rows: 4-byte multiples */
+    double dens = U();
+    for (int i = 0; i < ms_stride * mh; i++) {
+        double u = U();
+        cov[i] = u < dens * 0.5 ? 0 : u > 1 - dens * 0.4 ? 255 : (uint8_t)(U() * 256);
+    }
+    int clip[4] = { 0, 0, w, h };
+    if (U() < 0.3) {
+        clip[0] = (int)(U() * w);
+        clip[1] = (int)(U() * h);
+        clip[2] = clip[0] + 1 + (int)(U() * (w - clip[0]));
+        clip[3] = clip[1] + 1 + (int)(U() * (h - clip[1]));
+    }
+    for (int i = 0; i < w * h; i++)
+        a[i] = b[i] = random_pixel();
+    cairo_surface_t *s = cairo_image_surface_create_for_data((unsigned char *)a,
+                                                             CAIRO_FORMAT_ARGB32, w, h, w * 4);
+    cairo_surface_t *ms = cairo_image_surface_create_for_data(cov, CAIRO_FORMAT_A8, mw, mh,
+                                                              ms_stride);
+    cairo_t *cr = cairo_create(s);
+    cairo_rectangle(cr, clip[0], clip[1], clip[2] - clip[0], clip[3] - clip[1]);
+    cairo_clip(cr);
+    cairo_set_matrix(cr, &m);
+    cairo_pattern_t *pat = cairo_pattern_create_radial(cx, cy, 0, cx, cy, rad);
+    for (int i = 0; i < ns; i++)
+        cairo_pattern_add_color_stop_rgba(pat, st[i].offset, st[i].r, st[i].g, st[i].b, st[i].a);
+    cairo_pattern_set_extend(pat, CAIRO_EXTEND_PAD);
+    cairo_set_source(cr, pat);
+    cairo_matrix_t inv;
+    rf_gradfill_inverse(cr, &inv);
+    cairo_identity_matrix(cr);
+    cairo_mask_surface(cr, ms, mx, my);
+    ck_assert_int_eq(cairo_status(cr), CAIRO_STATUS_SUCCESS);
+    cairo_pattern_destroy(pat);
+    cairo_destroy(cr);
+    cairo_surface_finish(ms);
+    cairo_surface_destroy(ms);
+    cairo_surface_finish(s);
+    cairo_surface_destroy(s);
+    uint32_t *keep = malloc((size_t)w * (size_t)h * 4);
+    ck_assert_ptr_nonnull(keep);
+    memcpy(keep, b, (size_t)w * (size_t)h * 4);
+    const rf_gradfill_mask_t mk = { cov, ms_stride, mx, my, mw, mh };
+    *painted = rf_gradfill_radial((unsigned char *)b, w * 4, w, h, clip, &inv, cx, cy, rad, st,
+                                  ns, &mk);
+    int ok = 1;
+    if (!*painted) {
+        ok = memcmp(keep, b, (size_t)w * (size_t)h * 4) == 0;
+        if (!ok)
+            snprintf(why, n, "refused, but wrote");
+    } else {
+        for (int i = 0; i < w * h && ok; i++)
+            if (a[i] != b[i]) {
+                snprintf(why, n, "(%d, %d): cairo %08x, ours %08x (was %08x); m %g %g %g %g %g %g, "
+                         "c %g %g r %g, %d stops, mask %dx%d at %d,%d", i % w, i / w, a[i], b[i],
+                         keep[i], m.xx, m.yx, m.xy, m.yy, m.x0, m.y0, cx, cy, rad, ns, mw, mh, mx,
+                         my);
+                ok = 0;
+            }
+    }
+    free(keep);
+    return ok;
+}
+
+static const int radial_sizes[][3] = { /* width, height, cases */
+    { 67, 45, 4000 }, { 3, 5, 2000 }, { 1, 90, 1000 }, { 130, 1, 1000 }, { 640, 360, 40 },
+};
+
+START_TEST(test_radial_random_against_cairo)
+{
+    int w = radial_sizes[_i][0], h = radial_sizes[_i][1], cases = radial_sizes[_i][2];
+    rs = 0x243f6a8885a308d3ull + (uint64_t)_i;
+    uint32_t *a = malloc((size_t)w * (size_t)h * 4), *b = malloc((size_t)w * (size_t)h * 4);
+    uint8_t *cov = malloc((size_t)(w + 3) * (size_t)h);
+    ck_assert_ptr_nonnull(a);
+    ck_assert_ptr_nonnull(b);
+    ck_assert_ptr_nonnull(cov);
+    int bad = 0, painted = 0;
+    char why[320] = "";
+    for (int c = 0; c < cases; c++) {
+        int pt;
+        if (!radial_case(a, b, cov, w, h, &pt, bad ? NULL : why, bad ? 0 : sizeof why))
+            bad++;
+        painted += pt;
+    }
+    ck_assert_msg(bad == 0, "%dx%d: %d of %d cases differ; first: %s", w, h, bad, cases, why);
+    /* the refusals: radii beyond pixman's range, 1 in 20 */
+    ck_assert_msg(painted * 10 > cases * 9, "%dx%d: only %d of %d painted", w, h, painted, cases);
+    free(a);
+    free(b);
+    free(cov);
+}
+END_TEST
+
+/* Refused (0, nothing written) where cairo does something else; painted
+ * with nothing written where cairo paints nothing. */
+START_TEST(test_radial_refuses)
+{
+    uint32_t px[16 * 8];
+    uint8_t cov[16 * 8];
+    memset(cov, 255, sizeof cov);
+    for (int i = 0; i < 16 * 8; i++)
+        px[i] = 0xff123456u;
+    const int clip[4] = { 0, 0, 16, 8 };
+    cairo_matrix_t id;
+    cairo_matrix_init_identity(&id);
+    const rf_gradfill_stop_t two[2] = { { 0, 1, 0, 0, 1 }, { 1, 0, 0, 1, 0.5 } };
+    const rf_gradfill_stop_t clear[2] = { { 0, 1, 0, 0, 0 }, { 1, 0, 0, 1, 0.003 } };
+    const rf_gradfill_mask_t all = { cov, 16, 0, 0, 16, 8 }, off = { cov, 16, 16, 0, 16, 8 };
+    unsigned char *d = (unsigned char *)px;
+    /* a radius under 1/256, a center that is not a number or beyond
+     * pixman's range, no stops */
+    ck_assert_int_eq(rf_gradfill_radial(d, 64, 16, 8, clip, &id, 8, 4, 1.0 / 512, two, 2, &all), 0);
+    ck_assert_int_eq(rf_gradfill_radial(d, 64, 16, 8, clip, &id, NAN, 4, 5, two, 2, &all), 0);
+    ck_assert_int_eq(rf_gradfill_radial(d, 64, 16, 8, clip, &id, 17000, 4, 5, two, 2, &all), 0);
+    ck_assert_int_eq(rf_gradfill_radial(d, 64, 16, 8, clip, &id, 8, 4, 5, two, 0, &all), 0);
+    /* every stop clear (cairo draws nothing), a mask off the canvas */
+    ck_assert_int_eq(rf_gradfill_radial(d, 64, 16, 8, clip, &id, 8, 4, 5, clear, 2, &all), 1);
+    ck_assert_int_eq(rf_gradfill_radial(d, 64, 16, 8, clip, &id, 8, 4, 5, two, 2, &off), 1);
+    for (int i = 0; i < 16 * 8; i++)
+        ck_assert_uint_eq(px[i], 0xff123456u);
+    /* by hand: the center pixel (8, 4) of a radius-5 gradient centered on
+     * (8.5, 4.5): C = 0, t = 0, the first stop, opaque red */
+    ck_assert_int_eq(rf_gradfill_radial(d, 64, 16, 8, clip, &id, 8.5, 4.5, 5, two, 2, &all), 1);
+    ck_assert_uint_eq(px[4 * 16 + 8], 0xffff0000u);
+    /* (0, 4) is 8 px away: past the last stop, half-transparent blue
+     * (the walker: 0x80000080) over 0xff123456, each channel times 0x7f /
+     * 0xff: r 0x12 -> 0x09, g 0x34 -> 0x1a, b 0x56 -> 0x2b, + 0x80 */
+    ck_assert_uint_eq(px[4 * 16 + 0], 0xff091aabu);
+}
+END_TEST
+
+START_TEST(test_radial_usable)
+{
+    ck_assert_int_eq(rf_gradfill_radial_usable(), 1);
+}
+END_TEST
+
 /* ---- the renderer ---- */
 
 #define SW 160
@@ -192,6 +372,9 @@ END_TEST
     "\"fill\": {\"linear\": {\"from\": [0, 0], \"to\": [120, 70], \"stops\": [[0, "           \
     "\"#0b1020\"], [0.6, \"tint\"], [1, "        \
     "\"#1d2b53\"]]}}"
+#define RADIAL                                                                              \
+    "\"fill\": {\"radial\": {\"center\": [0, 0], \"radius\": 34, \"stops\": [[0, "       \
+    "\"#ffd000e0\"], [0.6, \"#ff2060\"], [1, \"#2040ff00\"]]}}"
 #define BACKDROP "{\"type\": \"rect\", \"x\": 80, \"y\": 45, \"width\": 160, \"height\": 90, " GRAD "}"
 
 static const struct {
@@ -240,6 +423,31 @@ static const struct {
       "\"#ff0000\"]]}}}", 1 },
     { "{\"type\": \"rect\", \"x\": {\"tween\": {\"from\": 20, \"to\": 60, \"duration\": 2}}, "
       "\"y\": 45, \"width\": 60, \"height\": 40, " GRAD "}", -1 },
+    /* radial gradients through FreeType's coverage: a circle, a turned and
+     * scaled ellipse over a backdrop, an animated stop, a moving radius */
+    { "{\"type\": \"circle\", \"x\": 60.3, \"y\": 40.7, \"r\": 30, " RADIAL "}", 1 },
+    { BACKDROP ", {\"type\": \"ellipse\", \"x\": 90, \"y\": 50, \"rx\": 50, \"ry\": 25, "
+      "\"rotate\": 30, \"scale\": 1.3, " RADIAL "}", 2 },
+    { "{\"type\": \"circle\", \"x\": 80, \"y\": 45, \"r\": 40, \"fill\": {\"radial\": "
+      "{\"center\": [5, -3], \"radius\": {\"tween\": {\"from\": 10, \"to\": 60, "
+      "\"duration\": 2}}, \"stops\": [[0, \"tint\"], [0.5, \"#ffffff40\"], [1, "
+      "\"#00000000\"]]}}}", 1 },
+    /* a rounded rect with a stroke; in a rect clip of whole pixels */
+    { "{\"type\": \"rect\", \"x\": 70, \"y\": 40, \"width\": 90, \"height\": 50, \"radius\": 9, "
+      RADIAL ", \"stroke\": \"#ffffff\", \"stroke_width\": 2}", 1 },
+    { "{\"type\": \"group\", \"clip\": {\"type\": \"rect\", \"x\": 10, \"y\": 10, \"anchor\": "
+      "[0, 0], \"width\": 70, \"height\": 50}, \"children\": [{\"type\": \"circle\", \"x\": 60, "
+      "\"y\": 40, \"r\": 35, " RADIAL "}]}", 1 },
+    /* cairo's: through a group with opacity, under a round clip, a radius
+     * of 0 (the last stop's color) */
+    { "{\"type\": \"group\", \"opacity\": 0.5, \"children\": [{\"type\": \"circle\", \"x\": "
+      "60, \"y\": 40, \"r\": 35, " RADIAL "}]}", 0 },
+    { "{\"type\": \"group\", \"clip\": {\"type\": \"circle\", \"x\": 80, \"y\": 45, \"r\": "
+      "30}, \"children\": [{\"type\": \"circle\", \"x\": 60, \"y\": 40, \"r\": 35, " RADIAL
+      "}]}", 0 },
+    { "{\"type\": \"circle\", \"x\": 60, \"y\": 40, \"r\": 35, \"fill\": {\"radial\": "
+      "{\"center\": [0, 0], \"radius\": 0, \"stops\": [[0, \"#ff0000\"], [1, \"#0000ff80\"]]}}}",
+      0 },
 };
 
 START_TEST(test_renderer_same_bytes)
@@ -282,6 +490,10 @@ static Suite *gradfill_suite(void)
     tcase_add_loop_test(tc, test_random_against_cairo, 0, (int)(sizeof sizes / sizeof sizes[0]));
     tcase_add_test(tc, test_refuses);
     tcase_add_test(tc, test_usable);
+    tcase_add_loop_test(tc, test_radial_random_against_cairo, 0,
+                        (int)(sizeof radial_sizes / sizeof radial_sizes[0]));
+    tcase_add_test(tc, test_radial_refuses);
+    tcase_add_test(tc, test_radial_usable);
     tcase_add_loop_test(tc, test_renderer_same_bytes, 0, (int)(sizeof scenes / sizeof scenes[0]));
     tcase_set_timeout(tc, 120); /* 1080p cases drawn by cairo, under valgrind too */
     suite_add_tcase(s, tc);

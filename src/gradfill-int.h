@@ -1,0 +1,87 @@
+/* gradfill-int.h - what gradfill.c (linear gradients into boxes) and
+ * gradfill-radial.c (radial gradients through a coverage mask) share: the
+ * steps of cairo 1.16 and pixman 0.42 both repeat, with their types.
+ * Private to the gradfill module: nothing else includes it. */
+#ifndef RF_GRADFILL_INT_H
+#define RF_GRADFILL_INT_H
+
+#include <stdint.h>
+
+#include "gradfill.h"
+
+#define GRADFILL_FIXED_1 65536 /* pixman_fixed_1 */
+/* The most color changes kept for a box (12 KiB of stack); a box with more
+ * gets a list per row (linear), or is walked pixel by pixel. */
+#define GRADFILL_MAX_BREAKS 1024
+
+/* A pixman_transform_t: 16.16 fixed point. */
+typedef struct {
+    int32_t m[3][3];
+} xform_t;
+
+/* One walker segment: between stops[n - 1] and stops[n] (sentinels at
+ * either end for PAD), the coefficients gradient_walker_reset computes. */
+typedef struct {
+    float a_s, a_b, r_s, r_b, g_s, g_b, b_s, b_b;
+} seg_t;
+
+typedef struct {
+    int count;                               /* real stops */
+    int32_t sx[RF_GRADFILL_MAX_STOPS];       /* their positions, 16.16 */
+    seg_t seg[RF_GRADFILL_MAX_STOPS + 1];    /* segment n: x < sx[n], x >= sx[n - 1] */
+} walker_t;
+
+/* _cairo_fixed_16_16_from_double: d * 65536 rounded to nearest (even). */
+int32_t gradfill_fixed(double d);
+
+/* pixman_transform_point_3d: 1 when the result fits pixman_fixed_t. */
+int gradfill_xform_point(const xform_t *t, int32_t v[3]);
+
+/* _cairo_matrix_to_pixman_matrix_offset (filter GOOD) of the pattern
+ * matrix p, fixed at (xc, yc): the pixman transform (*has 0: none, the
+ * identity) and the integer offset (*ix, *iy) added to device coordinates
+ * to sample it. 0 when cairo would fail. */
+int gradfill_pixman_offset(const cairo_matrix_t *p, double xc, double yc, xform_t *t, int *has,
+                           int *ix, int *iy);
+
+/* The walker of the stops as cairo adds them (offsets clamped, sorted
+ * stably, colors as shorts; alpha 0: every stop opaque, else its own) and
+ * pixman's gradient_property_changed sets them up for PAD. Returns 1 when
+ * every stop has the same color (alpha included when alpha is 1), else 0.
+ * n is 1 to RF_GRADFILL_MAX_STOPS. */
+int gradfill_walker_init(walker_t *wk, const rf_gradfill_stop_t *stops, int n, int alpha);
+
+/* The colors along the positions lo .. hi: every position where the color
+ * (or the segment) changes, found by splitting [lo, hi] until both ends
+ * agree (same segment, same color: every channel is monotone in the
+ * position within a segment, so the span between is that color) or are
+ * neighbors. bx[k] is the first position of color bc[k], in increasing
+ * order; *c0 is the color at lo. Returns the number of changes, or -1 when
+ * there are more than cap. */
+int gradfill_color_breaks(const walker_t *wk, int64_t lo, int64_t hi, int64_t *bx, uint32_t *bc,
+                          int cap, uint32_t *c0);
+
+/* The segment of position x (16.16): the first stop past it. */
+static inline int gradfill_seg_of(const walker_t *wk, int64_t x)
+{
+    int n = 0;
+    while (n < wk->count && !(x < wk->sx[n]))
+        n++;
+    return n;
+}
+
+/* pixman_gradient_walker_pixel_32 within segment s: premultiplied ARGB. */
+static inline uint32_t gradfill_walk(const seg_t *s, int64_t x)
+{
+    float y = x * (1.0f / 65536.0f);
+    float a = 255.f * (s->a_s * y + s->a_b);
+    float r = a * (s->r_s * y + s->r_b);
+    float g = a * (s->g_s * y + s->g_b);
+    float b = a * (s->b_s * y + s->b_b);
+    return (((uint32_t)(int32_t)(a + .5f) << 24) & 0xff000000u) |
+           (((uint32_t)(int32_t)(r + .5f) << 16) & 0x00ff0000u) |
+           (((uint32_t)(int32_t)(g + .5f) << 8) & 0x0000ff00u) |
+           (((uint32_t)(int32_t)(b + .5f) >> 0) & 0x000000ffu);
+}
+
+#endif

@@ -1,0 +1,403 @@
+/* gradfill-radial.c - rf_gradfill_radial (gradfill.h): a radial gradient
+ * through a coverage mask, as cairo 1.16's cairo_mask_surface() and
+ * pixman 0.42's general path paint it. Each step names the function whose
+ * arithmetic it repeats; the order of operations and the types are theirs.
+ *
+ * The gradient is cairo_pattern_create_radial(cx, cy, 0, cx, cy, r): pixman
+ * holds c1 = (cx, cy, 0), c2 = (cx, cy, R) in 16.16, so delta = (0, 0, R),
+ * A = -R^2, B = 0 at every pixel, and radial_write_color's discriminant is
+ * A * -C, its roots -+sqrt(A * -C) / A; the valid one (a radius of at
+ * least mindr = -0.0) is t1, or t0 = -0.0 at the center. */
+#include <float.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gradfill-int.h"
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+/* The most rows or columns pixman's int32 pixel coordinates reach here. */
+#define RADIAL_COORD_MAX 32000
+/* |pdx|, |pdy| at most 2^30: C and its differences stay in int64. */
+#define RADIAL_V_MAX 1073741824LL
+
+/* UN8x4_MUL_UN8: each channel of x times a / 255, rounded as pixman does
+ * (t = x * a + 128; (t + (t >> 8)) >> 8). */
+static inline uint32_t mul_un8x4(uint32_t x, uint32_t a)
+{
+    uint32_t rb = (x & 0xff00ffu) * a + 0x800080u;
+    rb = ((rb + ((rb >> 8) & 0xff00ffu)) >> 8) & 0xff00ffu;
+    uint32_t ag = ((x >> 8) & 0xff00ffu) * a + 0x800080u;
+    ag = (ag + ((ag >> 8) & 0xff00ffu)) & 0xff00ff00u;
+    return rb | ag;
+}
+
+/* UN8x4_MUL_UN8_ADD_UN8x4: x * a / 255 + y, each channel saturated. */
+static inline uint32_t mul_add_un8x4(uint32_t x, uint32_t a, uint32_t y)
+{
+    uint32_t m = mul_un8x4(x, a);
+    uint32_t rb = (m & 0xff00ffu) + (y & 0xff00ffu);
+    rb |= 0x10000100u - ((rb >> 8) & 0xff00ffu);
+    uint32_t ag = ((m >> 8) & 0xff00ffu) + ((y >> 8) & 0xff00ffu);
+    ag |= 0x10000100u - ((ag >> 8) & 0xff00ffu);
+    return (rb & 0xff00ffu) | ((ag & 0xff00ffu) << 8);
+}
+
+/* combine_over_u with a mask (the SSE2 one gives the same bytes): the
+ * source s times the mask m, then over d. */
+static inline uint32_t over_masked(uint32_t d, uint32_t s, uint32_t m)
+{
+    if (m != 255)
+        s = mul_un8x4(s, m);
+    if (s == 0)
+        return d;
+    uint32_t sa = s >> 24;
+    return sa == 255 ? s : mul_add_un8x4(d, 255 - sa, s);
+}
+
+/* One row of the radial gradient: pixman's state for it. */
+typedef struct {
+    int64_t c, dc, ddc; /* C at the row's first pixel, its differences */
+} row_t;
+
+/* radial_get_scanline's affine setup for source pixel (sx, sy): 0 when
+ * pixman would not reach the affine branch or its values would overflow. */
+static int row_setup(const xform_t *t, int has, int32_t c1x, int32_t c1y, int sx, int sy,
+                     int w, row_t *row)
+{
+    int32_t v[3] = { (int32_t)((uint32_t)sx << 16) + GRADFILL_FIXED_1 / 2,
+                     (int32_t)((uint32_t)sy << 16) + GRADFILL_FIXED_1 / 2, GRADFILL_FIXED_1 };
+    int64_t u0 = GRADFILL_FIXED_1, u1 = 0, u2 = 0;
+    if (has) {
+        if (!gradfill_xform_point(t, v))
+            return 0;
+        u0 = t->m[0][0];
+        u1 = t->m[1][0];
+        u2 = t->m[2][0];
+    }
+    if (!(u2 == 0 && v[2] == GRADFILL_FIXED_1))
+        return 0; /* the projective branch */
+    /* v.vector[0] -= radial->c1.x: pixman_fixed_t, which must not wrap */
+    int64_t v0 = (int64_t)v[0] - c1x, v1 = (int64_t)v[1] - c1y;
+    int64_t e0 = v0 + u0 * (w - 1), e1 = v1 + u1 * (w - 1);
+    if (!(llabs(v0) <= RADIAL_V_MAX && llabs(v1) <= RADIAL_V_MAX && llabs(e0) <= RADIAL_V_MAX &&
+          llabs(e1) <= RADIAL_V_MAX && llabs(u0) <= RADIAL_V_MAX && llabs(u1) <= RADIAL_V_MAX))
+        return 0;
+    /* c = dot (v0, v1, -r1, v0, v1, r1), r1 = 0; dc, ddc as pixman's */
+    row->c = v0 * v0 + v1 * v1;
+    row->dc = (2 * v0 + u0) * u0 + (2 * v1 + u1) * u1;
+    row->ddc = 2 * (u0 * u0 + u1 * u1);
+    return 1;
+}
+
+/* The constants of radial_write_color for this gradient. */
+typedef struct {
+    double a, inva, dr;
+} rad_t;
+
+/* radial_write_color's position for C = c >= 0 (b = 0 at every pixel):
+ * discr = fdot (b, a, 0, b, -c, 0), t0 = (b + sqrt) * inva, t1 = (b -
+ * sqrt) * inva, the first with t * dr >= mindr (-0.0), as the walker's
+ * pixman_fixed_48_16_t. With a < 0 and c >= 0 the discriminant is never
+ * negative and t1 always qualifies; t0 only at c = 0 (-0.0). X(c) is
+ * monotone in c: every step (the conversion, a product by a positive
+ * constant, the root) is. */
+static inline int64_t radial_x(const rad_t *g, int64_t c)
+{
+    const double b = 0.0, cd = (double)c, mindr = -1. * GRADFILL_FIXED_1 * 0;
+    double discr = b * b + g->a * -cd + 0.0 * 0.0;
+    double sq = sqrt(discr), t0 = (b + sq) * g->inva, t1 = (b - sq) * g->inva;
+    return t0 * g->dr >= mindr ? (int64_t)t0 : (int64_t)t1;
+}
+
+/* The least C in [lo, cmax] with X(C) >= x; INT64_MAX when none. From an
+ * estimate (X(c) is close to 65536 sqrt(c) / R), a bracket that doubles,
+ * then bisection: about ten evaluations. */
+static int64_t least_c(const rad_t *g, int64_t x, int64_t lo, int64_t cmax)
+{
+    if (radial_x(g, cmax) < x)
+        return INT64_MAX;
+    if (radial_x(g, lo) >= x)
+        return lo;
+    double e = (double)x * g->dr / GRADFILL_FIXED_1;
+    int64_t guess = e * e < (double)cmax ? (int64_t)(e * e) : cmax;
+    guess = guess > lo ? guess : lo;
+    /* lo: X < x; hi: X >= x */
+    int64_t hi = cmax;
+    if (radial_x(g, guess) >= x) {
+        hi = guess;
+        for (int64_t d = 1; hi - d > lo; d *= 2) {
+            if (radial_x(g, hi - d) < x) {
+                lo = hi - d;
+                break;
+            }
+            hi -= d;
+        }
+    } else {
+        lo = guess;
+        for (int64_t d = 1; lo + d < cmax; d *= 2) {
+            if (radial_x(g, lo + d) >= x) {
+                hi = lo + d;
+                break;
+            }
+            lo += d;
+        }
+    }
+    while (hi - lo > 1) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (radial_x(g, mid) >= x)
+            hi = mid;
+        else
+            lo = mid;
+    }
+    return hi;
+}
+
+/* out = src IN m OVER out over w pixels: combine_over_u with a mask, four
+ * pixels at a time as pixman's SSE2 combiner does (the same integer
+ * operations: each product (x * a + 128) * 257 >> 16, the sum saturated),
+ * or one at a time (RF_GRADFILL_SCALAR, or without SSE2): the same bytes.
+ * Every src pixel is written, covered or not. */
+static void over_row(uint32_t *out, const uint32_t *src, const uint8_t *m, int w, int simd)
+{
+    int i = 0;
+#if defined(__SSE2__)
+    if (simd) {
+        const __m128i zero = _mm_setzero_si128(), half = _mm_set1_epi16(0x80);
+        const __m128i k101 = _mm_set1_epi16(0x101), ff = _mm_set1_epi16(0xff);
+#define MUL16(x, a) _mm_mulhi_epu16(_mm_add_epi16(_mm_mullo_epi16((x), (a)), half), k101)
+#define ALPHAS(x) _mm_shufflehi_epi16(_mm_shufflelo_epi16((x), 0xff), 0xff)
+        for (; i + 4 <= w; i += 4) {
+            uint32_t mm;
+            memcpy(&mm, m + i, sizeof mm);
+            if (mm == 0)
+                continue;
+            __m128i mv = _mm_cvtsi32_si128((int)mm);
+            mv = _mm_unpacklo_epi8(mv, mv);
+            mv = _mm_unpacklo_epi16(mv, mv); /* each pixel's coverage in its four bytes */
+            __m128i sv = _mm_loadu_si128((const __m128i *)(const void *)(src + i));
+            __m128i dv = _mm_loadu_si128((const __m128i *)(void *)(out + i));
+            __m128i slo = MUL16(_mm_unpacklo_epi8(sv, zero), _mm_unpacklo_epi8(mv, zero));
+            __m128i shi = MUL16(_mm_unpackhi_epi8(sv, zero), _mm_unpackhi_epi8(mv, zero));
+            __m128i dlo = MUL16(_mm_unpacklo_epi8(dv, zero), _mm_xor_si128(ALPHAS(slo), ff));
+            __m128i dhi = MUL16(_mm_unpackhi_epi8(dv, zero), _mm_xor_si128(ALPHAS(shi), ff));
+            __m128i r = _mm_adds_epu8(_mm_packus_epi16(slo, shi), _mm_packus_epi16(dlo, dhi));
+            _mm_storeu_si128((__m128i *)(void *)(out + i), r);
+        }
+#undef MUL16
+#undef ALPHAS
+    }
+#else
+    (void)simd;
+#endif
+    for (; i < w; i++)
+        if (m[i] != 0)
+            out[i] = over_masked(out[i], src[i], m[i]);
+}
+
+/* The pixels a row's source colors are kept for at once. */
+#define RADIAL_CHUNK 512
+
+/* A row through the color changes moved to C: the color of a pixel is that
+ * of the last change at or below its C (C falls, then rises, along a row),
+ * kept with the C range it holds for. */
+static void row_by_breaks(uint32_t *out, const uint8_t *m, int w, row_t row, const int64_t *cb,
+                          const uint32_t *bc, int nb, uint32_t c0, int simd)
+{
+    uint32_t src[RADIAL_CHUNK];
+    int64_t c = row.c, dc = row.dc, lo = 0, hi = -1;
+    int k = 0;
+    uint32_t col = c0;
+    for (int at = 0; at < w; at += RADIAL_CHUNK) {
+        int n = w - at < RADIAL_CHUNK ? w - at : RADIAL_CHUNK;
+        for (int i = 0; i < n; i++, c += dc, dc += row.ddc) {
+            if (c < lo || c >= hi) {
+                while (k < nb && cb[k] <= c)
+                    k++;
+                while (k > 0 && cb[k - 1] > c)
+                    k--;
+                lo = k == 0 ? INT64_MIN : cb[k - 1];
+                hi = k == nb ? INT64_MAX : cb[k];
+                col = k == 0 ? c0 : bc[k - 1];
+            }
+            src[i] = col;
+        }
+        over_row(out + at, src, m + at, n, simd);
+    }
+}
+
+/* A row pixel by pixel: the walker at each covered pixel's position. */
+static void row_by_pixel(uint32_t *out, const uint8_t *m, int w, row_t row, const rad_t *g,
+                         const walker_t *wk)
+{
+    int64_t c = row.c, dc = row.dc, lo = 0, hi = 0;
+    int seg = -1;
+    for (int i = 0; i < w; i++, c += dc, dc += row.ddc) {
+        if (m[i] == 0)
+            continue;
+        int64_t x = radial_x(g, c);
+        if (seg < 0 || x < lo || x >= hi) { /* the walker's reset */
+            seg = gradfill_seg_of(wk, x);
+            lo = seg == 0 ? INT64_MIN : wk->sx[seg - 1];
+            hi = seg == wk->count ? INT64_MAX : wk->sx[seg];
+        }
+        out[i] = over_masked(out[i], gradfill_walk(&wk->seg[seg], x), m[i]);
+    }
+}
+
+int rf_gradfill_radial(unsigned char *data, int stride, int width, int height, const int clip[4],
+                       const cairo_matrix_t *inv, double cx, double cy, double radius,
+                       const rf_gradfill_stop_t *stops, int n, const rf_gradfill_mask_t *mask)
+{
+    if (n <= 0 || n > RF_GRADFILL_MAX_STOPS || !(isfinite(cx) && isfinite(cy)) ||
+        !(radius >= 1.0 / 256))
+        return 0;
+    /* _cairo_gradient_pattern_fit_to_range: beyond PIXMAN_MAX_INT >> 1
+     * cairo rescales (not repeated here) */
+    if (!(fmax(fmax(fabs(cx), fabs(cy)), radius) <= 16383.0))
+        return 0;
+    walker_t wk;
+    gradfill_walker_init(&wk, stops, n, 1);
+    /* _cairo_pattern_is_clear: every stop's alpha_short <= 0xff, nothing
+     * drawn (the walker would give 0 there too) */
+    int clear = 1;
+    for (int k = 0; k < n; k++) {
+        double a = stops[k].a;
+        a = a >= 0 ? (a <= 1 ? a : 1) : 0;
+        clear &= (uint16_t)(a * 65535.0 + 0.5) <= 0xff;
+    }
+    /* the bounded box: the mask's rectangle, the canvas, the clip */
+    int b0 = mask->x, b1 = mask->y, b2 = mask->x + mask->w, b3 = mask->y + mask->h;
+    b0 = b0 > 0 ? b0 : 0;
+    b1 = b1 > 0 ? b1 : 0;
+    b2 = b2 < width ? b2 : width;
+    b3 = b3 < height ? b3 : height;
+    b0 = b0 > clip[0] ? b0 : clip[0];
+    b1 = b1 > clip[1] ? b1 : clip[1];
+    b2 = b2 < clip[2] ? b2 : clip[2];
+    b3 = b3 < clip[3] ? b3 : clip[3];
+    if (clear || b0 >= b2 || b1 >= b3)
+        return 1;
+    int bw = b2 - b0, bh = b3 - b1;
+    int32_t R = gradfill_fixed(radius), c1x = gradfill_fixed(cx), c1y = gradfill_fixed(cy);
+    xform_t t;
+    int has, ix, iy;
+    if (!gradfill_pixman_offset(inv, b0 + bw / 2., b1 + bh / 2., &t, &has, &ix, &iy))
+        return 0;
+    if (has && memcmp(&t, &(xform_t){ { { GRADFILL_FIXED_1, 0, 0 }, { 0, GRADFILL_FIXED_1, 0 },
+                                          { 0, 0, GRADFILL_FIXED_1 } } }, sizeof t) == 0)
+        has = 0; /* pixman_image_set_transform drops the identity */
+    int sx = b0 + ix, sy = b1 + iy;
+    if (!(abs(sx) < RADIAL_COORD_MAX && abs(sx + bw) < RADIAL_COORD_MAX &&
+          abs(sy) < RADIAL_COORD_MAX && abs(sy + bh) < RADIAL_COORD_MAX))
+        return 0;
+    /* every row's setup first: nothing is written unless all are pixman's */
+    for (int y = 0; y < bh; y++) {
+        row_t row;
+        if (!row_setup(&t, has, c1x, c1y, sx, sy + y, bw, &row))
+            return 0;
+    }
+    /* pixman_image_create_radial_gradient: a = dot (0, 0, -R, 0, 0, R) as
+     * a double, inva; dr */
+    const rad_t g = { (double)(-(int64_t)R * R), 1. * GRADFILL_FIXED_1 / (double)(-(int64_t)R * R),
+                      R };
+    /* the largest C the box reaches (C is convex along a row: at an end) */
+    int64_t cmax = 0;
+    for (int y = 0; y < bh; y++) {
+        row_t row;
+        row_setup(&t, has, c1x, c1y, sx, sy + y, bw, &row);
+        int64_t n1 = bw - 1, ce = row.c + n1 * row.dc + n1 * (n1 - 1) / 2 * row.ddc;
+        cmax = row.c > cmax ? row.c : cmax;
+        cmax = ce > cmax ? ce : cmax;
+    }
+    /* the color changes along [0, X(cmax)], each moved to the least C
+     * that reaches it */
+    const char *env = getenv("RF_GRADFILL_SCALAR");
+    int simd = !(env != NULL && env[0] != '\0' && strcmp(env, "0") != 0);
+    int64_t cb[GRADFILL_MAX_BREAKS];
+    uint32_t bc[GRADFILL_MAX_BREAKS], c0;
+    int nb = gradfill_color_breaks(&wk, 0, radial_x(&g, cmax), cb, bc, GRADFILL_MAX_BREAKS, &c0);
+    for (int k = 0; k < nb; k++)
+        cb[k] = least_c(&g, cb[k], k > 0 ? cb[k - 1] : 0, cmax);
+    for (int y = 0; y < bh; y++) {
+        row_t row;
+        row_setup(&t, has, c1x, c1y, sx, sy + y, bw, &row);
+        const uint8_t *m = mask->a + (size_t)(b1 + y - mask->y) * (size_t)mask->stride +
+                           (b0 - mask->x);
+        uint32_t *out = (uint32_t *)(void *)(data + (size_t)(b1 + y) * (size_t)stride) + b0;
+        if (nb >= 0)
+            row_by_breaks(out, m, bw, row, cb, bc, nb, c0, simd);
+        else
+            row_by_pixel(out, m, bw, row, &g, &wk);
+    }
+    return 1;
+}
+
+/* ---- the probe ---- */
+
+/* One radial gradient masked by cairo and here into two images: 1 when
+ * every byte agrees. The mask is a disk of coverage with soft edges. */
+static int probe_one(const cairo_matrix_t *m, double cx, double cy, double rad, int mx, int my)
+{
+    enum { W = 48, H = 40, MW = 40, MH = 32 };
+    uint32_t a[W * H], b[W * H]; /* 15 KiB of stack, once a process */
+    uint8_t cov[MW * MH];
+    for (int i = 0; i < W * H; i++)
+        a[i] = b[i] = 0xff3a5070u - (uint32_t)(i % 7) * 0x00010203u;
+    for (int y = 0; y < MH; y++)
+        for (int x = 0; x < MW; x++) {
+            double d = hypot(x - MW / 2 + 0.5, y - MH / 2 + 0.5);
+            cov[y * MW + x] = d < 12 ? 255 : d < 17 ? (uint8_t)(255 * (17 - d) / 5) : 0;
+        }
+    static const rf_gradfill_stop_t st[3] = {
+        { 0, 0.9, 0.3, 0.1, 0.8 }, { 0.4, 0.2, 0.6, 1, 0.5 }, { 1, 1, 1, 0, 0 }
+    };
+    cairo_surface_t *s = cairo_image_surface_create_for_data((unsigned char *)a,
+                                                             CAIRO_FORMAT_ARGB32, W, H, W * 4);
+    cairo_surface_t *ms = cairo_image_surface_create_for_data(cov, CAIRO_FORMAT_A8, MW, MH, MW);
+    cairo_t *cr = cairo_create(s);
+    cairo_set_matrix(cr, m);
+    cairo_pattern_t *pat = cairo_pattern_create_radial(cx, cy, 0, cx, cy, rad);
+    for (int k = 0; k < 3; k++)
+        cairo_pattern_add_color_stop_rgba(pat, st[k].offset, st[k].r, st[k].g, st[k].b, st[k].a);
+    cairo_pattern_set_extend(pat, CAIRO_EXTEND_PAD);
+    cairo_set_source(cr, pat);
+    cairo_matrix_t inv;
+    rf_gradfill_inverse(cr, &inv);
+    cairo_identity_matrix(cr);
+    cairo_mask_surface(cr, ms, mx, my);
+    int ok = cairo_status(cr) == CAIRO_STATUS_SUCCESS;
+    cairo_pattern_destroy(pat);
+    cairo_destroy(cr);
+    cairo_surface_finish(ms);
+    cairo_surface_destroy(ms);
+    cairo_surface_finish(s);
+    cairo_surface_destroy(s);
+    const int clip[4] = { 0, 0, W, H };
+    const rf_gradfill_mask_t mk = { cov, MW, mx, my, MW, MH };
+    return ok && rf_gradfill_radial((unsigned char *)b, W * 4, W, H, clip, &inv, cx, cy, rad, st,
+                                    3, &mk) &&
+           memcmp(a, b, sizeof a) == 0;
+}
+
+static int usable;
+static pthread_once_t usable_once = PTHREAD_ONCE_INIT;
+
+static void usable_probe(void)
+{
+    const cairo_matrix_t moved = { 1, 0, 0, 1, 20.37, 18.5 }, ident = { 1, 0, 0, 1, 0, 0 };
+    const cairo_matrix_t scaled = { 1.7, 0, 0, 0.6, 22, 19.25 };
+    const cairo_matrix_t turned = { 0.8660254, 0.5, -0.5, 0.8660254, 24.1, 17.9 };
+    usable = probe_one(&moved, 0, 0, 15.5, 4, 3) && probe_one(&ident, 21.3, 19.9, 9, 2, 5) &&
+             probe_one(&scaled, 1.5, -2, 12, 6, 2) && probe_one(&turned, 0, 0, 20, 3, 4);
+}
+
+int rf_gradfill_radial_usable(void)
+{
+    pthread_once(&usable_once, usable_probe);
+    return usable;
+}
