@@ -320,7 +320,11 @@ int rf_gradfill_radial(unsigned char *data, int stride, int width, int height, c
     int simd = !(env != NULL && env[0] != '\0' && strcmp(env, "0") != 0);
     int64_t cb[GRADFILL_MAX_BREAKS];
     uint32_t bc[GRADFILL_MAX_BREAKS], c0;
-    int nb = gradfill_color_breaks(&wk, 0, radial_x(&g, cmax), cb, bc, GRADFILL_MAX_BREAKS, &c0);
+    /* a change costs about 30 pixels of the walk: a box of few pixels is
+     * walked pixel by pixel rather than through many changes */
+    int64_t area = (int64_t)bw * bh, cap = area / 32;
+    cap = cap < 16 ? 16 : cap > GRADFILL_MAX_BREAKS ? GRADFILL_MAX_BREAKS : cap;
+    int nb = gradfill_color_breaks(&wk, 0, radial_x(&g, cmax), cb, bc, (int)cap, &c0);
     for (int k = 0; k < nb; k++)
         cb[k] = least_c(&g, cb[k], k > 0 ? cb[k - 1] : 0, cmax);
     for (int y = 0; y < bh; y++) {
@@ -340,7 +344,8 @@ int rf_gradfill_radial(unsigned char *data, int stride, int width, int height, c
 /* ---- the probe ---- */
 
 /* One radial gradient masked by cairo and here into two images: 1 when
- * every byte agrees. The mask is a disk of coverage with soft edges. */
+ * every byte agrees. The mask is a disk of coverage with soft edges; a box
+ * this small is walked pixel by pixel. */
 static int probe_one(const cairo_matrix_t *m, double cx, double cy, double rad, int mx, int my)
 {
     enum { W = 48, H = 40, MW = 40, MH = 32 };
@@ -349,9 +354,9 @@ static int probe_one(const cairo_matrix_t *m, double cx, double cy, double rad, 
     for (int i = 0; i < W * H; i++)
         a[i] = b[i] = 0xff3a5070u - (uint32_t)(i % 7) * 0x00010203u;
     for (int y = 0; y < MH; y++)
-        for (int x = 0; x < MW; x++) {
-            double d = hypot(x - MW / 2 + 0.5, y - MH / 2 + 0.5);
-            cov[y * MW + x] = d < 12 ? 255 : d < 17 ? (uint8_t)(255 * (17 - d) / 5) : 0;
+        for (int x = 0; x < MW; x++) { /* twice the distance to the middle, squared */
+            int dx = 2 * x - MW + 1, dy = 2 * y - MH + 1, d2 = dx * dx + dy * dy;
+            cov[y * MW + x] = d2 < 576 ? 255 : d2 < 1156 ? (uint8_t)((1156 - d2) * 255 / 580) : 0;
         }
     static const rf_gradfill_stop_t st[3] = {
         { 0, 0.9, 0.3, 0.1, 0.8 }, { 0.4, 0.2, 0.6, 1, 0.5 }, { 1, 1, 1, 0, 0 }
