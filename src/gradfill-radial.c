@@ -199,34 +199,45 @@ static void over_row(uint32_t *out, const uint32_t *src, const uint8_t *m, int w
             out[i] = over_masked(out[i], src[i], m[i]);
 }
 
-/* The pixels a row's source colors are kept for at once. */
+/* The pixels a row's source colors are kept for at once (2 KiB). */
 #define RADIAL_CHUNK 512
 
-/* A row through the color changes moved to C: the color of a pixel is that
- * of the last change at or below its C (C falls, then rises, along a row),
- * kept with the C range it holds for. */
-static void row_by_breaks(uint32_t *out, const uint8_t *m, int w, row_t row, const int64_t *cb,
-                          const uint32_t *bc, int nb, uint32_t c0, int simd)
+/* A row through the color changes moved to C: the color of a pixel is
+ * col[k] for the k with bnd[k] <= C < bnd[k + 1] (bnd[0] = INT64_MIN and
+ * bnd[nb + 1] = INT64_MAX stand guard), k followed as C falls, then rises,
+ * along the row. Uncovered pixels keep src's last value (src is all
+ * defined: the caller cleared it). */
+static void row_by_breaks(uint32_t *out, const uint8_t *m, int w, row_t row, const int64_t *bnd,
+                          const uint32_t *col, int nb, uint32_t *src, int simd)
 {
-    uint32_t src[RADIAL_CHUNK];
-    int64_t c = row.c, dc = row.dc, lo = 0, hi = -1;
-    int k = 0;
-    uint32_t col = c0;
+    int64_t c = row.c, dc = row.dc;
+    int lo = 0, hi = nb; /* the last k with bnd[k] <= c: bisected */
+    while (lo < hi) {
+        int mid = lo + (hi - lo + 1) / 2;
+        if (bnd[mid] <= c)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    int k = lo;
     for (int at = 0; at < w; at += RADIAL_CHUNK) {
         int n = w - at < RADIAL_CHUNK ? w - at : RADIAL_CHUNK;
+        const uint8_t *mm = m + at;
         for (int i = 0; i < n; i++, c += dc, dc += row.ddc) {
-            if (c < lo || c >= hi) {
-                while (k < nb && cb[k] <= c)
+            if (mm[i] == 0)
+                continue;
+            if (c >= bnd[k + 1]) {
+                do
                     k++;
-                while (k > 0 && cb[k - 1] > c)
+                while (c >= bnd[k + 1]);
+            } else if (c < bnd[k]) {
+                do
                     k--;
-                lo = k == 0 ? INT64_MIN : cb[k - 1];
-                hi = k == nb ? INT64_MAX : cb[k];
-                col = k == 0 ? c0 : bc[k - 1];
+                while (c < bnd[k]);
             }
-            src[i] = col;
+            src[i] = col[k];
         }
-        over_row(out + at, src, m + at, n, simd);
+        over_row(out + at, src, mm, n, simd);
     }
 }
 
@@ -318,15 +329,22 @@ int rf_gradfill_radial(unsigned char *data, int stride, int width, int height, c
      * that reaches it */
     const char *env = getenv("RF_GRADFILL_SCALAR");
     int simd = !(env != NULL && env[0] != '\0' && strcmp(env, "0") != 0);
-    int64_t cb[GRADFILL_MAX_BREAKS];
-    uint32_t bc[GRADFILL_MAX_BREAKS], c0;
+    /* the color changes along [0, X(cmax)], each moved to the least C
+     * that reaches it: bnd[1 .. nb], with guards either side; col[k] the
+     * color from bnd[k] */
+    int64_t bnd[GRADFILL_MAX_BREAKS + 2];
+    uint32_t col[GRADFILL_MAX_BREAKS + 1];
     /* a change costs about 30 pixels of the walk: a box of few pixels is
      * walked pixel by pixel rather than through many changes */
     int64_t area = (int64_t)bw * bh, cap = area / 32;
     cap = cap < 16 ? 16 : cap > GRADFILL_MAX_BREAKS ? GRADFILL_MAX_BREAKS : cap;
-    int nb = gradfill_color_breaks(&wk, 0, radial_x(&g, cmax), cb, bc, (int)cap, &c0);
-    for (int k = 0; k < nb; k++)
-        cb[k] = least_c(&g, cb[k], k > 0 ? cb[k - 1] : 0, cmax);
+    int nb = gradfill_color_breaks(&wk, 0, radial_x(&g, cmax), bnd + 1, col + 1, (int)cap, col);
+    for (int k = 1; k <= nb; k++)
+        bnd[k] = least_c(&g, bnd[k], k > 1 ? bnd[k - 1] : 0, cmax);
+    bnd[0] = INT64_MIN;
+    if (nb >= 0)
+        bnd[nb + 1] = INT64_MAX;
+    uint32_t src[RADIAL_CHUNK] = { 0 };
     for (int y = 0; y < bh; y++) {
         row_t row;
         row_setup(&t, has, c1x, c1y, sx, sy + y, bw, &row);
@@ -334,7 +352,7 @@ int rf_gradfill_radial(unsigned char *data, int stride, int width, int height, c
                            (b0 - mask->x);
         uint32_t *out = (uint32_t *)(void *)(data + (size_t)(b1 + y) * (size_t)stride) + b0;
         if (nb >= 0)
-            row_by_breaks(out, m, bw, row, cb, bc, nb, c0, simd);
+            row_by_breaks(out, m, bw, row, bnd, col, nb, src, simd);
         else
             row_by_pixel(out, m, bw, row, &g, &wk);
     }
