@@ -1,7 +1,7 @@
-/* gradfill-int.h - what gradfill.c (linear gradients into boxes) and
- * gradfill-radial.c (radial gradients through a coverage mask) share: the
- * steps of cairo 1.16 and pixman 0.42 both repeat, with their types.
- * Private to the gradfill module: nothing else includes it. */
+/* gradfill-int.h - what gradfill.c (linear gradients) and gradfill-mask.c
+ * (gradients through a coverage mask, radial ones) share: the steps of
+ * cairo 1.16 and pixman 0.42 both repeat, with their types. Private to the
+ * gradfill module: nothing else includes it. */
 #ifndef RF_GRADFILL_INT_H
 #define RF_GRADFILL_INT_H
 
@@ -10,6 +10,9 @@
 #include "gradfill.h"
 
 #define GRADFILL_FIXED_1 65536 /* pixman_fixed_1 */
+/* The most rows or columns from 0 pixman's pixel coordinates reach here
+ * (pixman_int_to_fixed wraps at 32768). */
+#define GRADFILL_COORD_MAX 32000
 /* The most color changes kept for a box (12 KiB of stack); a box with more
  * gets a list per row (linear), or is walked pixel by pixel. */
 #define GRADFILL_MAX_BREAKS 1024
@@ -60,6 +63,25 @@ int gradfill_walker_init(walker_t *wk, const rf_gradfill_stop_t *stops, int n, i
  * there are more than cap. */
 int gradfill_color_breaks(const walker_t *wk, int64_t lo, int64_t hi, int64_t *bx, uint32_t *bc,
                           int cap, uint32_t *c0);
+
+/* 0 when RF_GRADFILL_SCALAR asks for the one-pixel combine, else 1. */
+int gradfill_simd(void);
+
+/* 1 when every stop's alpha is at most 0xff as cairo's short: cairo
+ * paints nothing (_cairo_pattern_is_clear). */
+int gradfill_stops_clear(const rf_gradfill_stop_t *stops, int n);
+
+/* The box cairo's compositor hands pixman for a mask (its rectangle, the
+ * canvas width x height, the clip) into b; 0 when empty. */
+int gradfill_bounded(int width, int height, const int clip[4], const rf_gradfill_mask_t *mask,
+                     int b[4]);
+
+/* out = src IN m OVER out over w pixels: combine_over_u with a mask, four
+ * pixels at a time as pixman's SSE2 combiner does (the same integer
+ * operations: each product (x * a + 128) * 257 >> 16, the sum saturated),
+ * or one at a time (simd 0, or without SSE2): the same bytes. src must be
+ * defined where m is 0 too (its value does not matter). */
+void gradfill_over_row(uint32_t *out, const uint32_t *src, const uint8_t *m, int w, int simd);
 
 /* The segment of position x (16.16): the first stop past it. */
 static inline int gradfill_seg_of(const walker_t *wk, int64_t x)

@@ -6,6 +6,7 @@
 #include <float.h>
 #include <math.h>
 #include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define FIXED_1 GRADFILL_FIXED_1
@@ -429,18 +430,31 @@ static int is_horizontal(const lin_t *g, int height)
     return -1 < inc && inc < 1;
 }
 
-int rf_gradfill_linear(unsigned char *data, int stride, int width, int height, const int box[4],
-                       const cairo_matrix_t *inv, double x0, double y0, double x1, double y1,
-                       const rf_gradfill_stop_t *stops, int n)
-{
-    if (n <= 0 || n > RF_GRADFILL_MAX_STOPS || !(box[0] >= 0 && box[1] >= 0 &&
-        box[2] <= width && box[3] <= height && box[0] < box[2] && box[1] < box[3]))
-        return 0;
+/* A linear gradient over a box as pixman walks it: what every row needs. */
+typedef struct {
     lin_t g;
+    int bw, bh, sx, sy, horizontal, nb, have_d;
+    uint32_t c0;
+    double dinc;
+    int64_t bx[GRADFILL_MAX_BREAKS];
+    uint32_t bc[GRADFILL_MAX_BREAKS];
+    int64_t dtab[RF_GRADFILL_DTAB]; /* (int64_t)(inc * i), when have_d */
+} lin_box_t;
+
+/* The gradient from (x0, y0) to (x1, y1) seen through inv over box (whole
+ * pixels, not empty), stops opaque (alpha 0) or with their alpha: 1 when
+ * pixman's walk is repeated here, 0 for a case it is not (cairo paints a
+ * solid color, rescales the gradient, or pixman leaves the affine branch
+ * or its ranges). */
+static int lin_box_init(lin_box_t *p, const int box[4], const cairo_matrix_t *inv, double x0,
+                        double y0, double x1, double y1, const rf_gradfill_stop_t *stops, int n,
+                        int alpha)
+{
+    lin_t *g = &p->g;
     /* _cairo_gradient_pattern_is_solid: cairo paints a solid color when
      * every stop has the same color (one stop, say) or the ends are within
      * DBL_EPSILON of each other */
-    if (gradfill_walker_init(&g.wk, stops, n, 0) ||
+    if (gradfill_walker_init(&g->wk, stops, n, alpha) ||
         (fabs(x0 - x1) < DBL_EPSILON && fabs(y0 - y1) < DBL_EPSILON))
         return 0;
     /* the pattern matrix: the identity times the inverse of the matrix the
@@ -449,24 +463,31 @@ int rf_gradfill_linear(unsigned char *data, int stride, int width, int height, c
     dim = fmax(dim, fmax(fabs(x0 - x1), fabs(y0 - y1)));
     if (!(dim <= 16383.0)) /* PIXMAN_MAX_INT >> 1: cairo rescales: not repeated here */
         return 0;
-    g.p1x = gradfill_fixed(x0);
-    g.p1y = gradfill_fixed(y0);
-    g.p2x = gradfill_fixed(x1);
-    g.p2y = gradfill_fixed(y1);
+    g->p1x = gradfill_fixed(x0);
+    g->p1y = gradfill_fixed(y0);
+    g->p2x = gradfill_fixed(x1);
+    g->p2y = gradfill_fixed(y1);
     int bw = box[2] - box[0], bh = box[3] - box[1], ix, iy;
-    if (!gradfill_pixman_offset(inv, box[0] + bw / 2., box[1] + bh / 2., &g.t, &g.has, &ix, &iy))
+    if (!gradfill_pixman_offset(inv, box[0] + bw / 2., box[1] + bh / 2., &g->t, &g->has, &ix, &iy))
         return 0;
-    if (g.has && memcmp(&g.t, &(xform_t){ { { FIXED_1, 0, 0 }, { 0, FIXED_1, 0 },
-                                            { 0, 0, FIXED_1 } } }, sizeof g.t) == 0)
-        g.has = 0; /* pixman_image_set_transform drops the identity */
-    int sx = box[0] + ix, sy = box[1] + iy, horizontal = is_horizontal(&g, bh);
+    if (g->has && memcmp(&g->t, &(xform_t){ { { FIXED_1, 0, 0 }, { 0, FIXED_1, 0 },
+                                              { 0, 0, FIXED_1 } } }, sizeof g->t) == 0)
+        g->has = 0; /* pixman_image_set_transform drops the identity */
+    p->bw = bw;
+    p->bh = bh;
+    p->sx = box[0] + ix;
+    p->sy = box[1] + iy;
+    if (!(abs(p->sx) < GRADFILL_COORD_MAX && abs(p->sx + bw) < GRADFILL_COORD_MAX &&
+          abs(p->sy) < GRADFILL_COORD_MAX && abs(p->sy + bh) < GRADFILL_COORD_MAX))
+        return 0; /* pixman's pixel_to_fixed would wrap */
+    p->horizontal = is_horizontal(g, bh);
     /* every row's setup first: nothing is written unless all are pixman's;
      * the positions the box reaches */
     int64_t xmin = INT64_MAX, xmax = INT64_MIN;
-    for (int y = 0; y < (horizontal ? 1 : bh); y++) {
+    for (int y = 0; y < (p->horizontal ? 1 : bh); y++) {
         int64_t t;
         double inc;
-        if (!row_setup(&g, sx, sy + y, &t, &inc) || !(fabs(inc) * bw < 4.0e18))
+        if (!row_setup(g, p->sx, p->sy + y, &t, &inc) || !(fabs(inc) * bw < 4.0e18))
             return 0;
         int64_t xe = t + (int64_t)(inc * (bw - 1));
         xmin = t < xmin ? t : xmin;
@@ -476,50 +497,97 @@ int rf_gradfill_linear(unsigned char *data, int stride, int width, int height, c
     }
     if (!(xmax - xmin < INT64_MAX / 4 && xmin > INT64_MIN / 4))
         return 0;
-    int64_t bx[GRADFILL_MAX_BREAKS];
-    uint32_t bc[GRADFILL_MAX_BREAKS], c0;
-    int nb = gradfill_color_breaks(&g.wk, xmin, xmax, bx, bc, GRADFILL_MAX_BREAKS, &c0);
-    int whole = nb >= 0; /* one list serves every row */
+    /* one list of changes for every row, when it fits */
+    p->nb = gradfill_color_breaks(&g->wk, xmin, xmax, p->bx, p->bc, GRADFILL_MAX_BREAKS, &p->c0);
+    p->have_d = 0;
+    p->dinc = 0;
+    return 1;
+}
+
+/* Row y of the box (y > 0 of a horizontal gradient: pixman repeats its
+ * first row, which the caller copies) into out[0 .. bw-1]. */
+static void lin_box_row(lin_box_t *p, int y, uint32_t *out)
+{
+    const lin_t *g = &p->g;
+    int bw = p->bw;
+    int64_t t;
+    double inc;
+    row_setup(g, p->sx, p->sy + y, &t, &inc);
+    if ((int64_t)(inc * bw) == 0) {
+        fill32(out, 0, bw, gradfill_walk(&g->wk.seg[gradfill_seg_of(&g->wk, t)], t));
+        return;
+    }
     /* (int64_t)(inc * i), the same down the rows while inc is (affine:
      * always), for the dense walk */
-    int64_t dtab[RF_GRADFILL_DTAB];
-    double dinc = 0;
-    int have_d = 0;
-    for (int y = 0; y < bh; y++) {
+    if (!p->have_d && bw <= RF_GRADFILL_DTAB) {
+        for (int i = 0; i < bw; i++)
+            p->dtab[i] = (int64_t)(inc * i);
+        p->dinc = inc;
+        p->have_d = 1;
+    }
+    int rn = p->nb;
+    uint32_t rc0 = p->c0;
+    if (p->nb < 0) { /* too many changes for the box: this row's own, in the box's lists */
+        int64_t xe = t + (int64_t)(inc * (bw - 1));
+        rn = gradfill_color_breaks(&g->wk, t < xe ? t : xe, t < xe ? xe : t, p->bx, p->bc,
+                                   GRADFILL_MAX_BREAKS, &rc0);
+    }
+    if (rn >= 0) {
+        row_runs(out, bw, t, inc, p->have_d && inc == p->dinc ? p->dtab : NULL, p->bx, p->bc, rn,
+                 rc0);
+    } else { /* a change every pixel or two: pixman's walk itself */
+        for (int i = 0; i < bw; i++) {
+            int64_t x = t + (int64_t)(inc * i);
+            out[i] = gradfill_walk(&g->wk.seg[gradfill_seg_of(&g->wk, x)], x);
+        }
+    }
+}
+
+int rf_gradfill_linear(unsigned char *data, int stride, int width, int height, const int box[4],
+                       const cairo_matrix_t *inv, double x0, double y0, double x1, double y1,
+                       const rf_gradfill_stop_t *stops, int n)
+{
+    if (n <= 0 || n > RF_GRADFILL_MAX_STOPS || !(box[0] >= 0 && box[1] >= 0 &&
+        box[2] <= width && box[3] <= height && box[0] < box[2] && box[1] < box[3]))
+        return 0;
+    lin_box_t p;
+    if (!lin_box_init(&p, box, inv, x0, y0, x1, y1, stops, n, 0))
+        return 0;
+    for (int y = 0; y < p.bh; y++) {
         uint32_t *out = (uint32_t *)(void *)(data + (size_t)(box[1] + y) * (size_t)stride) + box[0];
-        if (horizontal && y > 0) { /* pixman repeats its first row */
+        if (p.horizontal && y > 0) /* pixman repeats its first row */
             memcpy(out, (uint32_t *)(void *)(data + (size_t)box[1] * (size_t)stride) + box[0],
-                   sizeof *out * (size_t)bw);
-            continue;
-        }
-        int64_t t;
-        double inc;
-        row_setup(&g, sx, sy + y, &t, &inc);
-        if ((int64_t)(inc * bw) == 0) {
-            fill32(out, 0, bw, gradfill_walk(&g.wk.seg[gradfill_seg_of(&g.wk, t)], t));
-            continue;
-        }
-        if (!have_d && bw <= RF_GRADFILL_DTAB) {
-            for (int i = 0; i < bw; i++)
-                dtab[i] = (int64_t)(inc * i);
-            dinc = inc;
-            have_d = 1;
-        }
-        int rn = nb;
-        uint32_t rc0 = c0;
-        if (!whole) { /* too many changes for the box: this row's own */
-            int64_t xe = t + (int64_t)(inc * (bw - 1));
-            rn = gradfill_color_breaks(&g.wk, t < xe ? t : xe, t < xe ? xe : t, bx, bc,
-                              GRADFILL_MAX_BREAKS, &rc0);
-        }
-        if (rn >= 0) {
-            row_runs(out, bw, t, inc, have_d && inc == dinc ? dtab : NULL, bx, bc, rn, rc0);
-        } else { /* a change every pixel or two: pixman's walk itself */
-            for (int i = 0; i < bw; i++) {
-                int64_t x = t + (int64_t)(inc * i);
-                out[i] = gradfill_walk(&g.wk.seg[gradfill_seg_of(&g.wk, x)], x);
-            }
-        }
+                   sizeof *out * (size_t)p.bw);
+        else
+            lin_box_row(&p, y, out);
+    }
+    return 1;
+}
+
+int rf_gradfill_linear_mask(unsigned char *data, int stride, int width, int height,
+                            const int clip[4], const cairo_matrix_t *inv, double x0, double y0,
+                            double x1, double y1, const rf_gradfill_stop_t *stops, int n,
+                            const rf_gradfill_mask_t *mask)
+{
+    if (n <= 0 || n > RF_GRADFILL_MAX_STOPS)
+        return 0;
+    int b[4];
+    if (gradfill_stops_clear(stops, n) || !gradfill_bounded(width, height, clip, mask, b))
+        return 1; /* cairo draws nothing */
+    if (b[2] - b[0] > RF_GRADFILL_DTAB)
+        return 0; /* wider than the row kept here */
+    lin_box_t p;
+    if (!lin_box_init(&p, b, inv, x0, y0, x1, y1, stops, n, 1))
+        return 0;
+    uint32_t row[RF_GRADFILL_DTAB];
+    int simd = gradfill_simd();
+    for (int y = 0; y < p.bh; y++) {
+        const uint8_t *m = mask->a + (size_t)(b[1] + y - mask->y) * (size_t)mask->stride +
+                           (b[0] - mask->x);
+        uint32_t *out = (uint32_t *)(void *)(data + (size_t)(b[1] + y) * (size_t)stride) + b[0];
+        if (!(p.horizontal && y > 0)) /* pixman computes a horizontal one's first row only */
+            lin_box_row(&p, y, row);
+        gradfill_over_row(out, row, m, p.bw, simd);
     }
     return 1;
 }

@@ -16,19 +16,23 @@
  * are evaluated.
  *
  * And the reproduction of what cairo_mask_surface() of an A8 coverage mask
- * writes under the radial gradient cairo_pattern_create_radial(cx, cy, 0,
- * cx, cy, r) (PAD, stops of any alpha): cairo's spans compositor hands
- * pixman the bounded box, and pixman's general path fetches the mask,
- * evaluates the radial gradient where the mask is not 0 (radial_get_scanline
- * in its affine branch: B, C and their differences in exact integers, the
- * discriminant, its root and t in doubles) and combines OVER
- * (combine_over_u with a mask). pixman spends about 130 instructions a
- * covered pixel there, through function pointers and a walker reset per
- * segment change; here a row is one loop (gradfill-radial.c).
+ * writes under a linear gradient or the radial gradient
+ * cairo_pattern_create_radial(cx, cy, 0, cx, cy, r) (PAD, stops of any
+ * alpha): cairo's spans compositor hands pixman the bounded box, and
+ * pixman's general path fetches the mask, evaluates the gradient where
+ * the mask is not 0 (radial_get_scanline in its affine branch: B, C and
+ * their differences in exact integers, the discriminant, its root and t
+ * in doubles) and combines OVER (combine_over_u with a mask). pixman
+ * spends about 75 instructions a covered pixel on a radial gradient,
+ * through function pointers and a walker reset per segment change; here
+ * the walker's color changes are moved to the squared distance, so a
+ * pixel is two integer compares, and the combine is pixman's SSE2
+ * arithmetic four pixels at a time (gradfill-mask.c). A linear
+ * gradient's row is the one the box fill computes, then combined.
  *
  * Exactness is held by tests/check_gradfill.c (thousands of random
  * gradients, matrices, stops, boxes and masks against cairo itself) and,
- * in every process, by probes (rf_gradfill_usable, rf_gradfill_radial_usable):
+ * in every process, by probes (rf_gradfill_usable, rf_gradfill_mask_usable):
  * a few gradients drawn both ways
  * once; when any pixel differs (another cairo or pixman, another FPU) the
  * renderer keeps drawing with cairo.
@@ -89,6 +93,15 @@ int rf_gradfill_radial(unsigned char *data, int stride, int width, int height, c
                        const cairo_matrix_t *inv, double cx, double cy, double radius,
                        const rf_gradfill_stop_t *stops, int n, const rf_gradfill_mask_t *mask);
 
+/* The same for the linear gradient from (x0, y0) to (x1, y1) in user
+ * space (CAIRO_EXTEND_PAD), stops[0 .. n-1] with their alpha; 0 also when
+ * the box is wider than 4,096 pixels, or cairo would paint a solid color
+ * (every stop one color, the ends within DBL_EPSILON). */
+int rf_gradfill_linear_mask(unsigned char *data, int stride, int width, int height,
+                            const int clip[4], const cairo_matrix_t *inv, double x0, double y0,
+                            double x1, double y1, const rf_gradfill_stop_t *stops, int n,
+                            const rf_gradfill_mask_t *mask);
+
 /* The inverse of cr's current transformation, read back exactly as cairo
  * holds it (cairo_device_to_user of the unit vectors and the origin; the
  * target must have no device offset or scale). */
@@ -98,7 +111,7 @@ void rf_gradfill_inverse(cairo_t *cr, cairo_matrix_t *inv);
  * (checked once, on a few gradients drawn both ways), else 0. */
 int rf_gradfill_usable(void);
 
-/* The same for rf_gradfill_radial. */
-int rf_gradfill_radial_usable(void);
+/* The same for rf_gradfill_radial and rf_gradfill_linear_mask. */
+int rf_gradfill_mask_usable(void);
 
 #endif

@@ -1,5 +1,5 @@
 /* render-gradfill.c - the renderer's side of gradfill.h: which fills it
- * paints (render-int.h render_fill_gradient_box, render_coverage_radial)
+ * paints (render-int.h render_fill_gradient_box, render_coverage_gradient)
  * and the canvas it paints them into. */
 #include <math.h>
 #include <stdint.h>
@@ -8,15 +8,16 @@
 #include "render-int.h"
 
 /* Can gradfill.h paint into the canvas now: cr draws into it, not into a
- * group, with operator OVER, and the probe agreed (linear, or radial)? */
-static int canvas_paintable(rf_renderer_t *r, int radial)
+ * group, with operator OVER, and the probe agreed (boxes, or through a
+ * mask)? */
+static int canvas_paintable(rf_renderer_t *r, int mask)
 {
     cairo_t *cr = r->cr;
     return cairo_status(cr) == CAIRO_STATUS_SUCCESS && cairo_get_target(cr) == r->surface &&
            cairo_get_group_target(cr) == r->surface &&
            cairo_get_operator(cr) == CAIRO_OPERATOR_OVER &&
            cairo_image_surface_get_format(r->surface) == CAIRO_FORMAT_ARGB32 &&
-           (radial ? rf_gradfill_radial_usable() : rf_gradfill_usable());
+           (mask ? rf_gradfill_mask_usable() : rf_gradfill_usable());
 }
 
 /* The clip in device pixels, on the canvas, into clip[4]: 0 unless it is
@@ -114,19 +115,30 @@ int render_fill_gradient_box(rf_renderer_t *r, const rf_layer_t *L, const rf_sha
     return 1;
 }
 
-int render_coverage_radial(rf_renderer_t *r, const rf_paint_t *p, const cairo_matrix_t *m,
-                           const uint8_t *a, int stride, int x, int y, int w, int h)
+int render_coverage_gradient(rf_renderer_t *r, const rf_paint_t *p, const cairo_matrix_t *m,
+                             const uint8_t *a, int stride, int x, int y, int w, int h)
 {
     cairo_t *cr = r->cr;
-    if (r->gradfill_off || p->kind != RF_PAINT_RADIAL || p->nstops < 1 ||
+    int radial = p->kind == RF_PAINT_RADIAL;
+    if (r->gradfill_off || !(radial || p->kind == RF_PAINT_LINEAR) || p->nstops < 1 ||
         p->nstops > RF_GRADFILL_MAX_STOPS)
         return 0;
-    double cx = rf_prop_get(&p->p0[0], r->slots), cy = rf_prop_get(&p->p0[1], r->slots);
-    double rad = rf_prop_get(&p->radius, r->slots);
+    double x0 = rf_prop_get(&p->p0[0], r->slots), y0 = rf_prop_get(&p->p0[1], r->slots);
+    double x1 = 0, y1 = 0, rad = 0;
+    if (radial)
+        rad = rf_prop_get(&p->radius, r->slots);
+    else {
+        x1 = rf_prop_get(&p->p1[0], r->slots);
+        y1 = rf_prop_get(&p->p1[1], r->slots);
+    }
     rf_gradfill_stop_t st[RF_GRADFILL_MAX_STOPS];
-    if (!(isfinite(cx) && isfinite(cy) && isfinite(rad) && rad > 0) || !stops_now(r, p, st, 0) ||
+    /* a degenerate gradient is the last stop's color (render.c
+     * gradient_create): cairo's */
+    int usable = radial ? isfinite(rad) && rad > 0
+                        : isfinite(x1) && isfinite(y1) && !(x0 == x1 && y0 == y1);
+    if (!(usable && isfinite(x0) && isfinite(y0)) || !stops_now(r, p, st, 0) ||
         !canvas_paintable(r, 1))
-        return 0; /* a degenerate gradient is the last stop's color: cairo's */
+        return 0;
     int clip[4];
     if (!canvas_clip(r, clip))
         return 0;
@@ -139,16 +151,18 @@ int render_coverage_radial(rf_renderer_t *r, const rf_paint_t *p, const cairo_ma
     cairo_identity_matrix(cr);
     const rf_gradfill_mask_t mk = { a, stride, x, y, w, h };
     cairo_surface_flush(r->surface);
-    if (!rf_gradfill_radial(cairo_image_surface_get_data(r->surface),
-                            cairo_image_surface_get_stride(r->surface),
-                            cairo_image_surface_get_width(r->surface),
-                            cairo_image_surface_get_height(r->surface), clip, &inv, cx, cy, rad, st,
-                            (int)p->nstops, &mk))
+    unsigned char *data = cairo_image_surface_get_data(r->surface);
+    int sd = cairo_image_surface_get_stride(r->surface);
+    int cw = cairo_image_surface_get_width(r->surface), ch = cairo_image_surface_get_height(r->surface);
+    int n = (int)p->nstops;
+    if (!(radial ? rf_gradfill_radial(data, sd, cw, ch, clip, &inv, x0, y0, rad, st, n, &mk)
+                 : rf_gradfill_linear_mask(data, sd, cw, ch, clip, &inv, x0, y0, x1, y1, st, n,
+                                           &mk)))
         return 0;
-    int x0 = x > clip[0] ? x : clip[0], y0 = y > clip[1] ? y : clip[1];
-    int x1 = x + w < clip[2] ? x + w : clip[2], y1 = y + h < clip[3] ? y + h : clip[3];
-    if (x1 > x0 && y1 > y0)
-        cairo_surface_mark_dirty_rectangle(r->surface, x0, y0, x1 - x0, y1 - y0);
+    int bx0 = x > clip[0] ? x : clip[0], by0 = y > clip[1] ? y : clip[1];
+    int bx1 = x + w < clip[2] ? x + w : clip[2], by1 = y + h < clip[3] ? y + h : clip[3];
+    if (bx1 > bx0 && by1 > by0)
+        cairo_surface_mark_dirty_rectangle(r->surface, bx0, by0, bx1 - bx0, by1 - by0);
     r->gradfills++;
     return 1;
 }

@@ -310,14 +310,14 @@ void prefix_end(rf_renderer_t *r);
 int render_fill_gradient_box(rf_renderer_t *r, const rf_layer_t *L, const rf_shape_t *sh,
                              const cairo_matrix_t *m);
 
-/* render-gradfill.c: paint p, a radial gradient set under m, through the
- * coverage a (rows of stride bytes, w x h, at device pixel (x, y)) into
- * the canvas, as cairo_mask_surface() would (gradfill.h: pixman's radial
- * walk costs about 130 instructions a covered pixel). 1 when painted; 0,
- * nothing painted: cairo draws it (another paint, a group or another
- * operator, a clip that is not one rectangle of whole pixels). The current
- * matrix is the identity on return. */
-int render_coverage_radial(rf_renderer_t *r, const rf_paint_t *p, const cairo_matrix_t *m,
-                           const uint8_t *a, int stride, int x, int y, int w, int h);
+/* render-gradfill.c: paint p, a linear or radial gradient set under m,
+ * through the coverage a (rows of stride bytes, w x h, at device pixel
+ * (x, y)) into the canvas, as cairo_mask_surface() would (gradfill.h:
+ * pixman's gradient walk costs 30 to 75 instructions a covered pixel). 1
+ * when painted; 0, nothing painted: cairo draws it (another paint, a group
+ * or another operator, a clip that is not one rectangle of whole pixels).
+ * The current matrix is the identity on return. */
+int render_coverage_gradient(rf_renderer_t *r, const rf_paint_t *p, const cairo_matrix_t *m,
+                             const uint8_t *a, int stride, int x, int y, int w, int h);
 
 #endif

@@ -1,7 +1,9 @@
-/* gradfill-radial.c - rf_gradfill_radial (gradfill.h): a radial gradient
- * through a coverage mask, as cairo 1.16's cairo_mask_surface() and
- * pixman 0.42's general path paint it. Each step names the function whose
- * arithmetic it repeats; the order of operations and the types are theirs.
+/* gradfill-mask.c - gradients through a coverage mask (gradfill.h), as
+ * cairo 1.16's cairo_mask_surface() and pixman 0.42's general path paint
+ * them: what the two kinds share (the bounded box, pixman's combine, the
+ * probe), and rf_gradfill_radial; the linear one's rows are gradfill.c's.
+ * Each step names the function whose arithmetic it repeats; the order of
+ * operations and the types are theirs.
  *
  * The gradient is cairo_pattern_create_radial(cx, cy, 0, cx, cy, r): pixman
  * holds c1 = (cx, cy, 0), c2 = (cx, cy, R) in 16.16, so delta = (0, 0, R),
@@ -20,8 +22,6 @@
 #include <emmintrin.h>
 #endif
 
-/* The most rows or columns pixman's int32 pixel coordinates reach here. */
-#define RADIAL_COORD_MAX 32000
 /* |pdx|, |pdy| at most 2^30: C and its differences stay in int64. */
 #define RADIAL_V_MAX 1073741824LL
 
@@ -157,12 +157,38 @@ static int64_t least_c(const rad_t *g, int64_t x, int64_t lo, int64_t cmax)
     return hi;
 }
 
-/* out = src IN m OVER out over w pixels: combine_over_u with a mask, four
- * pixels at a time as pixman's SSE2 combiner does (the same integer
- * operations: each product (x * a + 128) * 257 >> 16, the sum saturated),
- * or one at a time (RF_GRADFILL_SCALAR, or without SSE2): the same bytes.
- * Every src pixel is written, covered or not. */
-static void over_row(uint32_t *out, const uint32_t *src, const uint8_t *m, int w, int simd)
+int gradfill_simd(void)
+{
+    const char *env = getenv("RF_GRADFILL_SCALAR");
+    return !(env != NULL && env[0] != '\0' && strcmp(env, "0") != 0);
+}
+
+int gradfill_stops_clear(const rf_gradfill_stop_t *stops, int n)
+{
+    int clear = 1;
+    for (int k = 0; k < n; k++) {
+        double a = stops[k].a;
+        a = a >= 0 ? (a <= 1 ? a : 1) : 0;
+        clear &= (uint16_t)(a * 65535.0 + 0.5) <= 0xff;
+    }
+    return clear;
+}
+
+int gradfill_bounded(int width, int height, const int clip[4], const rf_gradfill_mask_t *mask,
+                     int b[4])
+{
+    b[0] = mask->x > 0 ? mask->x : 0;
+    b[1] = mask->y > 0 ? mask->y : 0;
+    b[2] = mask->x + mask->w < width ? mask->x + mask->w : width;
+    b[3] = mask->y + mask->h < height ? mask->y + mask->h : height;
+    b[0] = b[0] > clip[0] ? b[0] : clip[0];
+    b[1] = b[1] > clip[1] ? b[1] : clip[1];
+    b[2] = b[2] < clip[2] ? b[2] : clip[2];
+    b[3] = b[3] < clip[3] ? b[3] : clip[3];
+    return b[0] < b[2] && b[1] < b[3];
+}
+
+void gradfill_over_row(uint32_t *out, const uint32_t *src, const uint8_t *m, int w, int simd)
 {
     int i = 0;
 #if defined(__SSE2__)
@@ -237,7 +263,7 @@ static void row_by_breaks(uint32_t *out, const uint8_t *m, int w, row_t row, con
             }
             src[i] = col[k];
         }
-        over_row(out + at, src, mm, n, simd);
+        gradfill_over_row(out + at, src, mm, n, simd);
     }
 }
 
@@ -271,28 +297,12 @@ int rf_gradfill_radial(unsigned char *data, int stride, int width, int height, c
      * cairo rescales (not repeated here) */
     if (!(fmax(fmax(fabs(cx), fabs(cy)), radius) <= 16383.0))
         return 0;
+    int b[4];
+    if (gradfill_stops_clear(stops, n) || !gradfill_bounded(width, height, clip, mask, b))
+        return 1; /* cairo draws nothing */
     walker_t wk;
     gradfill_walker_init(&wk, stops, n, 1);
-    /* _cairo_pattern_is_clear: every stop's alpha_short <= 0xff, nothing
-     * drawn (the walker would give 0 there too) */
-    int clear = 1;
-    for (int k = 0; k < n; k++) {
-        double a = stops[k].a;
-        a = a >= 0 ? (a <= 1 ? a : 1) : 0;
-        clear &= (uint16_t)(a * 65535.0 + 0.5) <= 0xff;
-    }
-    /* the bounded box: the mask's rectangle, the canvas, the clip */
-    int b0 = mask->x, b1 = mask->y, b2 = mask->x + mask->w, b3 = mask->y + mask->h;
-    b0 = b0 > 0 ? b0 : 0;
-    b1 = b1 > 0 ? b1 : 0;
-    b2 = b2 < width ? b2 : width;
-    b3 = b3 < height ? b3 : height;
-    b0 = b0 > clip[0] ? b0 : clip[0];
-    b1 = b1 > clip[1] ? b1 : clip[1];
-    b2 = b2 < clip[2] ? b2 : clip[2];
-    b3 = b3 < clip[3] ? b3 : clip[3];
-    if (clear || b0 >= b2 || b1 >= b3)
-        return 1;
+    int b0 = b[0], b1 = b[1], b2 = b[2], b3 = b[3];
     int bw = b2 - b0, bh = b3 - b1;
     int32_t R = gradfill_fixed(radius), c1x = gradfill_fixed(cx), c1y = gradfill_fixed(cy);
     xform_t t;
@@ -303,8 +313,8 @@ int rf_gradfill_radial(unsigned char *data, int stride, int width, int height, c
                                           { 0, 0, GRADFILL_FIXED_1 } } }, sizeof t) == 0)
         has = 0; /* pixman_image_set_transform drops the identity */
     int sx = b0 + ix, sy = b1 + iy;
-    if (!(abs(sx) < RADIAL_COORD_MAX && abs(sx + bw) < RADIAL_COORD_MAX &&
-          abs(sy) < RADIAL_COORD_MAX && abs(sy + bh) < RADIAL_COORD_MAX))
+    if (!(abs(sx) < GRADFILL_COORD_MAX && abs(sx + bw) < GRADFILL_COORD_MAX &&
+          abs(sy) < GRADFILL_COORD_MAX && abs(sy + bh) < GRADFILL_COORD_MAX))
         return 0;
     /* every row's setup first: nothing is written unless all are pixman's */
     for (int y = 0; y < bh; y++) {
@@ -327,8 +337,7 @@ int rf_gradfill_radial(unsigned char *data, int stride, int width, int height, c
     }
     /* the color changes along [0, X(cmax)], each moved to the least C
      * that reaches it */
-    const char *env = getenv("RF_GRADFILL_SCALAR");
-    int simd = !(env != NULL && env[0] != '\0' && strcmp(env, "0") != 0);
+    int simd = gradfill_simd();
     /* the color changes along [0, X(cmax)], each moved to the least C
      * that reaches it: bnd[1 .. nb], with guards either side; col[k] the
      * color from bnd[k] */
@@ -361,30 +370,30 @@ int rf_gradfill_radial(unsigned char *data, int stride, int width, int height, c
 
 /* ---- the probe ---- */
 
-/* One radial gradient masked by cairo and here into two images: 1 when
- * every byte agrees. The mask is a disk of coverage with soft edges; a box
- * this small is walked pixel by pixel. */
-static int probe_one(const cairo_matrix_t *m, double cx, double cy, double rad, int mx, int my)
+/* One gradient (radial when rad > 0, else linear from p[0], p[1] to p[2],
+ * p[3]) masked by cairo and here into two images: 1 when every byte
+ * agrees. The mask is a disk of coverage with soft edges; a box this small
+ * is walked pixel by pixel. */
+static int probe_one(const cairo_matrix_t *m, const double p[4], double rad, int mx, int my,
+                     const rf_gradfill_stop_t *st)
 {
-    enum { W = 48, H = 40, MW = 40, MH = 32 };
-    uint32_t a[W * H], b[W * H]; /* 15 KiB of stack, once a process */
+    enum { W = 24, H = 20, MW = 20, MH = 16 };
+    uint32_t a[W * H], b[W * H];
     uint8_t cov[MW * MH];
     for (int i = 0; i < W * H; i++)
         a[i] = b[i] = 0xff3a5070u - (uint32_t)(i % 7) * 0x00010203u;
     for (int y = 0; y < MH; y++)
         for (int x = 0; x < MW; x++) { /* twice the distance to the middle, squared */
             int dx = 2 * x - MW + 1, dy = 2 * y - MH + 1, d2 = dx * dx + dy * dy;
-            cov[y * MW + x] = d2 < 576 ? 255 : d2 < 1156 ? (uint8_t)((1156 - d2) * 255 / 580) : 0;
+            cov[y * MW + x] = d2 < 144 ? 255 : d2 < 289 ? (uint8_t)((289 - d2) * 255 / 145) : 0;
         }
-    static const rf_gradfill_stop_t st[3] = {
-        { 0, 0.9, 0.3, 0.1, 0.8 }, { 0.4, 0.2, 0.6, 1, 0.5 }, { 1, 1, 1, 0, 0 }
-    };
     cairo_surface_t *s = cairo_image_surface_create_for_data((unsigned char *)a,
                                                              CAIRO_FORMAT_ARGB32, W, H, W * 4);
     cairo_surface_t *ms = cairo_image_surface_create_for_data(cov, CAIRO_FORMAT_A8, MW, MH, MW);
     cairo_t *cr = cairo_create(s);
     cairo_set_matrix(cr, m);
-    cairo_pattern_t *pat = cairo_pattern_create_radial(cx, cy, 0, cx, cy, rad);
+    cairo_pattern_t *pat = rad > 0 ? cairo_pattern_create_radial(p[0], p[1], 0, p[0], p[1], rad)
+                                   : cairo_pattern_create_linear(p[0], p[1], p[2], p[3]);
     for (int k = 0; k < 3; k++)
         cairo_pattern_add_color_stop_rgba(pat, st[k].offset, st[k].r, st[k].g, st[k].b, st[k].a);
     cairo_pattern_set_extend(pat, CAIRO_EXTEND_PAD);
@@ -402,8 +411,11 @@ static int probe_one(const cairo_matrix_t *m, double cx, double cy, double rad, 
     cairo_surface_destroy(s);
     const int clip[4] = { 0, 0, W, H };
     const rf_gradfill_mask_t mk = { cov, MW, mx, my, MW, MH };
-    return ok && rf_gradfill_radial((unsigned char *)b, W * 4, W, H, clip, &inv, cx, cy, rad, st,
-                                    3, &mk) &&
+    unsigned char *d = (unsigned char *)b;
+    return ok &&
+           (rad > 0 ? rf_gradfill_radial(d, W * 4, W, H, clip, &inv, p[0], p[1], rad, st, 3, &mk)
+                    : rf_gradfill_linear_mask(d, W * 4, W, H, clip, &inv, p[0], p[1], p[2], p[3],
+                                              st, 3, &mk)) &&
            memcmp(a, b, sizeof a) == 0;
 }
 
@@ -412,14 +424,25 @@ static pthread_once_t usable_once = PTHREAD_ONCE_INIT;
 
 static void usable_probe(void)
 {
-    const cairo_matrix_t moved = { 1, 0, 0, 1, 20.37, 18.5 }, ident = { 1, 0, 0, 1, 0, 0 };
-    const cairo_matrix_t scaled = { 1.7, 0, 0, 0.6, 22, 19.25 };
-    const cairo_matrix_t turned = { 0.8660254, 0.5, -0.5, 0.8660254, 24.1, 17.9 };
-    usable = probe_one(&moved, 0, 0, 15.5, 4, 3) && probe_one(&ident, 21.3, 19.9, 9, 2, 5) &&
-             probe_one(&scaled, 1.5, -2, 12, 6, 2) && probe_one(&turned, 0, 0, 20, 3, 4);
+    /* three stops, alpha falling to 0: colors far apart, and colors close
+     * enough that the changes are few (the probe stays cheap) */
+    static const rf_gradfill_stop_t far[3] = {
+        { 0, 0.9, 0.3, 0.1, 0.8 }, { 0.4, 0.2, 0.6, 1, 0.5 }, { 1, 1, 1, 0, 0 }
+    };
+    static const rf_gradfill_stop_t near[3] = {
+        { 0, 0.9, 0.3, 0.1, 0.3 }, { 0.4, 0.8, 0.35, 0.2, 0.2 }, { 1, 0.85, 0.3, 0.15, 0 }
+    };
+    const cairo_matrix_t moved = { 1, 0, 0, 1, 10.37, 9.5 }, ident = { 1, 0, 0, 1, 0, 0 };
+    const cairo_matrix_t scaled = { 1.7, 0, 0, 0.6, 11, 9.25 };
+    const cairo_matrix_t turned = { 0.8660254, 0.5, -0.5, 0.8660254, 12.1, 8.9 };
+    static const double at0[4] = { 0 }, mid[4] = { 10.3, 9.9 }, off[4] = { 0.5, -1 };
+    static const double across[4] = { -8, -2, 9, 3 }, down[4] = { 1, -6, 1, 5.5 };
+    usable = probe_one(&moved, at0, 8.5, 2, 2, near) && probe_one(&ident, mid, 5, 1, 3, far) &&
+             probe_one(&scaled, off, 6, 3, 1, near) && probe_one(&turned, at0, 10, 2, 2, near) &&
+             probe_one(&turned, across, 0, 3, 2, far) && probe_one(&scaled, down, 0, 1, 3, near);
 }
 
-int rf_gradfill_radial_usable(void)
+int rf_gradfill_mask_usable(void)
 {
     pthread_once(&usable_once, usable_probe);
     return usable;
