@@ -102,6 +102,13 @@ int rf_gradfill_linear_mask(unsigned char *data, int stride, int width, int heig
                             double x1, double y1, const rf_gradfill_stop_t *stops, int n,
                             const rf_gradfill_mask_t *mask);
 
+/* The same for a solid color c (red, green, blue, alpha: straight, as
+ * given to cairo_set_source_rgba, which clamps them to [0, 1]; finite):
+ * pixman's over_n_8_8888 with the color cairo hands it (its premultiplied
+ * shorts, each cut to 8 bits). Always paints. */
+void rf_gradfill_solid_mask(unsigned char *data, int stride, int width, int height,
+                            const int clip[4], const double c[4], const rf_gradfill_mask_t *mask);
+
 /* The inverse of cr's current transformation, read back exactly as cairo
  * holds it (cairo_device_to_user of the unit vectors and the origin; the
  * target must have no device offset or scale). */
@@ -111,7 +118,8 @@ void rf_gradfill_inverse(cairo_t *cr, cairo_matrix_t *inv);
  * (checked once, on a few gradients drawn both ways), else 0. */
 int rf_gradfill_usable(void);
 
-/* The same for rf_gradfill_radial and rf_gradfill_linear_mask. */
+/* The same for rf_gradfill_radial, rf_gradfill_linear_mask and
+ * rf_gradfill_solid_mask. */
 int rf_gradfill_mask_usable(void);
 
 #endif

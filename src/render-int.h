@@ -320,4 +320,16 @@ int render_fill_gradient_box(rf_renderer_t *r, const rf_layer_t *L, const rf_sha
 int render_coverage_gradient(rf_renderer_t *r, const rf_paint_t *p, const cairo_matrix_t *m,
                              const uint8_t *a, int stride, int x, int y, int w, int h);
 
+/* render-gradfill.c: the same for a solid, mix or color-value paint at
+ * alpha over a box of at most 4,096 pixels (cairo_mask_surface() of a
+ * solid source: pixman's over_n_8_8888; cairo's own overhead, about 9,000
+ * instructions a call, is most of a small shape's cost). */
+int render_coverage_solid(rf_renderer_t *r, const rf_paint_t *p, double alpha, const uint8_t *a,
+                          int stride, int x, int y, int w, int h);
+
+/* render.c: the straight color a solid, mix or color-value paint sets as
+ * cairo's source at alpha, into c (red, green, blue, alpha); 0 for a
+ * gradient. */
+int render_paint_solid(const rf_renderer_t *r, const rf_paint_t *p, double alpha, double c[4]);
+
 #endif

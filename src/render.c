@@ -122,57 +122,71 @@ static int gradient_is_constant(const rf_paint_t *p)
     return p->radius.slot == RF_PROP_CONST;
 }
 
+int render_paint_solid(const rf_renderer_t *r, const rf_paint_t *p, double alpha, double c[4])
+{
+    switch (p->kind) {
+    case RF_PAINT_VALUE: { /* a color value: straight RGBA, clamped */
+        const double *v = r->slots + p->by.slot;
+        c[0] = rf_clamp01(v[0]);
+        c[1] = rf_clamp01(v[1]);
+        c[2] = rf_clamp01(v[2]);
+        c[3] = rf_clamp01(v[3]) * alpha;
+        return 1;
+    }
+    case RF_PAINT_SOLID:
+        c[0] = p->color.r;
+        c[1] = p->color.g;
+        c[2] = p->color.b;
+        c[3] = p->color.a * alpha;
+        return 1;
+    case RF_PAINT_MIX: {
+        double k = rf_clamp01(P(&p->by, r->slots));
+        const rf_color_t a = rf_colorp_get(&p->ends[0], r->slots);
+        const rf_color_t b = rf_colorp_get(&p->ends[1], r->slots);
+        if (p->space == RF_SPACE_SRGB) { /* the bytes of old: no conversion */
+            c[0] = a.r + (b.r - a.r) * k;
+            c[1] = a.g + (b.g - a.g) * k;
+            c[2] = a.b + (b.b - a.b) * k;
+            c[3] = (a.a + (b.a - a.a) * k) * alpha;
+            return 1;
+        }
+        const double ca[4] = { a.r, a.g, a.b, a.a }, cb[4] = { b.r, b.g, b.b, b.a };
+        rf_color_mix(p->space, ca, cb, k, c);
+        c[3] *= alpha;
+        return 1;
+    }
+    default:
+        return 0;
+    }
+}
+
 /* Sets the paint as the source; alpha multiplies solid and mix colors
  * (the single-paint opacity shortcut; 1 otherwise). */
 static void paint_set(rf_renderer_t *r, const rf_paint_t *p, cairo_pattern_t *cached,
                       double alpha)
 {
     cairo_t *cr = r->cr;
-    switch (p->kind) {
-    case RF_PAINT_VALUE: { /* a color value: straight RGBA, clamped */
-        const double *c = r->slots + p->by.slot;
-        cairo_set_source_rgba(cr, rf_clamp01(c[0]), rf_clamp01(c[1]), rf_clamp01(c[2]),
-                              rf_clamp01(c[3]) * alpha);
+    double c[4];
+    if (render_paint_solid(r, p, alpha, c)) {
+        cairo_set_source_rgba(cr, c[0], c[1], c[2], c[3]);
         return;
     }
-    case RF_PAINT_SOLID:
-        cairo_set_source_rgba(cr, p->color.r, p->color.g, p->color.b, p->color.a * alpha);
-        return;
-    case RF_PAINT_MIX: {
-        double k = rf_clamp01(P(&p->by, r->slots));
-        const rf_color_t a = rf_colorp_get(&p->ends[0], r->slots);
-        const rf_color_t b = rf_colorp_get(&p->ends[1], r->slots);
-        if (p->space == RF_SPACE_SRGB) { /* the bytes of old: no conversion */
-            cairo_set_source_rgba(cr, a.r + (b.r - a.r) * k, a.g + (b.g - a.g) * k,
-                                  a.b + (b.b - a.b) * k, (a.a + (b.a - a.a) * k) * alpha);
-            return;
-        }
-        const double ca[4] = { a.r, a.g, a.b, a.a }, cb[4] = { b.r, b.g, b.b, b.a };
-        double m[4];
-        rf_color_mix(p->space, ca, cb, k, m);
-        cairo_set_source_rgba(cr, m[0], m[1], m[2], m[3] * alpha);
+    if (p->nstops == 0) { /* layer.h promises stops; paint nothing rather than read past */
+        cairo_set_source_rgba(cr, 0, 0, 0, 0);
         return;
     }
-    default: {
-        if (p->nstops == 0) { /* layer.h promises stops; paint nothing rather than read past */
-            cairo_set_source_rgba(cr, 0, 0, 0, 0);
-            return;
-        }
-        if (cached) {
-            cairo_set_source(cr, cached);
-            return;
-        }
-        cairo_pattern_t *pat = gradient_create(p, r->slots);
-        if (pat) {
-            cairo_set_source(cr, pat); /* an error pattern puts cr in error: reported */
-            cairo_pattern_destroy(pat);
-            return;
-        }
-        rf_color_t c = rf_colorp_get(&p->stops[p->nstops - 1].color, r->slots);
-        cairo_set_source_rgba(cr, c.r, c.g, c.b, c.a * alpha);
+    if (cached) {
+        cairo_set_source(cr, cached);
         return;
     }
+    cairo_pattern_t *pat = gradient_create(p, r->slots);
+    if (pat) {
+        cairo_set_source(cr, pat); /* an error pattern puts cr in error: reported */
+        cairo_pattern_destroy(pat);
+        return;
     }
+    rf_color_t last = rf_colorp_get(&p->stops[p->nstops - 1].color, r->slots);
+    cairo_set_source_rgba(cr, last.r, last.g, last.b, last.a * alpha);
 }
 
 /* ---- layout walk: own boxes and own matrices ---- */
@@ -328,8 +342,11 @@ void render_coverage_paint(rf_renderer_t *r, const rf_paint_t *p, cairo_pattern_
     int x1 = c->x1 > c->w ? c->w : c->x1, y1 = c->y1 > c->h ? c->h : c->y1;
     cairo_t *cr = r->cr;
     int any = x1 > x0 && y1 > y0;
-    if (any && render_coverage_gradient(r, p, m, c->a + (size_t)y0 * (size_t)c->stride + x0,
-                                        c->stride, c->ox + x0, c->oy + y0, x1 - x0, y1 - y0)) {
+    const uint8_t *ca = c->a + (size_t)y0 * (size_t)c->stride + x0;
+    if (any && (render_coverage_gradient(r, p, m, ca, c->stride, c->ox + x0, c->oy + y0, x1 - x0,
+                                         y1 - y0) ||
+                render_coverage_solid(r, p, alpha, ca, c->stride, c->ox + x0, c->oy + y0,
+                                      x1 - x0, y1 - y0))) {
         /* painted by gradfill.h */
     } else if (any) {
         uint8_t *a = c->a + (size_t)y0 * (size_t)c->stride + x0;

@@ -190,15 +190,17 @@ static uint32_t random_pixel(void)
     return a << 24 | r << 16 | g << 8 | b;
 }
 
-/* One random case: a radial gradient (or a linear one) under a random
+/* One random case: a radial gradient (kind 0; 1: a linear one; 2: a
+ * solid color, cairo_set_source_rgba of any values) under a random
  * matrix (translation in fractions of a pixel, scales, turns, shears),
  * stops of any alpha, through a random coverage mask placed anywhere (in
  * part off the canvas) and a whole-pixel clip, by cairo_mask_surface() and
  * by rf_gradfill_radial() (rf_gradfill_linear_mask()). 1 when both wrote
  * the same bytes (or it refused and wrote nothing). */
-static int mask_case(int linear, uint32_t *a, uint32_t *b, uint8_t *cov, int w, int h,
+static int mask_case(int kind, uint32_t *a, uint32_t *b, uint8_t *cov, int w, int h,
                      int *painted, char *why, size_t n)
 {
+    int linear = kind == 1, solid = kind == 2;
     double k = 0.25 + U() * 3, turn = U() < 0.4 ? 0 : U() * 6.3, shear = U() < 0.8 ? 0 : U() - 0.5;
     double sx = k * (U() < 0.7 ? 1 : 0.5 + U()), sy = k;
     cairo_matrix_t m = { sx * cos(turn), sx * sin(turn), -sy * sin(turn) + shear, sy * cos(turn),
@@ -256,7 +258,12 @@ static int mask_case(int linear, uint32_t *a, uint32_t *b, uint8_t *cov, int w, 
     for (int i = 0; i < ns; i++)
         cairo_pattern_add_color_stop_rgba(pat, st[i].offset, st[i].r, st[i].g, st[i].b, st[i].a);
     cairo_pattern_set_extend(pat, CAIRO_EXTEND_PAD);
-    cairo_set_source(cr, pat);
+    /* a solid: the first stop's color, values out of range too */
+    const double sc[4] = { st[0].r, st[0].g * 1.2 - 0.1, st[0].b, st[0].a * 1.1 };
+    if (solid)
+        cairo_set_source_rgba(cr, sc[0], sc[1], sc[2], sc[3]);
+    else
+        cairo_set_source(cr, pat);
     cairo_matrix_t inv;
     rf_gradfill_inverse(cr, &inv);
     cairo_identity_matrix(cr);
@@ -273,9 +280,14 @@ static int mask_case(int linear, uint32_t *a, uint32_t *b, uint8_t *cov, int w, 
     memcpy(keep, b, (size_t)w * (size_t)h * 4);
     const rf_gradfill_mask_t mk = { cov, ms_stride, mx, my, mw, mh };
     unsigned char *d = (unsigned char *)b;
-    *painted = linear ? rf_gradfill_linear_mask(d, w * 4, w, h, clip, &inv, p[0], p[1], p[2], p[3],
-                                                st, ns, &mk)
-                      : rf_gradfill_radial(d, w * 4, w, h, clip, &inv, cx, cy, rad, st, ns, &mk);
+    if (solid) {
+        rf_gradfill_solid_mask(d, w * 4, w, h, clip, sc, &mk);
+        *painted = 1;
+    } else {
+        *painted = linear ? rf_gradfill_linear_mask(d, w * 4, w, h, clip, &inv, p[0], p[1], p[2],
+                                                    p[3], st, ns, &mk)
+                          : rf_gradfill_radial(d, w * 4, w, h, clip, &inv, cx, cy, rad, st, ns, &mk);
+    }
     int ok = 1;
     if (!*painted) {
         ok = memcmp(keep, b, (size_t)w * (size_t)h * 4) == 0;
@@ -287,7 +299,7 @@ static int mask_case(int linear, uint32_t *a, uint32_t *b, uint8_t *cov, int w, 
                 snprintf(why, n, "(%d, %d): cairo %08x, ours %08x (was %08x); m %g %g %g %g %g %g, "
                          "%s c %g %g r %g p %g %g %g %g, %d stops, mask %dx%d at %d,%d", i % w,
                          i / w, a[i], b[i], keep[i], m.xx, m.yx, m.xy, m.yy, m.x0, m.y0,
-                         linear ? "linear" : "radial", cx, cy, rad, p[0], p[1], p[2], p[3], ns, mw,
+                         solid ? "solid" : linear ? "linear" : "radial", cx, cy, rad, p[0], p[1], p[2], p[3], ns, mw,
                          mh, mx, my);
                 ok = 0;
             }
@@ -296,14 +308,14 @@ static int mask_case(int linear, uint32_t *a, uint32_t *b, uint8_t *cov, int w, 
     return ok;
 }
 
-static const int mask_sizes[][3] = { /* width, height, cases; radial, then linear */
+static const int mask_sizes[][3] = { /* width, height, cases; radial, linear, solid */
     { 67, 45, 4000 }, { 3, 5, 2000 }, { 1, 90, 1000 }, { 130, 1, 1000 }, { 640, 360, 40 },
 };
 #define MASK_SIZES ((int)(sizeof mask_sizes / sizeof mask_sizes[0]))
 
 START_TEST(test_mask_random_against_cairo)
 {
-    int linear = _i >= MASK_SIZES, z = _i % MASK_SIZES;
+    int kind = _i / MASK_SIZES, z = _i % MASK_SIZES;
     int w = mask_sizes[z][0], h = mask_sizes[z][1], cases = mask_sizes[z][2];
     rs = 0x243f6a8885a308d3ull + (uint64_t)_i;
     uint32_t *a = malloc((size_t)w * (size_t)h * 4), *b = malloc((size_t)w * (size_t)h * 4);
@@ -315,15 +327,15 @@ START_TEST(test_mask_random_against_cairo)
     char why[320] = "";
     for (int c = 0; c < cases; c++) {
         int pt;
-        if (!mask_case(linear, a, b, cov, w, h, &pt, bad ? NULL : why, bad ? 0 : sizeof why))
+        if (!mask_case(kind, a, b, cov, w, h, &pt, bad ? NULL : why, bad ? 0 : sizeof why))
             bad++;
         painted += pt;
     }
     ck_assert_msg(bad == 0, "%dx%d: %d of %d cases differ; first: %s", w, h, bad, cases, why);
     /* the refusals: gradients beyond pixman's range, 1 in 20; a linear
      * gradient of one stop (1 in 6), which cairo paints as a solid */
-    ck_assert_msg(painted * 10 > cases * (linear ? 7 : 8), "%dx%d: only %d of %d painted", w, h,
-                  painted, cases);
+    ck_assert_msg(painted * 10 > cases * (kind == 1 ? 7 : 8), "%dx%d: only %d of %d painted", w,
+                  h, painted, cases);
     free(a);
     free(b);
     free(cov);
@@ -400,7 +412,7 @@ static const struct {
     /* a group that scales (the showcase's backdrop), with a sibling over it */
     { "{\"type\": \"group\", \"scale\": 1.5, \"pivot\": [0, 0], \"children\": [{\"type\": "
       "\"rect\", \"x\": 40, \"y\": 30, \"width\": 80, \"height\": 60, " GRAD "}, {\"type\": "
-      "\"circle\", \"x\": 50, \"y\": 30, \"r\": 12, \"fill\": \"#ffb000\"}]}", 1 },
+      "\"circle\", \"x\": 50, \"y\": 30, \"r\": 12, \"fill\": \"#ffb000\"}]}", 2 },
     /* off the canvas in part; then a stroke over the fill */
     { "{\"type\": \"rect\", \"x\": 150, \"y\": 80, \"width\": 100, \"height\": 60, " GRAD
       ", \"stroke\": \"#ffffff\", \"stroke_width\": 3}", 1 },
@@ -453,7 +465,8 @@ static const struct {
       "{\"center\": [5, -3], \"radius\": {\"tween\": {\"from\": 10, \"to\": 60, "
       "\"duration\": 2}}, \"stops\": [[0, \"tint\"], [0.5, \"#ffffff40\"], [1, "
       "\"#00000000\"]]}}}", 1 },
-    /* a rounded rect with a stroke; in a rect clip of whole pixels */
+    /* a rounded rect with a stroke (a solid through a coverage box this
+     * large is cairo's); in a rect clip of whole pixels */
     { "{\"type\": \"rect\", \"x\": 70, \"y\": 40, \"width\": 90, \"height\": 50, \"radius\": 9, "
       RADIAL ", \"stroke\": \"#ffffff\", \"stroke_width\": 2}", 1 },
     { "{\"type\": \"group\", \"clip\": {\"type\": \"rect\", \"x\": 10, \"y\": 10, \"anchor\": "
@@ -511,7 +524,7 @@ static Suite *gradfill_suite(void)
     tcase_add_loop_test(tc, test_random_against_cairo, 0, (int)(sizeof sizes / sizeof sizes[0]));
     tcase_add_test(tc, test_refuses);
     tcase_add_test(tc, test_usable);
-    tcase_add_loop_test(tc, test_mask_random_against_cairo, 0, 2 * MASK_SIZES);
+    tcase_add_loop_test(tc, test_mask_random_against_cairo, 0, 3 * MASK_SIZES);
     tcase_add_test(tc, test_radial_refuses);
     tcase_add_test(tc, test_mask_usable);
     tcase_add_loop_test(tc, test_renderer_same_bytes, 0, (int)(sizeof scenes / sizeof scenes[0]));
