@@ -188,46 +188,64 @@ int gradfill_bounded(int width, int height, const int clip[4], const rf_gradfill
     return b[0] < b[2] && b[1] < b[3];
 }
 
-void gradfill_over_row(uint32_t *out, const uint32_t *src, const uint8_t *m, int w, int simd)
+#if defined(__SSE2__)
+/* Four pixels: sv IN the coverage mm (a byte each) OVER dv, as pixman's
+ * SSE2 in_over (each product (x * a + 128) * 257 >> 16, the sum
+ * saturated). */
+static inline __m128i over4(__m128i sv, __m128i dv, uint32_t mm)
+{
+    const __m128i zero = _mm_setzero_si128(), half = _mm_set1_epi16(0x80);
+    const __m128i k101 = _mm_set1_epi16(0x101), ff = _mm_set1_epi16(0xff);
+#define MUL16(x, a) _mm_mulhi_epu16(_mm_add_epi16(_mm_mullo_epi16((x), (a)), half), k101)
+#define ALPHAS(x) _mm_shufflehi_epi16(_mm_shufflelo_epi16((x), 0xff), 0xff)
+    __m128i mv = _mm_cvtsi32_si128((int)mm);
+    mv = _mm_unpacklo_epi8(mv, mv);
+    mv = _mm_unpacklo_epi16(mv, mv); /* each pixel's coverage in its four bytes */
+    __m128i slo = MUL16(_mm_unpacklo_epi8(sv, zero), _mm_unpacklo_epi8(mv, zero));
+    __m128i shi = MUL16(_mm_unpackhi_epi8(sv, zero), _mm_unpackhi_epi8(mv, zero));
+    __m128i dlo = MUL16(_mm_unpacklo_epi8(dv, zero), _mm_xor_si128(ALPHAS(slo), ff));
+    __m128i dhi = MUL16(_mm_unpackhi_epi8(dv, zero), _mm_xor_si128(ALPHAS(shi), ff));
+    return _mm_adds_epu8(_mm_packus_epi16(slo, shi), _mm_packus_epi16(dlo, dhi));
+#undef MUL16
+#undef ALPHAS
+}
+#endif
+
+/* out = src IN m OVER out over w pixels (color for every pixel when src
+ * is NULL), four at a time with SSE2 when simd says, else one at a time:
+ * the same bytes. Four opaque pixels under full coverage are stored as
+ * they are (pixman does the same). Inlined: each caller's src folds. */
+static inline __attribute__((always_inline)) void
+over_row(uint32_t *out, const uint32_t *src, uint32_t color, const uint8_t *m, int w, int simd)
 {
     int i = 0;
 #if defined(__SSE2__)
     if (simd) {
-        const __m128i zero = _mm_setzero_si128(), half = _mm_set1_epi16(0x80);
-        const __m128i k101 = _mm_set1_epi16(0x101), ff = _mm_set1_epi16(0xff);
-#define MUL16(x, a) _mm_mulhi_epu16(_mm_add_epi16(_mm_mullo_epi16((x), (a)), half), k101)
-#define ALPHAS(x) _mm_shufflehi_epi16(_mm_shufflelo_epi16((x), 0xff), 0xff)
+        const __m128i cv = _mm_set1_epi32((int)color), ones = _mm_set1_epi8(-1);
         for (; i + 4 <= w; i += 4) {
             uint32_t mm;
             memcpy(&mm, m + i, sizeof mm);
             if (mm == 0)
                 continue;
-            __m128i mv = _mm_cvtsi32_si128((int)mm);
-            mv = _mm_unpacklo_epi8(mv, mv);
-            mv = _mm_unpacklo_epi16(mv, mv); /* each pixel's coverage in its four bytes */
-            __m128i sv = _mm_loadu_si128((const __m128i *)(const void *)(src + i));
-            if (mm == 0xffffffffu &&
-                (_mm_movemask_epi8(_mm_cmpeq_epi8(sv, _mm_set1_epi8(-1))) & 0x8888) == 0x8888) {
-                _mm_storeu_si128((__m128i *)(void *)(out + i), sv); /* opaque, covered */
-                continue;
-            }
-            __m128i dv = _mm_loadu_si128((const __m128i *)(void *)(out + i));
-            __m128i slo = MUL16(_mm_unpacklo_epi8(sv, zero), _mm_unpacklo_epi8(mv, zero));
-            __m128i shi = MUL16(_mm_unpackhi_epi8(sv, zero), _mm_unpackhi_epi8(mv, zero));
-            __m128i dlo = MUL16(_mm_unpacklo_epi8(dv, zero), _mm_xor_si128(ALPHAS(slo), ff));
-            __m128i dhi = MUL16(_mm_unpackhi_epi8(dv, zero), _mm_xor_si128(ALPHAS(shi), ff));
-            __m128i r = _mm_adds_epu8(_mm_packus_epi16(slo, shi), _mm_packus_epi16(dlo, dhi));
-            _mm_storeu_si128((__m128i *)(void *)(out + i), r);
+            __m128i sv = src != NULL ? _mm_loadu_si128((const __m128i *)(const void *)(src + i)) : cv;
+            __m128i *o = (__m128i *)(void *)(out + i);
+            if (mm == 0xffffffffu && (_mm_movemask_epi8(_mm_cmpeq_epi8(sv, ones)) & 0x8888) == 0x8888)
+                _mm_storeu_si128(o, sv);
+            else
+                _mm_storeu_si128(o, over4(sv, _mm_loadu_si128(o), mm));
         }
-#undef MUL16
-#undef ALPHAS
     }
 #else
     (void)simd;
 #endif
     for (; i < w; i++)
         if (m[i] != 0)
-            out[i] = over_masked(out[i], src[i], m[i]);
+            out[i] = over_masked(out[i], src != NULL ? src[i] : color, m[i]);
+}
+
+void gradfill_over_row(uint32_t *out, const uint32_t *src, const uint8_t *m, int w, int simd)
+{
+    over_row(out, src, 0, m, w, simd);
 }
 
 /* The pixels a row's source colors are kept for at once (2 KiB). */
@@ -373,51 +391,6 @@ int rf_gradfill_radial(unsigned char *data, int stride, int width, int height, c
     return 1;
 }
 
-/* out = color IN m OVER out over w pixels: pixman's over_n_8_8888, whose
- * arithmetic is combine_over_u's with one source color (an opaque color
- * under full coverage is stored as it is). */
-static void over_row_solid(uint32_t *out, uint32_t color, const uint8_t *m, int w, int simd)
-{
-    int i = 0;
-#if defined(__SSE2__)
-    if (simd) {
-        const __m128i zero = _mm_setzero_si128(), half = _mm_set1_epi16(0x80);
-        const __m128i k101 = _mm_set1_epi16(0x101), ff = _mm_set1_epi16(0xff);
-        const __m128i sv = _mm_set1_epi32((int)color), s16 = _mm_unpacklo_epi8(sv, zero);
-        const int opaque = color >> 24 == 0xff;
-#define MUL16(x, a) _mm_mulhi_epu16(_mm_add_epi16(_mm_mullo_epi16((x), (a)), half), k101)
-#define ALPHAS(x) _mm_shufflehi_epi16(_mm_shufflelo_epi16((x), 0xff), 0xff)
-        for (; i + 4 <= w; i += 4) {
-            uint32_t mm;
-            memcpy(&mm, m + i, sizeof mm);
-            if (mm == 0)
-                continue;
-            if (opaque && mm == 0xffffffffu) {
-                _mm_storeu_si128((__m128i *)(void *)(out + i), sv);
-                continue;
-            }
-            __m128i mv = _mm_cvtsi32_si128((int)mm);
-            mv = _mm_unpacklo_epi8(mv, mv);
-            mv = _mm_unpacklo_epi16(mv, mv);
-            __m128i dv = _mm_loadu_si128((const __m128i *)(void *)(out + i));
-            __m128i slo = MUL16(s16, _mm_unpacklo_epi8(mv, zero));
-            __m128i shi = MUL16(s16, _mm_unpackhi_epi8(mv, zero));
-            __m128i dlo = MUL16(_mm_unpacklo_epi8(dv, zero), _mm_xor_si128(ALPHAS(slo), ff));
-            __m128i dhi = MUL16(_mm_unpackhi_epi8(dv, zero), _mm_xor_si128(ALPHAS(shi), ff));
-            __m128i r = _mm_adds_epu8(_mm_packus_epi16(slo, shi), _mm_packus_epi16(dlo, dhi));
-            _mm_storeu_si128((__m128i *)(void *)(out + i), r);
-        }
-#undef MUL16
-#undef ALPHAS
-    }
-#else
-    (void)simd;
-#endif
-    for (; i < w; i++)
-        if (m[i] != 0)
-            out[i] = over_masked(out[i], color, m[i]);
-}
-
 void rf_gradfill_solid_mask(unsigned char *data, int stride, int width, int height,
                             const int clip[4], const double c[4], const rf_gradfill_mask_t *mask)
 {
@@ -437,7 +410,7 @@ void rf_gradfill_solid_mask(unsigned char *data, int stride, int width, int heig
     for (int y = b[1]; y < b[3]; y++) {
         const uint8_t *m = mask->a + (size_t)(y - mask->y) * (size_t)mask->stride + (b[0] - mask->x);
         uint32_t *out = (uint32_t *)(void *)(data + (size_t)y * (size_t)stride) + b[0];
-        over_row_solid(out, color, m, b[2] - b[0], simd);
+        over_row(out, NULL, color, m, b[2] - b[0], simd); /* pixman's over_n_8_8888 */
     }
 }
 

@@ -50,6 +50,16 @@ static int canvas_clip(rf_renderer_t *r, int clip[4])
     return ok;
 }
 
+/* After painting the box (x, y, w, h) inside clip into the canvas. */
+static void painted(rf_renderer_t *r, const int clip[4], int x, int y, int w, int h)
+{
+    int bx0 = x > clip[0] ? x : clip[0], by0 = y > clip[1] ? y : clip[1];
+    int bx1 = x + w < clip[2] ? x + w : clip[2], by1 = y + h < clip[3] ? y + h : clip[3];
+    if (bx1 > bx0 && by1 > by0)
+        cairo_surface_mark_dirty_rectangle(r->surface, bx0, by0, bx1 - bx0, by1 - by0);
+    r->gradfills++;
+}
+
 /* The stops of p now, as gradfill.h takes them: 0 when one is not a
  * number (cairo would be handed NaN). */
 static int stops_now(const rf_renderer_t *r, const rf_paint_t *p, rf_gradfill_stop_t *st,
@@ -159,11 +169,7 @@ int render_coverage_gradient(rf_renderer_t *r, const rf_paint_t *p, const cairo_
                  : rf_gradfill_linear_mask(data, sd, cw, ch, clip, &inv, x0, y0, x1, y1, st, n,
                                            &mk)))
         return 0;
-    int bx0 = x > clip[0] ? x : clip[0], by0 = y > clip[1] ? y : clip[1];
-    int bx1 = x + w < clip[2] ? x + w : clip[2], by1 = y + h < clip[3] ? y + h : clip[3];
-    if (bx1 > bx0 && by1 > by0)
-        cairo_surface_mark_dirty_rectangle(r->surface, bx0, by0, bx1 - bx0, by1 - by0);
-    r->gradfills++;
+    painted(r, clip, x, y, w, h);
     return 1;
 }
 
@@ -190,10 +196,6 @@ int render_coverage_solid(rf_renderer_t *r, const rf_paint_t *p, double alpha, c
                            cairo_image_surface_get_stride(r->surface),
                            cairo_image_surface_get_width(r->surface),
                            cairo_image_surface_get_height(r->surface), clip, c, &mk);
-    int bx0 = x > clip[0] ? x : clip[0], by0 = y > clip[1] ? y : clip[1];
-    int bx1 = x + w < clip[2] ? x + w : clip[2], by1 = y + h < clip[3] ? y + h : clip[3];
-    if (bx1 > bx0 && by1 > by0)
-        cairo_surface_mark_dirty_rectangle(r->surface, bx0, by0, bx1 - bx0, by1 - by0);
-    r->gradfills++;
+    painted(r, clip, x, y, w, h);
     return 1;
 }
