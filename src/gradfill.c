@@ -430,6 +430,14 @@ static int is_horizontal(const lin_t *g, int height)
     return -1 < inc && inc < 1;
 }
 
+/* The most color changes worth listing for n pixels: a change costs about
+ * 16 pixels of the walk; past it the pixels are walked one by one. */
+static int breaks_cap(int64_t n)
+{
+    int64_t cap = n / 16;
+    return cap < 4 ? 4 : cap > GRADFILL_MAX_BREAKS ? GRADFILL_MAX_BREAKS : (int)cap;
+}
+
 /* A linear gradient over a box as pixman walks it: what every row needs. */
 typedef struct {
     lin_t g;
@@ -498,7 +506,8 @@ static int lin_box_init(lin_box_t *p, const int box[4], const cairo_matrix_t *in
     if (!(xmax - xmin < INT64_MAX / 4 && xmin > INT64_MIN / 4))
         return 0;
     /* one list of changes for every row, when it fits */
-    p->nb = gradfill_color_breaks(&g->wk, xmin, xmax, p->bx, p->bc, GRADFILL_MAX_BREAKS, &p->c0);
+    p->nb = gradfill_color_breaks(&g->wk, xmin, xmax, p->bx, p->bc, breaks_cap((int64_t)bw * bh),
+                                  &p->c0);
     p->have_d = 0;
     p->dinc = 0;
     return 1;
@@ -530,7 +539,7 @@ static void lin_box_row(lin_box_t *p, int y, uint32_t *out)
     if (p->nb < 0) { /* too many changes for the box: this row's own, in the box's lists */
         int64_t xe = t + (int64_t)(inc * (bw - 1));
         rn = gradfill_color_breaks(&g->wk, t < xe ? t : xe, t < xe ? xe : t, p->bx, p->bc,
-                                   GRADFILL_MAX_BREAKS, &rc0);
+                                   breaks_cap(bw), &rc0);
     }
     if (rn >= 0) {
         row_runs(out, bw, t, inc, p->have_d && inc == p->dinc ? p->dtab : NULL, p->bx, p->bc, rn,
