@@ -280,14 +280,15 @@ static int rasterize(rf_glyph_masks_t *c, rf_raster_t *ras, entry_t *e, int px, 
     for (uint32_t i = 0; i < ncmd; i++) {
         int np = cmds[i] == 'C' ? 3 : cmds[i] == 'Z' ? 0 : 1;
         for (int q = 0; q < np; q++, p += 2) {
-            /* control points bound a cubic */
-            double x = fx + p[0] * k, y = fy - p[1] * k;
-            x0 = fmin(x0, x);
-            y0 = fmin(y0, y);
-            x1 = fmax(x1, x);
-            y1 = fmax(y1, y);
-            bx = fmin(bx, p[0] * k);
-            by = fmin(by, -p[1] * k);
+            /* control points bound a cubic (as fmin and fmax, a NaN left
+             * out, without their calls) */
+            double x = fx + p[0] * k, y = fy - p[1] * k, ux = p[0] * k, uy = -p[1] * k;
+            x0 = x < x0 ? x : x0;
+            y0 = y < y0 ? y : y0;
+            x1 = x > x1 ? x : x1;
+            y1 = y > y1 ? y : y1;
+            bx = ux < bx ? ux : bx;
+            by = uy < by ? uy : by;
         }
     }
     memset(&e->m, 0, sizeof e->m);
