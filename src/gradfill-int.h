@@ -56,9 +56,10 @@ int gradfill_walker_init(walker_t *wk, const rf_gradfill_stop_t *stops, int n, i
 
 /* The colors along the positions lo .. hi: every position where the color
  * (or the segment) changes, found by splitting [lo, hi] until both ends
- * agree (same segment, same color: every channel is monotone in the
- * position within a segment, so the span between is that color) or are
- * neighbors. bx[k] is the first position of color bc[k], in increasing
+ * agree (same segment, same color, and the span between shown to be that
+ * color: at once where the segment's alpha is constant, every channel
+ * being monotone in the position then; by bounds on the premultiplied
+ * channels otherwise) or are neighbors. bx[k] is the first position of color bc[k], in increasing
  * order; *c0 is the color at lo. Returns the number of changes, or -1 when
  * there are more than cap. */
 int gradfill_color_breaks(const walker_t *wk, int64_t lo, int64_t hi, int64_t *bx, uint32_t *bc,

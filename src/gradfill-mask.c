@@ -62,6 +62,7 @@ static inline uint32_t over_masked(uint32_t d, uint32_t s, uint32_t m)
 /* One row of the radial gradient: pixman's state for it. */
 typedef struct {
     int64_t c, dc, ddc; /* C at the row's first pixel, its differences */
+    int64_t c_end;      /* C at its last pixel */
 } row_t;
 
 /* radial_get_scanline's affine setup for source pixel (sx, sy): 0 when
@@ -89,6 +90,7 @@ static int row_setup(const xform_t *t, int has, int32_t c1x, int32_t c1y, int sx
         return 0;
     /* c = dot (v0, v1, -r1, v0, v1, r1), r1 = 0; dc, ddc as pixman's */
     row->c = v0 * v0 + v1 * v1;
+    row->c_end = e0 * e0 + e1 * e1;
     row->dc = (2 * v0 + u0) * u0 + (2 * v1 + u1) * u1;
     row->ddc = 2 * (u0 * u0 + u1 * u1);
     return 1;
@@ -354,9 +356,8 @@ int rf_gradfill_radial(unsigned char *data, int stride, int width, int height, c
     for (int y = 0; y < bh; y++) {
         row_t row;
         row_setup(&t, has, c1x, c1y, sx, sy + y, bw, &row);
-        int64_t n1 = bw - 1, ce = row.c + n1 * row.dc + n1 * (n1 - 1) / 2 * row.ddc;
         cmax = row.c > cmax ? row.c : cmax;
-        cmax = ce > cmax ? ce : cmax;
+        cmax = row.c_end > cmax ? row.c_end : cmax;
     }
     /* the color changes along [0, X(cmax)], each moved to the least C
      * that reaches it */

@@ -27,6 +27,25 @@ int32_t gradfill_fixed(double d)
     return (int32_t)(uint32_t)u;
 }
 
+/* _cairo_fixed_from_double (24.8): d * 256 rounded to nearest (even),
+ * read from the low word of d + 1.5 * 2^44. */
+static int32_t fixed_24_8(double d)
+{
+    double t = d + 26388279066624.0;
+    uint64_t u;
+    memcpy(&u, &t, sizeof u);
+    return (int32_t)(uint32_t)u;
+}
+
+/* _cairo_matrix_is_pixel_exact, of a translation: both offsets whole in
+ * 24.8 fixed point (_cairo_pattern_analyze_filter then picks NEAREST for
+ * a GOOD pattern, and the offsets go to the nearest sample: a translation
+ * within 1/512 of whole pixels is one of whole pixels). */
+static int pixel_exact(const cairo_matrix_t *m)
+{
+    return (fixed_24_8(m->x0) & 0xff) == 0 && (fixed_24_8(m->y0) & 0xff) == 0;
+}
+
 /* _cairo_color_double_to_short, of a value _cairo_restrict_value kept in
  * [0, 1] (NaN counts as 0 here; cairo would store it as it is). */
 static uint16_t color_short(double d)
@@ -125,6 +144,10 @@ int gradfill_pixman_offset(const cairo_matrix_t *p, double xc, double yc, xform_
         if (p->x0 == 0. && p->y0 == 0.)
             return 1;
         double tx = p->x0 + *ix, ty = p->y0 + *iy;
+        if (pixel_exact(p)) { /* the filter is NEAREST: the nearest sample */
+            tx = ceil(tx - .5);
+            ty = ceil(ty - .5);
+        }
         if (!(tx != floor(tx) || ty != floor(ty)) &&
             !(fabs(tx) > PIXMAN_MAX_INT || fabs(ty) > PIXMAN_MAX_INT)) {
             *ix = (int)tx;
@@ -258,6 +281,35 @@ static void fill32(uint32_t *out, int a, int b, uint32_t c)
         out[i] = c;
 }
 
+/* Is every pixel of segment s from position lo to hi the color of its
+ * ends (which agree)? With alpha constant in the segment each channel of
+ * the walker is monotone in the position, so yes. Otherwise a channel is
+ * alpha times a color, which may rise, then fall: it is bounded instead.
+ * Over the span the walker's alpha lies between its values at the ends,
+ * and so does each straight channel (each a float product and sum of the
+ * position, monotone); their float product lies between the smallest and
+ * the largest float product of the ends (rounding is monotone): yes when
+ * both bounds give the same byte. */
+static int span_flat(const seg_t *s, int64_t lo, int64_t hi)
+{
+    if (s->a_s == 0.0f)
+        return 1;
+    float ylo = lo * (1.0f / 65536.0f), yhi = hi * (1.0f / 65536.0f);
+    float alo = 255.f * (s->a_s * ylo + s->a_b), ahi = 255.f * (s->a_s * yhi + s->a_b);
+    const float ch[3][2] = { { s->r_s, s->r_b }, { s->g_s, s->g_b }, { s->b_s, s->b_b } };
+    for (int c = 0; c < 3; c++) {
+        float clo = ch[c][0] * ylo + ch[c][1], chi = ch[c][0] * yhi + ch[c][1];
+        float p[4] = { alo * clo, alo * chi, ahi * clo, ahi * chi }, mn = p[0], mx = p[0];
+        for (int i = 1; i < 4; i++) {
+            mn = p[i] < mn ? p[i] : mn;
+            mx = p[i] > mx ? p[i] : mx;
+        }
+        if ((int32_t)(mn + .5f) != (int32_t)(mx + .5f))
+            return 0;
+    }
+    return 1;
+}
+
 int gradfill_color_breaks(const walker_t *wk, int64_t lo, int64_t hi, int64_t *bx, uint32_t *bc,
                           int cap, uint32_t *c0)
 {
@@ -272,7 +324,7 @@ int gradfill_color_breaks(const walker_t *wk, int64_t lo, int64_t hi, int64_t *b
     st[sp++] = (struct span){ lo, hi, sl, sh, *c0, gradfill_walk(&wk->seg[sh], hi) };
     while (sp > 0) {
         struct span e = st[--sp];
-        if (e.clo == e.chi && e.slo == e.shi)
+        if (e.clo == e.chi && e.slo == e.shi && span_flat(&wk->seg[e.slo], e.lo, e.hi))
             continue;
         if (e.hi - e.lo <= 1) {
             if (k == cap)

@@ -342,7 +342,7 @@ void render_coverage_paint(rf_renderer_t *r, const rf_paint_t *p, cairo_pattern_
     int x1 = c->x1 > c->w ? c->w : c->x1, y1 = c->y1 > c->h ? c->h : c->y1;
     cairo_t *cr = r->cr;
     int any = x1 > x0 && y1 > y0;
-    const uint8_t *ca = c->a + (size_t)y0 * (size_t)c->stride + x0;
+    const uint8_t *ca = any ? c->a + (size_t)y0 * (size_t)c->stride + x0 : NULL;
     if (any && (render_coverage_gradient(r, p, m, ca, c->stride, c->ox + x0, c->oy + y0, x1 - x0,
                                          y1 - y0) ||
                 render_coverage_solid(r, p, alpha, ca, c->stride, c->ox + x0, c->oy + y0,

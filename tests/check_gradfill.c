@@ -209,6 +209,10 @@ static int mask_case(int kind, uint32_t *a, uint32_t *b, uint8_t *cov, int w, in
         m.x0 = floor(m.x0);
         m.y0 = floor(m.y0);
     }
+    if (U() < 0.15) { /* a translation within 1/512 of whole pixels: cairo's NEAREST */
+        m = (cairo_matrix_t){ 1, 0, 0, 1, floor(m.x0) + (U() - 0.5) / 256,
+                              floor(m.y0) + (U() < 0.5 ? 0 : (U() - 0.5) / 256) };
+    }
     double cx = (U() - 0.5) * 60, cy = (U() - 0.5) * 60, rad = 1 + U() * (U() < 0.2 ? 400 : 40);
     double p[4];
     for (int j = 0; j < 4; j++)
@@ -227,6 +231,8 @@ static int mask_case(int kind, uint32_t *a, uint32_t *b, uint8_t *cov, int w, in
         st[i].g = U() * 1.1 - 0.05;
         st[i].b = U();
         st[i].a = U() < 0.3 ? (U() < 0.5 ? 0 : 1) : U();
+        if (U() < 0.2) /* a few 255ths: premultiplied channels that rise, then fall */
+            st[i].a = U() * 0.03;
     }
     int mw = 1 + (int)(U() * w), mh = 1 + (int)(U() * h);
     int mx = (int)floor(U() * (w + 8)) - 4 - mw / 4, my = (int)floor(U() * (h + 8)) - 4 - mh / 4;
@@ -442,6 +448,16 @@ static const struct {
       GRAD "}", 1 },
     { "{\"type\": \"rect\", \"x\": 80, \"y\": 45, \"width\": 100, \"height\": 50, \"radius\": 6, "
       GRAD "}", 1 },
+    /* stops of a few 255ths of alpha, whose premultiplied channels rise,
+     * then fall between them (a list of changes must not take equal ends
+     * for a flat span): linear in an ellipse, radial in a rounded rect */
+    { "{\"type\": \"ellipse\", \"x\": 80, \"y\": 45, \"rx\": 70, \"ry\": 40, \"fill\": {\"linear\": "
+      "{\"from\": [-70, 0], \"to\": [70, 0], \"stops\": [[0, \"#38785105\"], [1, \"#dfefd102\"]]}}}", 1 },
+    { "{\"type\": \"rect\", \"x\": 80, \"y\": 45, \"width\": 160, \"height\": 90, \"radius\": 2, "
+      "\"fill\": {\"radial\": {\"center\": [0, 0], \"radius\": 44, \"stops\": [[0, \"#38785105\"], "
+      "[1, \"#dfefd102\"]]}}}", 1 },
+    /* 1/1000 px from whole pixels: cairo samples the nearest (NEAREST) */
+    { "{\"type\": \"circle\", \"x\": 60.001, \"y\": 40, \"r\": 30, " RADIAL "}", 1 },
     /* turned by 25 degrees, translucent stops, over the backdrop */
     { BACKDROP ", {\"type\": \"rect\", \"x\": 70, \"y\": 40, \"width\": 90, \"height\": 40, "
       "\"rotate\": 25, \"fill\": {\"linear\": {\"from\": [-45, 0], \"to\": [45, 10], \"stops\": "
