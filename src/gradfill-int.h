@@ -40,12 +40,15 @@ int32_t gradfill_fixed(double d);
 /* pixman_transform_point_3d: 1 when the result fits pixman_fixed_t. */
 int gradfill_xform_point(const xform_t *t, int32_t v[3]);
 
-/* _cairo_matrix_to_pixman_matrix_offset (filter GOOD) of the pattern
- * matrix p, fixed at (xc, yc): the pixman transform (*has 0: none, the
- * identity) and the integer offset (*ix, *iy) added to device coordinates
- * to sample it. 0 when cairo would fail. */
-int gradfill_pixman_offset(const cairo_matrix_t *p, double xc, double yc, xform_t *t, int *has,
-                           int *ix, int *iy);
+/* How pixman samples the pattern of matrix p (the inverse of the matrix
+ * the source was set under) over the bounded box box[4] that cairo hands
+ * it: _cairo_matrix_to_pixman_matrix_offset (the filter cairo picks, the
+ * fix-up at the box's middle) into the transform *t (*has 0: none, as
+ * pixman_image_set_transform drops the identity), and the source pixel
+ * (*sx, *sy) of the box's corner. 0 when cairo would fail, or pixman's
+ * pixel coordinates would wrap (GRADFILL_COORD_MAX). */
+int gradfill_source(const cairo_matrix_t *p, const int box[4], xform_t *t, int *has, int *sx,
+                    int *sy);
 
 /* The walker of the stops as cairo adds them (offsets clamped, sorted
  * stably, colors as shorts; alpha 0: every stop opaque, else its own) and
@@ -83,6 +86,11 @@ int gradfill_bounded(int width, int height, const int clip[4], const rf_gradfill
  * or one at a time (simd 0, or without SSE2): the same bytes. src must be
  * defined where m is 0 too (its value does not matter). */
 void gradfill_over_row(uint32_t *out, const uint32_t *src, const uint8_t *m, int w, int simd);
+
+/* The most color changes worth listing for n pixels when a change costs
+ * about cost pixels of the walk (at least 4, at most GRADFILL_MAX_BREAKS);
+ * past it the pixels are walked one by one. */
+int gradfill_breaks_cap(int64_t n, int cost);
 
 /* The segment of position x (16.16): the first stop past it. */
 static inline int gradfill_seg_of(const walker_t *wk, int64_t x)

@@ -327,51 +327,36 @@ int rf_gradfill_radial(unsigned char *data, int stride, int width, int height, c
         return 1; /* cairo draws nothing */
     walker_t wk;
     gradfill_walker_init(&wk, stops, n, 1);
-    int b0 = b[0], b1 = b[1], b2 = b[2], b3 = b[3];
-    int bw = b2 - b0, bh = b3 - b1;
+    int b0 = b[0], b1 = b[1], bw = b[2] - b[0], bh = b[3] - b[1];
     int32_t R = gradfill_fixed(radius), c1x = gradfill_fixed(cx), c1y = gradfill_fixed(cy);
     xform_t t;
-    int has, ix, iy;
-    if (!gradfill_pixman_offset(inv, b0 + bw / 2., b1 + bh / 2., &t, &has, &ix, &iy))
+    int has, sx, sy;
+    if (!gradfill_source(inv, b, &t, &has, &sx, &sy))
         return 0;
-    if (has && memcmp(&t, &(xform_t){ { { GRADFILL_FIXED_1, 0, 0 }, { 0, GRADFILL_FIXED_1, 0 },
-                                          { 0, 0, GRADFILL_FIXED_1 } } }, sizeof t) == 0)
-        has = 0; /* pixman_image_set_transform drops the identity */
-    int sx = b0 + ix, sy = b1 + iy;
-    if (!(abs(sx) < GRADFILL_COORD_MAX && abs(sx + bw) < GRADFILL_COORD_MAX &&
-          abs(sy) < GRADFILL_COORD_MAX && abs(sy + bh) < GRADFILL_COORD_MAX))
-        return 0;
-    /* every row's setup first: nothing is written unless all are pixman's */
+    /* every row's setup first: nothing is written unless all are pixman's;
+     * the largest C the box reaches (C is convex along a row: at an end) */
+    int64_t cmax = 0;
     for (int y = 0; y < bh; y++) {
         row_t row;
         if (!row_setup(&t, has, c1x, c1y, sx, sy + y, bw, &row))
             return 0;
+        cmax = row.c > cmax ? row.c : cmax;
+        cmax = row.c_end > cmax ? row.c_end : cmax;
     }
     /* pixman_image_create_radial_gradient: a = dot (0, 0, -R, 0, 0, R) as
      * a double, inva; dr */
     const rad_t g = { (double)(-(int64_t)R * R), 1. * GRADFILL_FIXED_1 / (double)(-(int64_t)R * R),
                       R };
-    /* the largest C the box reaches (C is convex along a row: at an end) */
-    int64_t cmax = 0;
-    for (int y = 0; y < bh; y++) {
-        row_t row;
-        row_setup(&t, has, c1x, c1y, sx, sy + y, bw, &row);
-        cmax = row.c > cmax ? row.c : cmax;
-        cmax = row.c_end > cmax ? row.c_end : cmax;
-    }
-    /* the color changes along [0, X(cmax)], each moved to the least C
-     * that reaches it */
     int simd = gradfill_simd();
     /* the color changes along [0, X(cmax)], each moved to the least C
      * that reaches it: bnd[1 .. nb], with guards either side; col[k] the
      * color from bnd[k] */
     int64_t bnd[GRADFILL_MAX_BREAKS + 2];
     uint32_t col[GRADFILL_MAX_BREAKS + 1];
-    /* a change costs about 30 pixels of the walk: a box of few pixels is
-     * walked pixel by pixel rather than through many changes */
-    int64_t area = (int64_t)bw * bh, cap = area / 32;
-    cap = cap < 16 ? 16 : cap > GRADFILL_MAX_BREAKS ? GRADFILL_MAX_BREAKS : cap;
-    int nb = gradfill_color_breaks(&wk, 0, radial_x(&g, cmax), bnd + 1, col + 1, (int)cap, col);
+    /* a change costs about 32 pixels of the walk (its bisection, then
+     * least_c): a box of few pixels is walked pixel by pixel */
+    int nb = gradfill_color_breaks(&wk, 0, radial_x(&g, cmax), bnd + 1, col + 1,
+                                   gradfill_breaks_cap((int64_t)bw * bh, 32), col);
     for (int k = 1; k <= nb; k++)
         bnd[k] = least_c(&g, bnd[k], k > 1 ? bnd[k - 1] : 0, cmax);
     bnd[0] = INT64_MIN;
@@ -417,12 +402,13 @@ void rf_gradfill_solid_mask(unsigned char *data, int stride, int width, int heig
 
 /* ---- the probe ---- */
 
-/* One gradient (radial when rad > 0, else linear from p[0], p[1] to p[2],
- * p[3]) masked by cairo and here into two images: 1 when every byte
- * agrees. The mask is a disk of coverage with soft edges; a box this small
- * is walked pixel by pixel. */
-static int probe_one(const cairo_matrix_t *m, const double p[4], double rad, int mx, int my,
-                     const rf_gradfill_stop_t *st)
+/* One paint masked by cairo and here into two images: 1 when every byte
+ * agrees. The paint is the gradient of stops st (radial when rad > 0,
+ * centered on p[0], p[1]; else linear from p[0], p[1] to p[2], p[3]) set
+ * under m, or the solid color c when st is NULL. The mask is a disk of
+ * coverage with soft edges; a box this small is walked pixel by pixel. */
+static int probe_one(const cairo_matrix_t *m, const double p[4], double rad,
+                     const rf_gradfill_stop_t *st, const double c[4], int mx, int my)
 {
     enum { W = 24, H = 20, MW = 20, MH = 16 };
     uint32_t a[W * H], b[W * H];
@@ -439,12 +425,18 @@ static int probe_one(const cairo_matrix_t *m, const double p[4], double rad, int
     cairo_surface_t *ms = cairo_image_surface_create_for_data(cov, CAIRO_FORMAT_A8, MW, MH, MW);
     cairo_t *cr = cairo_create(s);
     cairo_set_matrix(cr, m);
-    cairo_pattern_t *pat = rad > 0 ? cairo_pattern_create_radial(p[0], p[1], 0, p[0], p[1], rad)
-                                   : cairo_pattern_create_linear(p[0], p[1], p[2], p[3]);
-    for (int k = 0; k < 3; k++)
-        cairo_pattern_add_color_stop_rgba(pat, st[k].offset, st[k].r, st[k].g, st[k].b, st[k].a);
-    cairo_pattern_set_extend(pat, CAIRO_EXTEND_PAD);
-    cairo_set_source(cr, pat);
+    cairo_pattern_t *pat = NULL;
+    if (st == NULL) {
+        cairo_set_source_rgba(cr, c[0], c[1], c[2], c[3]);
+    } else {
+        pat = rad > 0 ? cairo_pattern_create_radial(p[0], p[1], 0, p[0], p[1], rad)
+                      : cairo_pattern_create_linear(p[0], p[1], p[2], p[3]);
+        for (int k = 0; k < 3; k++)
+            cairo_pattern_add_color_stop_rgba(pat, st[k].offset, st[k].r, st[k].g, st[k].b,
+                                              st[k].a);
+        cairo_pattern_set_extend(pat, CAIRO_EXTEND_PAD);
+        cairo_set_source(cr, pat);
+    }
     cairo_matrix_t inv;
     rf_gradfill_inverse(cr, &inv);
     cairo_identity_matrix(cr);
@@ -459,38 +451,12 @@ static int probe_one(const cairo_matrix_t *m, const double p[4], double rad, int
     const int clip[4] = { 0, 0, W, H };
     const rf_gradfill_mask_t mk = { cov, MW, mx, my, MW, MH };
     unsigned char *d = (unsigned char *)b;
-    return ok &&
-           (rad > 0 ? rf_gradfill_radial(d, W * 4, W, H, clip, &inv, p[0], p[1], rad, st, 3, &mk)
-                    : rf_gradfill_linear_mask(d, W * 4, W, H, clip, &inv, p[0], p[1], p[2], p[3],
-                                              st, 3, &mk)) &&
-           memcmp(a, b, sizeof a) == 0;
-}
-
-/* A solid color masked by cairo and here: 1 when every byte agrees. */
-static int probe_solid(const double c[4], int mx, int my)
-{
-    enum { W = 24, H = 20, MW = 20, MH = 16 };
-    uint32_t a[W * H], b[W * H];
-    uint8_t cov[MW * MH];
-    for (int i = 0; i < W * H; i++)
-        a[i] = b[i] = 0xff3a5070u - (uint32_t)(i % 7) * 0x00010203u;
-    for (int i = 0; i < MW * MH; i++)
-        cov[i] = (uint8_t)(i * 37 % 256 * (i % 5 != 0));
-    cairo_surface_t *s = cairo_image_surface_create_for_data((unsigned char *)a,
-                                                             CAIRO_FORMAT_ARGB32, W, H, W * 4);
-    cairo_surface_t *ms = cairo_image_surface_create_for_data(cov, CAIRO_FORMAT_A8, MW, MH, MW);
-    cairo_t *cr = cairo_create(s);
-    cairo_set_source_rgba(cr, c[0], c[1], c[2], c[3]);
-    cairo_mask_surface(cr, ms, mx, my);
-    int ok = cairo_status(cr) == CAIRO_STATUS_SUCCESS;
-    cairo_destroy(cr);
-    cairo_surface_finish(ms);
-    cairo_surface_destroy(ms);
-    cairo_surface_finish(s);
-    cairo_surface_destroy(s);
-    const int clip[4] = { 0, 0, W, H };
-    const rf_gradfill_mask_t mk = { cov, MW, mx, my, MW, MH };
-    rf_gradfill_solid_mask((unsigned char *)b, W * 4, W, H, clip, c, &mk);
+    if (st == NULL)
+        rf_gradfill_solid_mask(d, W * 4, W, H, clip, c, &mk);
+    else if (!(rad > 0 ? rf_gradfill_radial(d, W * 4, W, H, clip, &inv, p[0], p[1], rad, st, 3, &mk)
+                       : rf_gradfill_linear_mask(d, W * 4, W, H, clip, &inv, p[0], p[1], p[2],
+                                                 p[3], st, 3, &mk)))
+        ok = 0;
     return ok && memcmp(a, b, sizeof a) == 0;
 }
 
@@ -511,8 +477,10 @@ static void usable_probe(void)
     const cairo_matrix_t scaled = { 1.7, 0, 0, 0.6, 11, 9.25 };
     static const double at0[4] = { 0 }, mid[4] = { 10.3, 9.9 }, down[4] = { 1, -6, 1, 5.5 };
     static const double translucent[4] = { 0.9, 0.3, 0.1, 0.7 };
-    usable = probe_one(&moved, at0, 8.5, 2, 2, near) && probe_one(&ident, mid, 5, 1, 3, far) &&
-             probe_one(&scaled, down, 0, 1, 3, near) && probe_solid(translucent, 3, 2);
+    usable = probe_one(&moved, at0, 8.5, near, NULL, 2, 2) &&
+             probe_one(&ident, mid, 5, far, NULL, 1, 3) &&
+             probe_one(&scaled, down, 0, near, NULL, 1, 3) &&
+             probe_one(&ident, at0, 0, NULL, translucent, 3, 2);
 }
 
 int rf_gradfill_mask_usable(void)

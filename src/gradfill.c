@@ -134,8 +134,8 @@ static int to_pixman_matrix(const cairo_matrix_t *m, xform_t *t, double xc, doub
 /* _cairo_matrix_to_pixman_matrix_offset (filter GOOD): the pixman
  * transform (*has 0: none, the identity) and the integer offset (*ix, *iy)
  * added to device coordinates to sample it. 0 when cairo would fail. */
-int gradfill_pixman_offset(const cairo_matrix_t *p, double xc, double yc, xform_t *t, int *has,
-                            int *ix, int *iy)
+static int pixman_offset(const cairo_matrix_t *p, double xc, double yc, xform_t *t, int *has,
+                         int *ix, int *iy)
 {
     *ix = *iy = 0;
     *has = 0;
@@ -191,6 +191,22 @@ int gradfill_pixman_offset(const cairo_matrix_t *p, double xc, double yc, xform_
     }
     *has = 1;
     return to_pixman_matrix(&m, t, xc, yc);
+}
+
+int gradfill_source(const cairo_matrix_t *inv, const int box[4], xform_t *t, int *has, int *sx,
+                    int *sy)
+{
+    int bw = box[2] - box[0], bh = box[3] - box[1], ix, iy;
+    if (!pixman_offset(inv, box[0] + bw / 2., box[1] + bh / 2., t, has, &ix, &iy))
+        return 0;
+    if (*has && memcmp(t, &(xform_t){ { { FIXED_1, 0, 0 }, { 0, FIXED_1, 0 },
+                                         { 0, 0, FIXED_1 } } }, sizeof *t) == 0)
+        *has = 0; /* pixman_image_set_transform drops the identity */
+    *sx = box[0] + ix;
+    *sy = box[1] + iy;
+    /* pixman's pixel_to_fixed would wrap */
+    return abs(*sx) < GRADFILL_COORD_MAX && abs(*sx + bw) < GRADFILL_COORD_MAX &&
+           abs(*sy) < GRADFILL_COORD_MAX && abs(*sy + bh) < GRADFILL_COORD_MAX;
 }
 
 /* ---- pixman's side ---- */
@@ -482,11 +498,9 @@ static int is_horizontal(const lin_t *g, int height)
     return -1 < inc && inc < 1;
 }
 
-/* The most color changes worth listing for n pixels: a change costs about
- * 16 pixels of the walk; past it the pixels are walked one by one. */
-static int breaks_cap(int64_t n)
+int gradfill_breaks_cap(int64_t n, int cost)
 {
-    int64_t cap = n / 16;
+    int64_t cap = n / cost;
     return cap < 4 ? 4 : cap > GRADFILL_MAX_BREAKS ? GRADFILL_MAX_BREAKS : (int)cap;
 }
 
@@ -527,19 +541,11 @@ static int lin_box_init(lin_box_t *p, const int box[4], const cairo_matrix_t *in
     g->p1y = gradfill_fixed(y0);
     g->p2x = gradfill_fixed(x1);
     g->p2y = gradfill_fixed(y1);
-    int bw = box[2] - box[0], bh = box[3] - box[1], ix, iy;
-    if (!gradfill_pixman_offset(inv, box[0] + bw / 2., box[1] + bh / 2., &g->t, &g->has, &ix, &iy))
+    int bw = box[2] - box[0], bh = box[3] - box[1];
+    if (!gradfill_source(inv, box, &g->t, &g->has, &p->sx, &p->sy))
         return 0;
-    if (g->has && memcmp(&g->t, &(xform_t){ { { FIXED_1, 0, 0 }, { 0, FIXED_1, 0 },
-                                              { 0, 0, FIXED_1 } } }, sizeof g->t) == 0)
-        g->has = 0; /* pixman_image_set_transform drops the identity */
     p->bw = bw;
     p->bh = bh;
-    p->sx = box[0] + ix;
-    p->sy = box[1] + iy;
-    if (!(abs(p->sx) < GRADFILL_COORD_MAX && abs(p->sx + bw) < GRADFILL_COORD_MAX &&
-          abs(p->sy) < GRADFILL_COORD_MAX && abs(p->sy + bh) < GRADFILL_COORD_MAX))
-        return 0; /* pixman's pixel_to_fixed would wrap */
     p->horizontal = is_horizontal(g, bh);
     /* every row's setup first: nothing is written unless all are pixman's;
      * the positions the box reaches */
@@ -558,8 +564,8 @@ static int lin_box_init(lin_box_t *p, const int box[4], const cairo_matrix_t *in
     if (!(xmax - xmin < INT64_MAX / 4 && xmin > INT64_MIN / 4))
         return 0;
     /* one list of changes for every row, when it fits */
-    p->nb = gradfill_color_breaks(&g->wk, xmin, xmax, p->bx, p->bc, breaks_cap((int64_t)bw * bh),
-                                  &p->c0);
+    p->nb = gradfill_color_breaks(&g->wk, xmin, xmax, p->bx, p->bc,
+                                  gradfill_breaks_cap((int64_t)bw * bh, 16), &p->c0);
     p->have_d = 0;
     p->dinc = 0;
     return 1;
@@ -591,7 +597,7 @@ static void lin_box_row(lin_box_t *p, int y, uint32_t *out)
     if (p->nb < 0) { /* too many changes for the box: this row's own, in the box's lists */
         int64_t xe = t + (int64_t)(inc * (bw - 1));
         rn = gradfill_color_breaks(&g->wk, t < xe ? t : xe, t < xe ? xe : t, p->bx, p->bc,
-                                   breaks_cap(bw), &rc0);
+                                   gradfill_breaks_cap(bw, 16), &rc0);
     }
     if (rn >= 0) {
         row_runs(out, bw, t, inc, p->have_d && inc == p->dinc ? p->dtab : NULL, p->bx, p->bc, rn,

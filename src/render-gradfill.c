@@ -8,26 +8,21 @@
 #include "render-int.h"
 
 /* Can gradfill.h paint into the canvas now: cr draws into it, not into a
- * group, with operator OVER, and the probe agreed (boxes, or through a
- * mask)? */
-static int canvas_paintable(rf_renderer_t *r, int mask)
+ * group, with operator OVER, the probe agreed (boxes, or through a mask),
+ * and the clip is one rectangle of whole pixels, which goes into clip[4]
+ * (device pixels, on the canvas)? Reading the clip saves and restores
+ * cairo's state, bit for bit (its inverse matrix too, which a fill would
+ * use); its rectangle list is a small allocation, made only for a fill
+ * that passed every other test. */
+static int canvas_ready(rf_renderer_t *r, int mask, int clip[4])
 {
     cairo_t *cr = r->cr;
-    return cairo_status(cr) == CAIRO_STATUS_SUCCESS && cairo_get_target(cr) == r->surface &&
-           cairo_get_group_target(cr) == r->surface &&
-           cairo_get_operator(cr) == CAIRO_OPERATOR_OVER &&
-           cairo_image_surface_get_format(r->surface) == CAIRO_FORMAT_ARGB32 &&
-           (mask ? rf_gradfill_mask_usable() : rf_gradfill_usable());
-}
-
-/* The clip in device pixels, on the canvas, into clip[4]: 0 unless it is
- * one rectangle of whole pixels. Save and restore give back cairo's state
- * bit for bit (its inverse matrix too, which a fill would use). The
- * rectangle list is a small allocation, made only for a fill that passed
- * every other test. */
-static int canvas_clip(rf_renderer_t *r, int clip[4])
-{
-    cairo_t *cr = r->cr;
+    if (!(cairo_status(cr) == CAIRO_STATUS_SUCCESS && cairo_get_target(cr) == r->surface &&
+          cairo_get_group_target(cr) == r->surface &&
+          cairo_get_operator(cr) == CAIRO_OPERATOR_OVER &&
+          cairo_image_surface_get_format(r->surface) == CAIRO_FORMAT_ARGB32 &&
+          (mask ? rf_gradfill_mask_usable() : rf_gradfill_usable())))
+        return 0;
     int cw = cairo_image_surface_get_width(r->surface), ch = cairo_image_surface_get_height(r->surface);
     cairo_save(cr);
     cairo_identity_matrix(cr);
@@ -48,6 +43,21 @@ static int canvas_clip(rf_renderer_t *r, int clip[4])
     }
     cairo_rectangle_list_destroy(list);
     return ok;
+}
+
+/* The canvas's pixels, flushed for writing. */
+typedef struct {
+    unsigned char *data;
+    int stride, width, height;
+} canvas_t;
+
+static canvas_t canvas_pixels(rf_renderer_t *r)
+{
+    cairo_surface_flush(r->surface);
+    return (canvas_t){ cairo_image_surface_get_data(r->surface),
+                       cairo_image_surface_get_stride(r->surface),
+                       cairo_image_surface_get_width(r->surface),
+                       cairo_image_surface_get_height(r->surface) };
 }
 
 /* After painting the box (x, y, w, h) inside clip into the canvas. */
@@ -99,13 +109,10 @@ int render_fill_gradient_box(rf_renderer_t *r, const rf_layer_t *L, const rf_sha
     double x1 = rf_prop_get(&p->p1[0], r->slots), y1 = rf_prop_get(&p->p1[1], r->slots);
     if (!(isfinite(x0) && isfinite(y0) && isfinite(x1) && isfinite(y1)))
         return 0;
-    if (!canvas_paintable(r, 0))
-        return 0;
-    int cw = cairo_image_surface_get_width(r->surface), ch = cairo_image_surface_get_height(r->surface);
-    double box[4] = { fmin(X0, X0 + dX), fmin(Y0, Y0 + dY), fmax(X0, X0 + dX), fmax(Y0, Y0 + dY) };
     int clip[4];
-    if (!canvas_clip(r, clip))
+    if (!canvas_ready(r, 0, clip))
         return 0;
+    double box[4] = { fmin(X0, X0 + dX), fmin(Y0, Y0 + dY), fmax(X0, X0 + dX), fmax(Y0, Y0 + dY) };
     box[0] = fmax(box[0], clip[0]);
     box[1] = fmax(box[1], clip[1]);
     box[2] = fmin(box[2], clip[2]);
@@ -115,13 +122,11 @@ int render_fill_gradient_box(rf_renderer_t *r, const rf_layer_t *L, const rf_sha
     cairo_matrix_t inv;
     rf_gradfill_inverse(cr, &inv);
     int ib[4] = { (int)box[0], (int)box[1], (int)box[2], (int)box[3] };
-    cairo_surface_flush(r->surface);
-    if (!rf_gradfill_linear(cairo_image_surface_get_data(r->surface),
-                            cairo_image_surface_get_stride(r->surface), cw, ch, ib,
-                            &inv, x0, y0, x1, y1, st, (int)p->nstops))
+    canvas_t cv = canvas_pixels(r);
+    if (!rf_gradfill_linear(cv.data, cv.stride, cv.width, cv.height, ib, &inv, x0, y0, x1, y1, st,
+                            (int)p->nstops))
         return 0;
-    cairo_surface_mark_dirty_rectangle(r->surface, ib[0], ib[1], ib[2] - ib[0], ib[3] - ib[1]);
-    r->gradfills++;
+    painted(r, ib, ib[0], ib[1], ib[2] - ib[0], ib[3] - ib[1]);
     return 1;
 }
 
@@ -146,11 +151,9 @@ int render_coverage_gradient(rf_renderer_t *r, const rf_paint_t *p, const cairo_
      * gradient_create): cairo's */
     int usable = radial ? isfinite(rad) && rad > 0
                         : isfinite(x1) && isfinite(y1) && !(x0 == x1 && y0 == y1);
-    if (!(usable && isfinite(x0) && isfinite(y0)) || !stops_now(r, p, st, 0) ||
-        !canvas_paintable(r, 1))
-        return 0;
     int clip[4];
-    if (!canvas_clip(r, clip))
+    if (!(usable && isfinite(x0) && isfinite(y0)) || !stops_now(r, p, st, 0) ||
+        !canvas_ready(r, 1, clip))
         return 0;
     /* the inverse of m as cairo holds it when the source is set under m */
     cairo_matrix_t inv;
@@ -160,14 +163,12 @@ int render_coverage_gradient(rf_renderer_t *r, const rf_paint_t *p, const cairo_
     rf_gradfill_inverse(cr, &inv);
     cairo_identity_matrix(cr);
     const rf_gradfill_mask_t mk = { a, stride, x, y, w, h };
-    cairo_surface_flush(r->surface);
-    unsigned char *data = cairo_image_surface_get_data(r->surface);
-    int sd = cairo_image_surface_get_stride(r->surface);
-    int cw = cairo_image_surface_get_width(r->surface), ch = cairo_image_surface_get_height(r->surface);
+    canvas_t cv = canvas_pixels(r);
     int n = (int)p->nstops;
-    if (!(radial ? rf_gradfill_radial(data, sd, cw, ch, clip, &inv, x0, y0, rad, st, n, &mk)
-                 : rf_gradfill_linear_mask(data, sd, cw, ch, clip, &inv, x0, y0, x1, y1, st, n,
-                                           &mk)))
+    if (!(radial ? rf_gradfill_radial(cv.data, cv.stride, cv.width, cv.height, clip, &inv, x0, y0,
+                                      rad, st, n, &mk)
+                 : rf_gradfill_linear_mask(cv.data, cv.stride, cv.width, cv.height, clip, &inv, x0,
+                                           y0, x1, y1, st, n, &mk)))
         return 0;
     painted(r, clip, x, y, w, h);
     return 1;
@@ -183,19 +184,16 @@ int render_coverage_solid(rf_renderer_t *r, const rf_paint_t *p, double alpha, c
     /* pixman composites a solid as fast as this per pixel: only cairo's
      * own overhead, about 9,000 instructions a call, is saved, which
      * matters for small shapes */
-    if (r->gradfill_off || (int64_t)w * h > RF_SOLID_MASK_MAX || !render_paint_solid(r, p, alpha, c) ||
-        !(isfinite(c[0]) && isfinite(c[1]) && isfinite(c[2]) && isfinite(c[3])) ||
-        !canvas_paintable(r, 1))
+    if (r->gradfill_off || (int64_t)w * h > RF_SOLID_MASK_MAX ||
+        !render_paint_solid(r, p, alpha, c) ||
+        !(isfinite(c[0]) && isfinite(c[1]) && isfinite(c[2]) && isfinite(c[3])))
         return 0;
     int clip[4];
-    if (!canvas_clip(r, clip))
+    if (!canvas_ready(r, 1, clip))
         return 0;
     const rf_gradfill_mask_t mk = { a, stride, x, y, w, h };
-    cairo_surface_flush(r->surface);
-    rf_gradfill_solid_mask(cairo_image_surface_get_data(r->surface),
-                           cairo_image_surface_get_stride(r->surface),
-                           cairo_image_surface_get_width(r->surface),
-                           cairo_image_surface_get_height(r->surface), clip, c, &mk);
+    canvas_t cv = canvas_pixels(r);
+    rf_gradfill_solid_mask(cv.data, cv.stride, cv.width, cv.height, clip, c, &mk);
     painted(r, clip, x, y, w, h);
     return 1;
 }
