@@ -283,3 +283,344 @@ int rf_offset_ring(rf_raster_t *out, const double *xy, uint32_t n, double hw,
     rf_raster_reset(out);
     return 1;
 }
+
+/* ---- open polylines ---- */
+
+/* Where a side of an open stroke starts or ends: the path's end point p
+ * offset by sg hw along the normal of its edge d, moved by ext along d
+ * (a square cap: hw outwards). */
+static void cap_point(rf_raster_t *out, const double *p, const double d[2], double sg, double hw,
+                      double ext, int *first)
+{
+    double x = p[0] + sg * hw * d[1] + ext * d[0], y = p[1] - sg * hw * d[0] + ext * d[1];
+    if (*first)
+        rf_raster_move(out, x, y);
+    else
+        rf_raster_line(out, x, y);
+    *first = 0;
+}
+
+/* One side of an open stroke: sg 1 forwards (the normal (dy, -dx) of each
+ * edge), -1 backwards (the other normal), from cap to cap. 0, or 1 when
+ * an edge turns back on the one before it. */
+static int open_side(rf_raster_t *out, const ring_style_t *st, const double *xy, uint32_t n,
+                     double sg, double ext, int *first)
+{
+    double da[2], db[2], e[2];
+    int have = 0;
+    uint32_t kb = 0;   /* backwards: the later edge's first point */
+    for (uint32_t i = 0; i + 1 < n; i++) {
+        uint32_t k = sg > 0 ? i : n - 2 - i;
+        if (edge_dir(xy, n, k, e) == 0)
+            continue;
+        double *cur = sg > 0 ? db : da, *other = sg > 0 ? da : db;
+        cur[0] = e[0];
+        cur[1] = e[1];
+        if (!have) {   /* the start cap (forwards) or the end cap (backwards) */
+            cap_point(out, xy + 2 * (sg > 0 ? k : k + 1), e, sg, st->hw, sg > 0 ? -ext : ext,
+                      first);
+            have = 1;
+        } else {
+            double sn, cs;
+            turn(da, db, 1, &sn, &cs);
+            if (!(1 + cs > 1e-9))
+                return 1;   /* back on itself (or NaN) */
+            uint32_t v = sg > 0 ? k : kb;
+            double na[2] = { da[1], -da[0] }, nb[2] = { db[1], -db[0] };
+            vertex_points(out, st, xy[2 * v], xy[2 * v + 1], na, nb, sn, cs, sg, sg < 0, first);
+        }
+        other[0] = e[0];
+        other[1] = e[1];
+        kb = k;
+    }
+    if (!have)
+        return 1;
+    /* the last edge seen: forwards the path's last (da), backwards its
+     * first (db) */
+    const double *d = sg > 0 ? da : db;
+    cap_point(out, xy + 2 * (sg > 0 ? n - 1 : 0), d, sg, st->hw, sg > 0 ? ext : -ext, first);
+    return 0;
+}
+
+/* A side of the contour read along the axis: its points (indices base ..
+ * base + n - 1 of the raster, backwards when back), with the other side's
+ * first or last point before or after them when the cap is counted as
+ * this side's edge. u runs along the axis (s times x, or y), v across. */
+typedef struct chain {
+    const rf_raster_t *r;
+    uint32_t base, n;
+    int back, axis, s;
+    int pre, post;
+    int64_t pu, pv, qu, qv;   /* the point before, the point after */
+} chain_t;
+
+static uint32_t chain_len(const chain_t *c)
+{
+    return c->n + (uint32_t)c->pre + (uint32_t)c->post;
+}
+
+static void chain_at(const chain_t *c, uint32_t i, int64_t *u, int64_t *v)
+{
+    if (c->pre && i == 0) {
+        *u = c->pu;
+        *v = c->pv;
+        return;
+    }
+    i -= (uint32_t)c->pre;
+    if (i == c->n) {
+        *u = c->qu;
+        *v = c->qv;
+        return;
+    }
+    int64_t p[2] = { 0, 0 };
+    (void)rf_raster_point_fixed(c->r, c->base + (c->back ? c->n - 1 - i : i), p);
+    *u = c->s * p[c->axis];
+    *v = p[1 - c->axis];
+}
+
+/* Every point of c strictly further along u than the one before. */
+static int chain_runs(const chain_t *c)
+{
+    int64_t u0, v0, u1, v1;
+    uint32_t m = chain_len(c);
+    chain_at(c, 0, &u0, &v0);
+    for (uint32_t i = 1; i < m; i++, u0 = u1) {
+        chain_at(c, i, &u1, &v1);
+        if (!(u1 > u0))
+            return 0;
+    }
+    return 1;
+}
+
+/* Every point of p but its ends strictly on side want (1: larger v) of
+ * the edge of q over it; both run along u over the same range. */
+static int chain_beside(const chain_t *p, const chain_t *q, int want)
+{
+#if defined(__SIZEOF_INT128__)
+    uint32_t np = chain_len(p), nq = chain_len(q), j = 0;
+    int64_t au, av, bu, bv;
+    chain_at(q, 0, &au, &av);
+    chain_at(q, 1, &bu, &bv);
+    for (uint32_t i = 1; i + 1 < np; i++) {
+        int64_t u, v;
+        chain_at(p, i, &u, &v);
+        while (bu < u) {
+            if (++j + 1 >= nq)
+                return 0;   /* past q's end: not over the same range */
+            au = bu;
+            av = bv;
+            chain_at(q, j + 1, &bu, &bv);
+        }
+        if (u < au)
+            return 0;
+        __int128 side = (__int128)(bu - au) * (v - av) - (__int128)(bv - av) * (u - au);
+        if (!(want > 0 ? side > 0 : side < 0))
+            return 0;
+    }
+    return 1;
+#else
+    (void)p;
+    (void)q;
+    (void)want;
+    return 0;   /* no exact 128-bit products: not shown */
+#endif
+}
+
+/* The two sides of an open stroke's contour (info's first side, then the
+ * other backwards) read along its axis, each cap counted as the first
+ * (last) edge of the side that starts later (ends sooner) along it, so
+ * both span the same range; *ps, *pe the sides that took the caps (NULL:
+ * a cap across the axis), ends[] the sides' own first and last points
+ * (a0 u v, b0 u v, a1 u v, b1 u v). */
+static void open_chains(const rf_raster_t *out, const rf_offset_open_info_t *info, chain_t *a,
+                        chain_t *b, chain_t **ps, chain_t **pe, int64_t ends[8])
+{
+    *a = (chain_t){ out, 0, info->n0, 0, info->axis, info->s, 0, 0, 0, 0, 0, 0 };
+    *b = (chain_t){ out, info->n0, info->nall - info->n0, 1, info->axis, info->s, 0, 0, 0, 0, 0, 0 };
+    chain_at(a, 0, &ends[0], &ends[1]);
+    chain_at(b, 0, &ends[2], &ends[3]);
+    chain_at(a, a->n - 1, &ends[4], &ends[5]);
+    chain_at(b, b->n - 1, &ends[6], &ends[7]);
+    *ps = ends[0] < ends[2] ? b : ends[2] < ends[0] ? a : NULL;
+    if (*ps != NULL) {
+        (*ps)->pre = 1;
+        (*ps)->pu = *ps == b ? ends[0] : ends[2];
+        (*ps)->pv = *ps == b ? ends[1] : ends[3];
+    }
+    *pe = ends[4] > ends[6] ? b : ends[6] > ends[4] ? a : NULL;
+    if (*pe != NULL) {
+        (*pe)->post = 1;
+        (*pe)->qu = *pe == b ? ends[4] : ends[6];
+        (*pe)->qv = *pe == b ? ends[5] : ends[7];
+    }
+}
+
+/* The certificate of an open stroke's contour on its points as
+ * rasterized. */
+static int open_simple(const rf_raster_t *out, const rf_offset_open_info_t *info)
+{
+    chain_t a, b, *ps, *pe;
+    int64_t e[8];
+    open_chains(out, info, &a, &b, &ps, &pe, e);
+    int64_t a0v = e[1], b0v = e[3], a1v = e[5], b1v = e[7];
+    if (!chain_runs(&a) || !chain_runs(&b) || chain_len(&a) < 2 || chain_len(&b) < 2)
+        return 0;
+    /* which side lies above: the first point that tells */
+    int want = 0;
+    if (ps == NULL)
+        want = a0v > b0v ? 1 : a0v < b0v ? -1 : 0;
+    else if (pe == NULL)
+        want = a1v > b1v ? 1 : a1v < b1v ? -1 : 0;
+    else {
+        /* both caps along u: a's second point against b's first edge */
+        chain_t *x = chain_len(&a) > 2 ? &a : &b;
+        int w = x == &a ? 1 : -1;
+        int64_t u, v, qu0, qv0, qu1, qv1;
+        const chain_t *y = x == &a ? &b : &a;
+        chain_at(x, 1, &u, &v);
+        uint32_t j = 0, ny = chain_len(y);
+        chain_at(y, 0, &qu0, &qv0);
+        chain_at(y, 1, &qu1, &qv1);
+        while (qu1 < u && j + 2 < ny) {
+            j++;
+            qu0 = qu1;
+            qv0 = qv1;
+            chain_at(y, j + 1, &qu1, &qv1);
+        }
+        double side = (double)(qu1 - qu0) * (double)(v - qv0) - (double)(qv1 - qv0) * (double)(u - qu0);
+        want = side > 0 ? w : side < 0 ? -w : 0;
+    }
+    if (want == 0)
+        return 0;
+    /* caps across u: the sides' ends apart the same way */
+    if ((ps == NULL && !(want * (a0v - b0v) > 0)) || (pe == NULL && !(want * (a1v - b1v) > 0)))
+        return 0;
+    return chain_beside(&a, &b, want) && chain_beside(&b, &a, -want);
+}
+
+int rf_offset_open(rf_raster_t *out, const double *xy, uint32_t n, double hw,
+                   rf_offset_join_t join, double miter_limit, rf_offset_cap_t cap, double tol,
+                   rf_offset_open_info_t *info)
+{
+    if (n < 2 || !(hw > 0 && hw < 1e7) || !(tol > 0))
+        return 1;
+    /* the axis the points run along one way, and which way */
+    int axis = -1, s = 0;
+    for (int ax = 0; ax < 2 && axis < 0; ax++) {
+        int sg = 0, ok = 1;
+        double d[2];
+        for (uint32_t k = 0; k + 1 < n && ok; k++) {
+            if (edge_dir(xy, n, k, d) == 0)
+                continue;
+            double t = xy[2 * (k + 1) + ax] - xy[2 * k + ax];
+            int here = t > 0 ? 1 : t < 0 ? -1 : 0;
+            ok = here != 0 && (sg == 0 || here == sg);
+            sg = here;
+        }
+        if (ok && sg != 0) {
+            axis = ax;
+            s = sg;
+        }
+    }
+    if (axis < 0)
+        return 1;
+    ring_style_t st = { join, miter_limit, hw, tol, RF_PI / 2, 1 };
+    if (join == RF_OFFSET_ROUND && tol < hw)
+        st.step = 2 * acos(1 - tol / hw);
+    double ext = cap == RF_OFFSET_SQUARE ? hw : 0;
+    int first = 1;
+    if (open_side(out, &st, xy, n, 1, ext, &first) != 0) {
+        rf_raster_reset(out);
+        return 1;
+    }
+    const double *p = NULL;
+    uint32_t n0 = rf_raster_points(out, &p);
+    if (open_side(out, &st, xy, n, -1, ext, &first) != 0) {
+        rf_raster_reset(out);
+        return 1;
+    }
+    uint32_t nall = rf_raster_points(out, &p);
+    rf_offset_open_info_t oi = { n0, nall, axis, s };
+    if (p == NULL || n0 < 2 || nall < n0 + 2 || !open_simple(out, &oi)) {
+        rf_raster_reset(out);
+        return 1;
+    }
+    if (info != NULL)
+        *info = oi;
+    return 0;
+}
+
+/* Point i of c into piece, back on the device (1/64 px, exact). */
+static void piece_point(rf_raster_t *piece, const chain_t *c, uint32_t i, int first)
+{
+    int64_t u, v;
+    chain_at(c, i, &u, &v);
+    double along = (double)(c->s * u) / 64, across = (double)v / 64;
+    double x = c->axis == 0 ? along : across, y = c->axis == 0 ? across : along;
+    (first ? rf_raster_move : rf_raster_line)(piece, x, y);
+}
+
+/* The index of the last point of c at or before u = lo, from i on. */
+static uint32_t chain_seek(const chain_t *c, uint32_t i, int64_t lo)
+{
+    uint32_t m = chain_len(c);
+    int64_t u, v;
+    while (i + 1 < m) {
+        chain_at(c, i + 1, &u, &v);
+        if (u > lo)
+            break;
+        i++;
+    }
+    return i;
+}
+
+/* The index of the first point of c at or after u = hi, from i on (its
+ * last when none is). */
+static uint32_t chain_reach(const chain_t *c, uint32_t i, int64_t hi)
+{
+    uint32_t m = chain_len(c);
+    int64_t u, v;
+    for (; i + 1 < m; i++) {
+        chain_at(c, i, &u, &v);
+        if (u >= hi)
+            break;
+    }
+    return i;
+}
+
+static int64_t floor_div(int64_t a, int64_t b)
+{
+    return a >= 0 ? a / b : -((b - 1 - a) / b);
+}
+
+int rf_offset_open_pieces(const rf_raster_t *src, const rf_offset_open_info_t *info, int px,
+                          rf_raster_t *piece,
+                          int (*fill)(void *ctx, rf_raster_t *piece, int64_t c0, int64_t c1),
+                          void *ctx)
+{
+    chain_t a, b, *ps, *pe;
+    int64_t e[8], u0, u1, v;
+    open_chains(src, info, &a, &b, &ps, &pe, e);
+    uint32_t na = chain_len(&a), ia = 0, ib = 0;
+    chain_at(&a, 0, &u0, &v);
+    chain_at(&a, na - 1, &u1, &v);
+    const int64_t P = (int64_t)px * 64;
+    /* slab k: u in [k P, (k + 1) P]; on the device the columns (rows)
+     * [k px, (k + 1) px) running forwards, [-(k + 1) px, -k px) backwards */
+    for (int64_t k = floor_div(u0, P); k * P < u1; k++) {
+        int64_t lo = k * P, hi = lo + P;
+        ia = chain_seek(&a, ia, lo);
+        ib = chain_seek(&b, ib, lo);
+        uint32_t ja = chain_reach(&a, ia, hi), jb = chain_reach(&b, ib, hi);
+        rf_raster_reset(piece);
+        for (uint32_t i = ia; i <= ja; i++)
+            piece_point(piece, &a, i, i == ia);
+        for (uint32_t i = jb + 1; i-- > ib;)
+            piece_point(piece, &b, i, 0);
+        int64_t c0 = info->s > 0 ? k * px : -(k + 1) * px;
+        int st = fill(ctx, piece, c0, c0 + px);
+        if (st != 0)
+            return st;
+    }
+    return 0;
+}

@@ -224,6 +224,15 @@ uint32_t rf_raster_polygon(const rf_raster_t *r, const double **xy)
     return r->npt;
 }
 
+int rf_raster_point_fixed(const rf_raster_t *r, uint32_t i, int64_t p[2])
+{
+    if (r->bad || i >= r->npt)
+        return 0;
+    p[0] = r->pt[i].x;
+    p[1] = r->pt[i].y;
+    return 1;
+}
+
 /* The whole pixels at or left of (above) v in 26.6. */
 static int64_t floor_px(FT_Pos v)
 {

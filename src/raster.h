@@ -76,6 +76,10 @@ uint32_t rf_raster_polygon(const rf_raster_t *r, const double **xy);
 /* Every point of the outline as given, contours one after another: their
  * number (0 when unusable), the points in *xy as above. */
 uint32_t rf_raster_points(const rf_raster_t *r, const double **xy);
+/* Point i of the outline as FreeType gets it, rounded to 1/64 px (26.6
+ * fixed point, device, y down) into p: 1; 0 when there is no point i or
+ * the outline is unusable. */
+int rf_raster_point_fixed(const rf_raster_t *r, uint32_t i, int64_t p[2]);
 /* The whole pixels the outline's points touch, *x0, *y0 inclusive, *x1,
  * *y1 exclusive, a pixel more each side: 1; 0 when the outline is empty,
  * -1 when it is unusable (rf_raster_fill would say 1), -2 when memory ran

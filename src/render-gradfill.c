@@ -177,6 +177,40 @@ int render_coverage_gradient(rf_renderer_t *r, const rf_paint_t *p, const cairo_
 /* The largest coverage box (pixels) a solid is composited here. */
 #define RF_SOLID_MASK_MAX 4096
 
+/* The straight color of p at alpha into c when gradfill.h may paint it
+ * (a solid, finite; RF_GRADFILL_OFF unset). */
+static int solid_color(const rf_renderer_t *r, const rf_paint_t *p, double alpha, double c[4])
+{
+    return !r->gradfill_off && render_paint_solid(r, p, alpha, c) &&
+           isfinite(c[0]) && isfinite(c[1]) && isfinite(c[2]) && isfinite(c[3]);
+}
+
+int render_coverage_solid_rects(rf_renderer_t *r, const rf_paint_t *p, double alpha,
+                                const rf_coverage_t *cov, const int32_t (*rects)[4], int n)
+{
+    double c[4];
+    int clip[4];
+    if (!solid_color(r, p, alpha, c) || !canvas_ready(r, 1, clip))
+        return 0;
+    canvas_t cv = canvas_pixels(r);
+    for (int i = 0; i < n; i++) {
+        const int32_t *b = rects[i];
+        const rf_gradfill_mask_t mk = { cov->a + (size_t)b[1] * (size_t)cov->stride + (size_t)b[0],
+                                        cov->stride, cov->ox + b[0], cov->oy + b[1],
+                                        b[2] - b[0], b[3] - b[1] };
+        rf_gradfill_solid_mask(cv.data, cv.stride, cv.width, cv.height, clip, c, &mk);
+        painted(r, clip, mk.x, mk.y, mk.w, mk.h);
+    }
+    return 1;
+}
+
+int render_coverage_solid_ready(rf_renderer_t *r, const rf_paint_t *p, double alpha)
+{
+    double c[4];
+    int clip[4];
+    return solid_color(r, p, alpha, c) && canvas_ready(r, 1, clip);
+}
+
 int render_coverage_solid(rf_renderer_t *r, const rf_paint_t *p, double alpha, const uint8_t *a,
                           int stride, int x, int y, int w, int h)
 {
@@ -184,9 +218,7 @@ int render_coverage_solid(rf_renderer_t *r, const rf_paint_t *p, double alpha, c
     /* pixman composites a solid as fast as this per pixel: only cairo's
      * own overhead, about 9,000 instructions a call, is saved, which
      * matters for small shapes */
-    if (r->gradfill_off || (int64_t)w * h > RF_SOLID_MASK_MAX ||
-        !render_paint_solid(r, p, alpha, c) ||
-        !(isfinite(c[0]) && isfinite(c[1]) && isfinite(c[2]) && isfinite(c[3])))
+    if ((int64_t)w * h > RF_SOLID_MASK_MAX || !solid_color(r, p, alpha, c))
         return 0;
     int clip[4];
     if (!canvas_ready(r, 1, clip))

@@ -88,6 +88,7 @@ struct rf_renderer {
     rf_raster_t *ras;          /* shapes' outlines (raster.h); NULL until used */
     rf_glyph_masks_t *glyph_masks; /* every text layer's (glyphmask.h); NULL until used */
     rf_raster_t *ras_out;      /* strokes' outlines (offset.h); NULL until used */
+    rf_raster_t *ras_piece;    /* an open stroke's outline a slab at a time; NULL until used */
     rf_path_op_t *ops;         /* trim buffer: the largest path layer */
     size_t ops_cap;
     /* The static prefix: the layers drawn first (in drawing order) that
@@ -326,6 +327,15 @@ int render_coverage_gradient(rf_renderer_t *r, const rf_paint_t *p, const cairo_
  * instructions a call, is most of a small shape's cost). */
 int render_coverage_solid(rf_renderer_t *r, const rf_paint_t *p, double alpha, const uint8_t *a,
                           int stride, int x, int y, int w, int h);
+/* render-gradfill.c: the same through the coverage buffer's bytes in n
+ * rectangles of it that do not overlap (x0, y0, x1, y1 in the buffer),
+ * any size (a long stroke's slabs: the rest of its box holds nothing); 1
+ * when painted, 0: nothing painted. And whether it would paint p now
+ * (render_coverage_solid_ready: the canvas, the operator and the clip as
+ * they are). */
+int render_coverage_solid_rects(rf_renderer_t *r, const rf_paint_t *p, double alpha,
+                                const rf_coverage_t *cov, const int32_t (*rects)[4], int n);
+int render_coverage_solid_ready(rf_renderer_t *r, const rf_paint_t *p, double alpha);
 
 /* render.c: the straight color a solid, mix or color-value paint sets as
  * cairo's source at alpha, into c (red, green, blue, alpha); 0 for a

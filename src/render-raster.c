@@ -20,7 +20,14 @@
  *     joins are square (miters, limit >= sqrt 2: cairo strokes it as
  *     boxes): the outline of the stroke is two contours that do not cross
  *     (offset.h), when offset.h can show that they do not; otherwise cairo
- *     strokes it.
+ *     strokes it;
+ *   - strokes, not dashed, with butt or square caps, of an open figure
+ *     (a path of one open subpath, a line not along x or y) that runs one
+ *     way along x or y, when offset.h shows its outline (one contour)
+ *     does not cross itself: rasterized a slab of RF_SLAB_PX pixels at a
+ *     time (FreeType walks all of an outline's lines for each band of
+ *     rows), and a solid painted through the slabs' windows only, so a
+ *     1,920 px plot line costs its pixels, not its box.
  * The outline comes from the layer type's huge_path in device space
  * (render-huge.c's sink in its raster mode: curves and arcs flattened
  * within RF_RASTER_TOL px for a fill, RF_STROKE_TOL for a stroke). Gradients, opacity, operators, clips and groups
@@ -60,6 +67,93 @@ static int raster_paint(rf_renderer_t *r, rf_raster_t *ras, int evenodd, const r
     if (st != 0) { /* cleared, for cairo to draw */
         render_coverage_clear(c, c->x0, c->y0, c->x1, c->y1);
         return 0;
+    }
+    render_coverage_paint(r, p, pat, alpha, m);
+    return 1;
+}
+
+/* An open stroke's outline (r->ras_out, offset.h) a slab of
+ * RF_SLAB_PX pixels at a time into the coverage buffer: each slab's
+ * lines alone through FreeType, its window the slab's pixels; and a
+ * solid painted through those windows only (RF_SLABS_MAX of them), the
+ * rest of the box holding nothing. */
+#define RF_SLAB_PX 64
+#define RF_SLABS_MAX 256
+typedef struct slabs {
+    rf_coverage_t *c;
+    int axis;
+    int64_t box[4];   /* the pixels filled: x0, y0, x1, y1 on the view */
+    int n;            /* windows filled (more than RF_SLABS_MAX: box only) */
+    int32_t rect[RF_SLABS_MAX][4];   /* in the buffer */
+} slabs_t;
+
+static int slab_fill(void *ctx, rf_raster_t *piece, int64_t c0, int64_t c1)
+{
+    slabs_t *sl = ctx;
+    rf_coverage_t *c = sl->c;
+    int64_t x0, y0, x1, y1;
+    int b = rf_raster_bounds(piece, &x0, &y0, &x1, &y1);
+    if (b < 0)
+        return 1;
+    if (sl->axis == 0) {
+        x0 = x0 > c0 ? x0 : c0;
+        x1 = x1 < c1 ? x1 : c1;
+    } else {
+        y0 = y0 > c0 ? y0 : c0;
+        y1 = y1 < c1 ? y1 : c1;
+    }
+    x0 = x0 > c->ox ? x0 : c->ox;
+    y0 = y0 > c->oy ? y0 : c->oy;
+    x1 = x1 < (int64_t)c->ox + c->w ? x1 : (int64_t)c->ox + c->w;
+    y1 = y1 < (int64_t)c->oy + c->h ? y1 : (int64_t)c->oy + c->h;
+    if (b == 0 || x1 <= x0 || y1 <= y0)
+        return 0;
+    /* counted before the fill: a failed one may have written some */
+    sl->box[0] = x0 < sl->box[0] ? x0 : sl->box[0];
+    sl->box[1] = y0 < sl->box[1] ? y0 : sl->box[1];
+    sl->box[2] = x1 > sl->box[2] ? x1 : sl->box[2];
+    sl->box[3] = y1 > sl->box[3] ? y1 : sl->box[3];
+    if (sl->n < RF_SLABS_MAX) {
+        int32_t *q = sl->rect[sl->n];
+        q[0] = (int32_t)(x0 - c->ox);
+        q[1] = (int32_t)(y0 - c->oy);
+        q[2] = (int32_t)(x1 - c->ox);
+        q[3] = (int32_t)(y1 - c->oy);
+    }
+    sl->n++;
+    uint8_t *a = c->a + (size_t)(y0 - c->oy) * (size_t)c->stride + (size_t)(x0 - c->ox);
+    return rf_raster_fill(piece, 0, a, (int)(x1 - x0), (int)(y1 - y0), c->stride, x0, y0) != 0;
+}
+
+static int slabs_paint(rf_renderer_t *r, const rf_offset_open_info_t *info, const rf_paint_t *p,
+                       cairo_pattern_t *pat, double alpha, const cairo_matrix_t *m, int sparse)
+{
+    rf_coverage_t *c = rf_render_coverage(r);
+    if (c == NULL)
+        return 0;
+    slabs_t sl;
+    sl.c = c;
+    sl.axis = info->axis;
+    sl.box[0] = sl.box[1] = INT64_MAX;
+    sl.box[2] = sl.box[3] = INT64_MIN;
+    sl.n = 0;
+    int st = rf_offset_open_pieces(r->ras_out, info, RF_SLAB_PX, r->ras_piece, slab_fill, &sl);
+    if (sl.n == 0)
+        return st == 0; /* nothing on the view (or nothing written before it failed) */
+    c->x0 = (int32_t)(sl.box[0] - c->ox);
+    c->y0 = (int32_t)(sl.box[1] - c->oy);
+    c->x1 = (int32_t)(sl.box[2] - c->ox);
+    c->y1 = (int32_t)(sl.box[3] - c->oy);
+    if (st != 0) { /* cleared, for cairo to draw */
+        render_coverage_clear(c, c->x0, c->y0, c->x1, c->y1);
+        return 0;
+    }
+    if (sparse && sl.n <= RF_SLABS_MAX &&
+        render_coverage_solid_rects(r, p, alpha, c, (const int32_t(*)[4])sl.rect, sl.n)) {
+        for (int i = 0; i < sl.n; i++)
+            render_coverage_clear(c, sl.rect[i][0], sl.rect[i][1], sl.rect[i][2], sl.rect[i][3]);
+        cairo_set_matrix(r->cr, m);
+        return 1;
     }
     render_coverage_paint(r, p, pat, alpha, m);
     return 1;
@@ -139,6 +233,27 @@ static int may_close(const rf_layer_t *L, const rf_shape_t *sh)
     return 1;
 }
 
+/* Can the shape's outline be one open figure? A line's, unless it runs
+ * along x or y on the device (with butt or square caps a box, which
+ * cairo strokes exactly, and faster); a path's when its ops are one
+ * move, then lines and curves, no close. */
+static int may_open(const rf_layer_t *L, const rf_shape_t *sh)
+{
+    if (L->type == RF_LAYER_LINE) {
+        const cairo_matrix_t *m = sh->m;
+        double dx = rf_prop_get(&L->u.line.x2, sh->slots) - rf_prop_get(&L->u.line.x1, sh->slots);
+        double dy = rf_prop_get(&L->u.line.y2, sh->slots) - rf_prop_get(&L->u.line.y1, sh->slots);
+        double ux = m->xx * dx + m->xy * dy, uy = m->yx * dx + m->yy * dy;
+        return ux != 0 && uy != 0;
+    }
+    if (L->type != RF_LAYER_PATH || sh->nops < 2 || sh->ops[0].kind != RF_PATH_OP_MOVE)
+        return 0;
+    for (size_t i = 1; i < sh->nops; i++)
+        if (sh->ops[i].kind != RF_PATH_OP_LINE && sh->ops[i].kind != RF_PATH_OP_CURVE)
+            return 0;
+    return 1;
+}
+
 int render_raster_stroke(rf_renderer_t *r, const rf_layer_t *L, const rf_node_t *n,
                          const rf_shape_t *sh, double sw, double alpha)
 {
@@ -146,8 +261,11 @@ int render_raster_stroke(rf_renderer_t *r, const rf_layer_t *L, const rf_node_t 
     const cairo_matrix_t *m = sh->m;
     double limit = render_miter_limit(L, r->slots);
     rf_offset_join_t join = joins[L->line_join <= RF_JOIN_BEVEL ? L->line_join : 0];
-    /* the plain box with square corners: cairo strokes it as boxes */
-    if (!may_close(L, sh) || (plain_box(L, sh) && join == RF_OFFSET_MITER && limit * limit >= 2) ||
+    int closed = may_close(L, sh);
+    /* the plain box with square corners: cairo strokes it as boxes; an
+     * open figure with round caps: cairo (its caps turn back) */
+    if ((!closed && (L->line_cap == RF_CAP_ROUND || !may_open(L, sh))) ||
+        (plain_box(L, sh) && join == RF_OFFSET_MITER && limit * limit >= 2) ||
         render_stroke_dashed(L, r->slots))
         return 0;
     /* a pen that stays a disk: m turns, scales alike both ways, mirrors */
@@ -158,16 +276,32 @@ int render_raster_stroke(rf_renderer_t *r, const rf_layer_t *L, const rf_node_t 
         return 0;
     double hw = 0.5 * sw * k;
     int nsub, nclosed;
-    if (outline(r, L, sh, 1, &nsub, &nclosed) != 0 || nsub != 1 || nclosed != 1)
+    if (outline(r, L, sh, 1, &nsub, &nclosed) != 0 || nsub != 1 || nclosed != (closed ? 1 : 0))
         return 0;
     const double *xy;
     uint32_t np = rf_raster_polygon(r->ras, &xy);
-    if (np < 3 || hollow_ring(r->ras, np))
+    if (np < (closed ? 3u : 2u))
+        return 0;
+    /* a mostly empty box: a ring goes to cairo (the mask would be
+     * composited over all of it); an open stroke only when its paint
+     * cannot skip the empty stretches (a solid on the canvas can) */
+    int sparse = hollow_ring(r->ras, np);
+    if (sparse && (closed || !render_coverage_solid_ready(r, &L->stroke, alpha)))
         return 0;
     if (r->ras_out == NULL && (r->ras_out = rf_raster_create()) == NULL)
         return 0;
     rf_raster_reset(r->ras_out);
-    if (rf_offset_ring(r->ras_out, xy, np, hw, join, limit, RF_STROKE_TOL) != 0)
+    if (closed) {
+        if (rf_offset_ring(r->ras_out, xy, np, hw, join, limit, RF_STROKE_TOL) != 0)
+            return 0;
+        return raster_paint(r, r->ras_out, 0, &L->stroke, n->pat[1], alpha, m);
+    }
+    rf_offset_open_info_t info;
+    if (rf_offset_open(r->ras_out, xy, np, hw, join, limit,
+                       L->line_cap == RF_CAP_SQUARE ? RF_OFFSET_SQUARE : RF_OFFSET_BUTT,
+                       RF_STROKE_TOL, &info) != 0)
         return 0;
-    return raster_paint(r, r->ras_out, 0, &L->stroke, n->pat[1], alpha, m);
+    if (r->ras_piece == NULL && (r->ras_piece = rf_raster_create()) == NULL)
+        return 0;
+    return slabs_paint(r, &info, &L->stroke, n->pat[1], alpha, m, sparse);
 }

@@ -548,6 +548,19 @@ START_TEST(test_exact_rings)
 END_TEST
 
 
+/* Where the lines of edges a -> v and v -> b, each moved h along its
+ * normal (s (dy, -dx) / length), meet: a 2 x 2 system. */
+static xy_t offset_meet(xy_t a, xy_t v, xy_t b, double h, double s)
+{
+    double ux = v.x - a.x, uy = v.y - a.y, wx = b.x - v.x, wy = b.y - v.y;
+    double lu = hypot(ux, uy), lw = hypot(wx, wy);
+    double px0 = a.x + h * s * uy / lu, py0 = a.y - h * s * ux / lu;
+    double px1 = v.x + h * s * wy / lw, py1 = v.y - h * s * wx / lw;
+    double det = ux * (-wy) - uy * (-wx);
+    double t = ((px1 - px0) * (-wy) - (py1 - py0) * (-wx)) / det;
+    return (xy_t){ px0 + t * ux, py0 + t * uy };
+}
+
 /* The offset outline of polygon q (n points, turned and placed) by sg hw
  * (sg 1 outward, -1 inward), into p: consecutive offset lines met (a
  * miter), or where bevel and the side is outside the turn, both lines'
@@ -572,10 +585,7 @@ static int offset_ref(xy_t *p, const xy_t *q, int n, double hw, double sg, int b
             p[k++] = (xy_t){ v.x + h * nwx, v.y + h * nwy };
             continue;
         }
-        double px0 = a.x + h * nux, py0 = a.y + h * nuy, px1 = v.x + h * nwx, py1 = v.y + h * nwy;
-        double det = ux * (-wy) - uy * (-wx);
-        double t = ((px1 - px0) * (-wy) - (py1 - py0) * (-wx)) / det;
-        p[k++] = (xy_t){ px0 + t * ux, py0 + t * uy };
+        p[k++] = offset_meet(a, v, b, h, s);
     }
     return k;
 }
@@ -690,6 +700,204 @@ START_TEST(test_offset_refuses)
 }
 END_TEST
 
+/* ---- open strokes (offset.h rf_offset_open) ----
+ * The reference outline of the stroke of an open polyline q (n points)
+ * with miter joins (all within the limit) or bevel joins, butt or square
+ * caps: each side's consecutive offset lines met (a 2 x 2 system, as
+ * offset_ref), the outside of each turn cut when bevel, the ends offset
+ * (and moved hw along the end edges when square); one side forwards, the
+ * other back. */
+static int open_ref(xy_t *p, const xy_t *q, int n, double hw, int bevel, int square)
+{
+    int k = 0;
+    for (int side = 0; side < 2; side++) {
+        double sg = side == 0 ? 1 : -1;
+        for (int j = 0; j < n; j++) {
+            int i = side == 0 ? j : n - 1 - j;
+            if (i == 0 || i == n - 1) {
+                xy_t a = q[i == 0 ? 0 : n - 2], b = q[i == 0 ? 1 : n - 1];
+                double dx = b.x - a.x, dy = b.y - a.y, l = hypot(dx, dy);
+                double ext = square ? (i == 0 ? -hw : hw) : 0;
+                p[k++] = (xy_t){ q[i].x + sg * hw * dy / l + ext * dx / l,
+                                 q[i].y - sg * hw * dx / l + ext * dy / l };
+                continue;
+            }
+            xy_t a = q[i - 1], v = q[i], b = q[i + 1];
+            double ux = v.x - a.x, uy = v.y - a.y, wx = b.x - v.x, wy = b.y - v.y;
+            double lu = hypot(ux, uy), lw = hypot(wx, wy), h = sg * hw;
+            double nux = uy / lu, nuy = -ux / lu, nwx = wy / lw, nwy = -wx / lw;
+            double turn = ux * wy - uy * wx;
+            if (bevel && sg * turn > 0) {
+                xy_t e0 = { v.x + h * nux, v.y + h * nuy }, e1 = { v.x + h * nwx, v.y + h * nwy };
+                p[k++] = side == 0 ? e0 : e1;
+                p[k++] = side == 0 ? e1 : e0;
+                continue;
+            }
+            p[k++] = offset_meet(a, v, b, h, 1);
+        }
+    }
+    return k;
+}
+
+/* The stroke of the polyline q (n points) w wide as a path layer with
+ * style (JSON members after a comma, or ""), against open_ref. */
+static int open_exact(const xy_t *q, int n, double w, int bevel, int square, const char *style,
+                      const char *what)
+{
+    char path[1024], layer[1536];
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        k += snprintf(path + k, sizeof path - (size_t)k, "%s %.17g %.17g", i ? "L" : "M", q[i].x,
+                      q[i].y);
+    snprintf(layer, sizeof layer, SHAPE("path", "\"path\": \"%s\", \"stroke_width\": %.17g%s"),
+             path, w, style);
+    int start[2] = { 0, open_ref(ring, q, n, w / 2, bevel, square) };
+    return stroke_exact(layer, start, 1, STRAIGHT, what);
+}
+
+/* Plot lines (their points running one way along x or y, off the pixel
+ * grid, across the 64 px slabs the outline is rasterized in), with each
+ * cap and join they take, against the exact coverage. */
+START_TEST(test_exact_open)
+{
+    const xy_t zig[6] = { { 6.3, 30.2 }, { 25.7, 14.9 }, { 41.1, 44.4 },
+                          { 57.6, 22.3 }, { 70.2, 37.3 }, { 90.4, 29.8 } };
+    xy_t back[6], turned[6];
+    for (int i = 0; i < 6; i++) {
+        back[i] = zig[5 - i];                       /* x decreasing */
+        turned[i] = (xy_t){ zig[i].y + 15.2, zig[i].x * 0.62 + 2.1 }; /* along y */
+    }
+    int worst = 0, w;
+    w = open_exact(zig, 6, 3, 0, 0, "", "zigzag, miter, butt");
+    worst = w > worst ? w : worst;
+    w = open_exact(zig, 6, 3, 0, 1, ", \"line_cap\": \"square\"", "zigzag, square");
+    worst = w > worst ? w : worst;
+    w = open_exact(zig, 6, 2.5, 1, 0, ", \"line_join\": \"bevel\"", "zigzag, bevel");
+    worst = w > worst ? w : worst;
+    w = open_exact(back, 6, 3, 0, 0, "", "zigzag backwards");
+    worst = w > worst ? w : worst;
+    w = open_exact(turned, 6, 2, 0, 1, ", \"line_cap\": \"square\"", "zigzag along y");
+    worst = w > worst ? w : worst;
+    const xy_t one[2] = { { 8.4, 12.7 }, { 88.1, 51.3 } };
+    w = open_exact(one, 2, 4.5, 0, 0, "", "one slanted edge");
+    worst = w > worst ? w : worst;
+    fprintf(stderr, "open strokes against exact coverage: max difference %d levels\n", worst);
+}
+END_TEST
+
+/* A polyline running along axis ax (1: y), one way (dir), of n points
+ * from a seeded generator, into xy. */
+static void random_run(double *xy, int n, int ax, int dir, unsigned *seed)
+{
+    double u = dir > 0 ? -20 : 180, v = 50;
+    for (int i = 0; i < n; i++) {
+        *seed = *seed * 1103515245u + 12345u;
+        double r1 = (double)(*seed >> 8 & 0xffff) / 65536.0;
+        *seed = *seed * 1103515245u + 12345u;
+        double r2 = (double)(*seed >> 8 & 0xffff) / 65536.0;
+        u += dir * (0.3 + 12 * r1);
+        v += (r2 - 0.5) * 30;
+        xy[2 * i + ax] = u;
+        xy[2 * i + 1 - ax] = v;
+    }
+}
+
+typedef struct {
+    uint8_t *a;
+    int w, h, axis;
+} fill_ctx_t;
+
+static int fill_slab(void *ctx, rf_raster_t *piece, int64_t c0, int64_t c1)
+{
+    fill_ctx_t *f = ctx;
+    int64_t lo = c0 < 0 ? 0 : c0, hi = c1 > (f->axis ? f->h : f->w) ? (f->axis ? f->h : f->w) : c1;
+    if (hi <= lo)
+        return 0;
+    if (f->axis == 0)
+        return rf_raster_fill(piece, 0, f->a + lo, (int)(hi - lo), f->h, f->w, lo, 0);
+    return rf_raster_fill(piece, 0, f->a + (size_t)lo * (size_t)f->w, f->w, (int)(hi - lo), f->w, 0, lo);
+}
+
+/* A contour rasterized a slab at a time gives the bytes of the whole
+ * (FreeType carries what lies left of a window; the pieces' own lines
+ * lie outside their slab): random plot lines along x and y, both ways,
+ * every join and cap, slabs of 1, 3, 7 and 64 px. */
+START_TEST(test_open_pieces)
+{
+    enum { PW = 200, PH = 160 };
+    static uint8_t whole[PW * PH], cut[PW * PH];
+    static double xy[2 * 64];
+    const int slabs[4] = { 1, 3, 7, 64 };
+    rf_raster_t *ras = rf_raster_create(), *piece = rf_raster_create();
+    ck_assert(ras != NULL && piece != NULL);
+    unsigned seed = 7;
+    int taken = 0, cases = 0;
+    for (int c = 0; c < 200; c++) {
+        int ax = c % 2, dir = c / 2 % 2 ? 1 : -1, n = 2 + c % 23;
+        random_run(xy, n, ax, dir, &seed);
+        double hw = 0.2 + (c % 9) * 0.35;
+        rf_offset_join_t join = (rf_offset_join_t)(c / 4 % 3);
+        rf_offset_cap_t cap = c / 12 % 2 ? RF_OFFSET_SQUARE : RF_OFFSET_BUTT;
+        rf_offset_open_info_t info;
+        rf_raster_reset(ras);
+        cases++;
+        if (rf_offset_open(ras, xy, (uint32_t)n, hw, join, 4, cap, 1.0 / 32, &info) != 0)
+            continue;
+        taken++;
+        memset(whole, 0, sizeof whole);
+        ck_assert_int_eq(rf_raster_fill(ras, 0, whole, PW, PH, PW, 0, 0), 0);
+        for (int k = 0; k < 4; k++) {
+            memset(cut, 0, sizeof cut);
+            fill_ctx_t f = { cut, PW, PH, info.axis };
+            ck_assert_int_eq(rf_offset_open_pieces(ras, &info, slabs[k], piece, fill_slab, &f), 0);
+            rf_check_msg(memcmp(whole, cut, sizeof whole) == 0,
+                         "case %d (axis %d, %d points, hw %g): slabs of %d px differ", c, ax, n,
+                         hw, slabs[k]);
+        }
+    }
+    fprintf(stderr, "open strokes in slabs: %d of %d random plot lines taken, each the same bytes\n",
+            taken, cases);
+    ck_assert_int_ge(taken, cases / 2);
+    rf_raster_destroy(ras);
+    rf_raster_destroy(piece);
+}
+END_TEST
+
+/* rf_offset_open's refusals: a polyline that turns back along both axes,
+ * one whose pen is too wide for its short edges (a side would run
+ * backwards), one point twice, a NaN, no pen; and what it adds. */
+START_TEST(test_open_refuses)
+{
+    rf_raster_t *ras = rf_raster_create();
+    ck_assert_ptr_nonnull(ras);
+    const double ok[] = { 0, 0, 10, 3, 20, -2, 30, 4 };
+    const double uturn[] = { 0, 0, 10, 10, 0, 20 };
+    const double spiky[] = { 0, 0, 0.5, 10, 1, 0, 1.5, 10 };
+    const double same[] = { 5, 5, 5, 5 };
+    const double nan[] = { 0, 0, NAN, 3, 20, -2 };
+    rf_offset_open_info_t info;
+    ck_assert_int_eq(rf_offset_open(ras, ok, 4, 1, RF_OFFSET_MITER, 10, RF_OFFSET_BUTT, 1.0 / 32, &info), 0);
+    ck_assert_int_eq(info.axis, 0);
+    ck_assert_int_eq(info.s, 1);
+    const double *xy;
+    ck_assert_uint_eq(rf_raster_polygon(ras, &xy), info.nall); /* one contour */
+    rf_raster_reset(ras);
+    ck_assert_int_eq(rf_offset_open(ras, uturn, 3, 1, RF_OFFSET_MITER, 10, RF_OFFSET_BUTT, 1.0 / 32, &info), 0);
+    ck_assert_int_eq(info.axis, 1); /* along y */
+    rf_raster_reset(ras);
+    ck_assert_int_eq(rf_offset_open(ras, spiky, 4, 1, RF_OFFSET_MITER, 10, RF_OFFSET_BUTT, 1.0 / 32, NULL), 1);
+    ck_assert_int_eq(rf_offset_open(ras, same, 2, 1, RF_OFFSET_MITER, 10, RF_OFFSET_BUTT, 1.0 / 32, NULL), 1);
+    ck_assert_int_eq(rf_offset_open(ras, nan, 3, 1, RF_OFFSET_MITER, 10, RF_OFFSET_BUTT, 1.0 / 32, NULL), 1);
+    ck_assert_int_eq(rf_offset_open(ras, ok, 4, 0, RF_OFFSET_MITER, 10, RF_OFFSET_BUTT, 1.0 / 32, NULL), 1);
+    ck_assert_int_eq(rf_offset_open(ras, ok, 1, 1, RF_OFFSET_MITER, 10, RF_OFFSET_BUTT, 1.0 / 32, NULL), 1);
+    const double loop[] = { 0, 0, 10, 0, 10, 10, 0, 10, 0, 1 };
+    ck_assert_int_eq(rf_offset_open(ras, loop, 5, 1, RF_OFFSET_MITER, 10, RF_OFFSET_BUTT, 1.0 / 32, NULL), 1);
+    int64_t x0, y0, x1, y1;
+    ck_assert_int_eq(rf_raster_bounds(ras, &x0, &y0, &x1, &y1), 0); /* nothing added */
+    rf_raster_destroy(ras);
+}
+END_TEST
+
 static Suite *stroke_suite(void)
 {
     Suite *s = suite_create("stroke");
@@ -717,6 +925,9 @@ static Suite *stroke_suite(void)
     tcase_add_test(tc, test_exact_dent);
     tcase_add_test(tc, test_rings_fall_back);
     tcase_add_test(tc, test_offset_refuses);
+    tcase_add_test(tc, test_exact_open);
+    tcase_add_test(tc, test_open_pieces);
+    tcase_add_test(tc, test_open_refuses);
     suite_add_tcase(s, tc);
     return s;
 }
