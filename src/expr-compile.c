@@ -95,6 +95,8 @@ typedef struct cins {
     uint32_t x[3];       /* operands, as values; JMP: x[0] is the ternary's register */
 } cins_t;
 
+#define SMALL_SRC 96   /* bytes of source compiled with scratch on the stack */
+
 typedef struct compiler {
     const char *src;
     size_t len;
@@ -972,6 +974,31 @@ done:
     return r;
 }
 
+/* RF_EXPR_DEPS_ONLY: the inputs read and whether t is, for the value
+ * graph, without the bytecode. The checks finish() makes first, then an
+ * expression of no code. */
+static int deps_only(compiler_t *c, rf_expr_alloc_fn alloc, void *actx, rf_expr_t **out)
+{
+    if (c->maxdepth > RF_EXPR_MAX_DEPTH)
+        return fail(c, 0, "expression too deeply nested (stack depth %u, the limit is %u)",
+                    (unsigned)c->maxdepth, (unsigned)RF_EXPR_MAX_DEPTH);
+    unsigned char *mem = alloc(actx, sizeof(rf_expr_t) + (size_t)c->ndeps * sizeof(uint32_t));
+    if (mem == NULL)
+        return fail_oom(c, 0);
+    rf_expr_t *e = (rf_expr_t *)(void *)mem;
+    uint32_t *deps = (uint32_t *)(void *)(mem + sizeof *e);
+    memcpy(deps, c->deps, (size_t)c->ndeps * sizeof *deps);
+    memset(e, 0, sizeof *e);
+    e->deps = deps;
+    e->ndeps = c->ndeps;
+    e->depth = c->maxdepth;
+    e->uses_time = c->uses_time;
+    e->lo = -INFINITY;
+    e->hi = INFINITY;
+    *out = e;
+    return 0;
+}
+
 int rf_expr_compile_ex(const char *src, size_t len, double t_lo, double t_hi,
                        rf_expr_resolve_fn resolve, void *rctx,
                        rf_expr_alloc_fn alloc, void *actx,
@@ -998,12 +1025,32 @@ int rf_expr_compile_ex(const char *src, size_t len, double t_lo, double t_hi,
         return fail(&c, MAX_OPERAND, "expression too long: %zu bytes", len);
     c.capcode = (uint32_t)len + 2;           /* one instruction a token at most, and RET */
     c.capk = 2 * (uint32_t)len + 2;          /* a constant a token or a fold */
-    c.code = malloc((size_t)c.capcode * sizeof *c.code);
-    c.k = malloc((size_t)c.capk * sizeof *c.k);
-    c.deps = malloc(((size_t)len + 1) * sizeof *c.deps);
-    c.depiv = malloc(((size_t)len + 1) * sizeof *c.depiv);
-    c.vals = malloc(((size_t)len + 1) * sizeof *c.vals);
-    c.stk = malloc(((size_t)len + 1) * sizeof *c.stk);
+    /* a short source's scratch on the stack (a scene's thousands of
+     * expressions like "854.2 + 4.5 * sin(2.19 * t + 1.16)"), a longer
+     * one's malloc'ed */
+    struct {
+        cins_t code[SMALL_SRC + 2];
+        double k[2 * SMALL_SRC + 2];
+        uint32_t deps[SMALL_SRC + 1], vals[SMALL_SRC + 1];
+        iv_t depiv[SMALL_SRC + 1];
+        entry_t stk[SMALL_SRC + 1];
+    } small;
+    int heap = len > SMALL_SRC;
+    if (heap) {
+        c.code = malloc((size_t)c.capcode * sizeof *c.code);
+        c.k = malloc((size_t)c.capk * sizeof *c.k);
+        c.deps = malloc(((size_t)len + 1) * sizeof *c.deps);
+        c.depiv = malloc(((size_t)len + 1) * sizeof *c.depiv);
+        c.vals = malloc(((size_t)len + 1) * sizeof *c.vals);
+        c.stk = malloc(((size_t)len + 1) * sizeof *c.stk);
+    } else {
+        c.code = small.code;
+        c.k = small.k;
+        c.deps = small.deps;
+        c.depiv = small.depiv;
+        c.vals = small.vals;
+        c.stk = small.stk;
+    }
     if (c.code == NULL || c.k == NULL || c.deps == NULL || c.depiv == NULL || c.vals == NULL ||
         c.stk == NULL) {
         r = fail_oom(&c, 0);
@@ -1013,13 +1060,16 @@ int rf_expr_compile_ex(const char *src, size_t len, double t_lo, double t_hi,
     if (r == 0)
         r = emit(&c, OP_RET, 0);
     if (r == 0)
-        r = finish(&c, t_lo, t_hi, alloc, actx, out);
-    free(c.code);
-    free(c.k);
-    free(c.deps);
-    free(c.depiv);
-    free(c.vals);
-    free(c.stk);
+        r = (flags & RF_EXPR_DEPS_ONLY) ? deps_only(&c, alloc, actx, out)
+                                         : finish(&c, t_lo, t_hi, alloc, actx, out);
+    if (heap) {
+        free(c.code);
+        free(c.k);
+        free(c.deps);
+        free(c.depiv);
+        free(c.vals);
+        free(c.stk);
+    }
     return r;
 }
 

@@ -138,7 +138,8 @@ typedef struct rf_expr_error {
  * finite one lets sin(t) be bounded); an empty or NaN range is unbounded.
  * Names are resolved through resolve(rctx, ...); the expression's memory
  * comes from alloc(actx, size) in one block (aligned for doubles);
- * scratch memory is malloc'ed and freed before returning.
+ * scratch memory is malloc'ed and freed before returning (the parser's is
+ * on the stack for a source of up to 96 bytes, about 8 KB).
  * Returns 0 and sets *out; or -1 with *err set and nothing published (what
  * alloc returned is not freed: an arena frees it with the scene). */
 int rf_expr_compile(const char *src, size_t len, double t_lo, double t_hi,
@@ -153,6 +154,11 @@ int rf_expr_compile(const char *src, size_t len, double t_lo, double t_hi,
  * the 4,096-byte limit never reaches), and flags RF_EXPR_NOFOLD turns
  * constant folding off so that every operator runs in the VM. */
 #define RF_EXPR_NOFOLD 1u
+/* flags RF_EXPR_DEPS_ONLY: the source checked and its inputs resolved as
+ * always, but the expression made only for rf_expr_deps, rf_expr_uses_time
+ * and rf_expr_depth (no bytecode, range unbounded: not for
+ * rf_expr_eval), which a scene's first pass over its values needs. */
+#define RF_EXPR_DEPS_ONLY 2u
 int rf_expr_compile_ex(const char *src, size_t len, double t_lo, double t_hi,
                        rf_expr_resolve_fn resolve, void *rctx,
                        rf_expr_alloc_fn alloc, void *actx,

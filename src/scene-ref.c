@@ -414,8 +414,8 @@ static void resolve_expr(loader_t *L, size_t k)
     size_t len = strlen(v->src);
     rf_expr_t *e = NULL;
     rf_expr_error_t ee;
-    if (rf_expr_compile(v->src, len, 0, T_MAX, resolve_first, L, scene_arena_alloc_fn,
-                        L->scratch, &e, &ee) != 0) {
+    if (rf_expr_compile_ex(v->src, len, 0, T_MAX, resolve_first, L, scene_arena_alloc_fn,
+                           L->scratch, RF_MAX_EXPR_BYTES, RF_EXPR_DEPS_ONLY, &e, &ee) != 0) {
         if (ee.oom) {
             scene_err_oom(L);
         } else {

@@ -328,6 +328,19 @@ START_TEST(test_eval_case)
         ck_assert_msg(in_range(v, lo, hi), "%s:%d: '%s' = %.17g outside [%.17g, %.17g] (%s)",
                       tc->file, tc->line, tc->lines[0], v, lo, hi, flags ? "unfolded" : "folded");
     }
+    /* the first pass's expression: the same inputs, in the same order,
+     * and the same use of t, as the whole one's */
+    rf_expr_error_t err;
+    rf_expr_t *e = compile_env(tc->lines[0], &env, 0, &err);
+    rf_expr_t *d = compile_env(tc->lines[0], &env, RF_EXPR_DEPS_ONLY, &err);
+    ck_assert_msg(e != NULL && d != NULL, "%s:%d: '%s'", tc->file, tc->line, tc->lines[0]);
+    const uint32_t *de, *dd;
+    uint32_t ne = rf_expr_deps(e, &de), nd = rf_expr_deps(d, &dd);
+    ck_assert_msg(ne == nd && (ne == 0 || memcmp(de, dd, ne * sizeof *de) == 0) &&
+                      rf_expr_uses_time(e) == rf_expr_uses_time(d) &&
+                      rf_expr_depth(e) == rf_expr_depth(d),
+                  "%s:%d: '%s': RF_EXPR_DEPS_ONLY read other inputs", tc->file, tc->line,
+                  tc->lines[0]);
     free_blocks();
 }
 END_TEST
@@ -346,6 +359,13 @@ START_TEST(test_error_case)
     snprintf(got, sizeof got, "col %d: %s", err.col, err.msg);
     ck_assert_msg(strcmp(got, tc->lines[1]) == 0, "%s:%d: '%s': got \"%s\", want \"%s\"",
                   tc->file, tc->line, tc->lines[0], got, tc->lines[1]);
+    /* the first pass reports it alike */
+    r = rf_expr_compile_ex(tc->lines[0], strlen(tc->lines[0]), 0, 1, resolve_fixed, NULL,
+                           test_alloc, NULL, RF_MAX_EXPR_BYTES, RF_EXPR_DEPS_ONLY, &e, &err);
+    snprintf(got, sizeof got, "col %d: %s", err.col, err.msg);
+    ck_assert_msg(r == -1 && e == NULL && strcmp(got, tc->lines[1]) == 0,
+                  "%s:%d: '%s': RF_EXPR_DEPS_ONLY: got \"%s\"", tc->file, tc->line,
+                  tc->lines[0], got);
     free_blocks();
 }
 END_TEST
