@@ -207,6 +207,9 @@ struct rf_frames_producer {
     rf_png_buffer_t bytes;     /* the last frame's bytes */
     int canvas_rgba;           /* the canvas holds its frame as RGBA bytes,
                                 * converted in place (produce_canvas) */
+    int swap;                  /* each frame drawn after the first on the
+                                * renderer's other canvas (a piped stream) */
+    int drawn;                 /* a frame has been drawn */
 };
 
 void rf_frames_producer_destroy(rf_frames_producer_t *p)
@@ -334,6 +337,11 @@ static int producer_draw(rf_frames_producer_t *p, double t, char *err, size_t er
 {
     /* From here on the bytes no longer match the key until they are done. */
     p->have = 0;
+    if (p->swap && p->drawn && rf_renderer_swap_canvas(p->renderer) != 0) {
+        snprintf(err, errlen, "frame at t=%.17g: %s", t, rf_renderer_error(p->renderer));
+        return -1;
+    }
+    p->drawn = 1;
     p->canvas_rgba = 0;
     int drawn = rf_renderer_draw(p->renderer, t);
     if (drawn != 0) {
@@ -387,8 +395,25 @@ int rf_frames_produce_into(rf_frames_producer_t *p, double t, uint8_t *dst, int 
     return rc;
 }
 
-int rf_frames_produce_canvas(rf_frames_producer_t *p, double t, const uint8_t **pix,
-                             size_t *stride, int *reused, char *err, size_t errlen)
+/* A canvas of w x h pixels, rows stride bytes apart, converted in place
+ * to RGBA: the next frame drawn on it draws over every pixel (a background
+ * painted with SOURCE, or the static prefix copied in). */
+static void canvas_to_rgba(const uint8_t *pix, size_t stride, size_t w, size_t h)
+{
+    uint32_t *px = (uint32_t *)(void *)(uintptr_t)pix;
+    if (stride == w * 4)
+        rf_png_rows_to_rgba_inplace(px, w * h);
+    else
+        for (size_t y = 0; y < h; y++)
+            rf_png_rows_to_rgba_inplace(px + y * (stride / 4), w);
+}
+
+/* rf_frames_produce_canvas, the conversion left to the caller when
+ * *convert says so (an RGBA frame just drawn): canvas_to_rgba before the
+ * producer's next call, which takes the canvas for RGBA bytes. */
+static int produce_canvas_later(rf_frames_producer_t *p, double t, const uint8_t **pix,
+                                size_t *stride, int *reused, int *convert, char *err,
+                                size_t errlen)
 {
     int rc = producer_canvas(p, t, reused, err, errlen), st;
 
@@ -396,20 +421,22 @@ int rf_frames_produce_canvas(rf_frames_producer_t *p, double t, const uint8_t **
         return rc;
     *pix = rf_renderer_pixels(p->renderer, &st);
     *stride = (size_t)st;
-    if (p->format == RF_FRAMES_RGBA && !p->canvas_rgba) {
-        /* in place: the next frame draws over every pixel (a background
-         * painted with SOURCE, or the static prefix copied in) */
-        uint32_t *px = (uint32_t *)(void *)(uintptr_t)*pix;
-        size_t w = (size_t)p->scene->width, h = (size_t)p->scene->height;
-        if (*stride == w * 4)
-            rf_png_rows_to_rgba_inplace(px, w * h);
-        else
-            for (size_t y = 0; y < h; y++)
-                rf_png_rows_to_rgba_inplace(px + y * (*stride / 4), w);
-        cairo_surface_mark_dirty(rf_renderer_surface(p->renderer));
+    *convert = p->format == RF_FRAMES_RGBA && !p->canvas_rgba;
+    if (*convert)
         p->canvas_rgba = 1;
-    }
     return 0;
+}
+
+int rf_frames_produce_canvas(rf_frames_producer_t *p, double t, const uint8_t **pix,
+                             size_t *stride, int *reused, char *err, size_t errlen)
+{
+    int convert, rc = produce_canvas_later(p, t, pix, stride, reused, &convert, err, errlen);
+
+    if (rc == 0 && convert) {
+        canvas_to_rgba(*pix, *stride, (size_t)p->scene->width, (size_t)p->scene->height);
+        cairo_surface_mark_dirty(rf_renderer_surface(p->renderer));
+    }
+    return rc;
 }
 
 int rf_frames_produce(rf_frames_producer_t *p, double t, const uint8_t **data, size_t *len,
@@ -496,6 +523,8 @@ typedef struct run {
     long *ring_pos;            /* position held by each ring slot, -1: free (mu) */
     const uint8_t **ring_pix;  /* CANVAS: each slot's canvas (mu), no ring */
     size_t *ring_stride;       /* and its row stride */
+    int *ring_conv;            /* and whether the writer converts it to RGBA */
+    int pipe;                  /* one worker, two canvases (run_pipe) */
     long written;              /* positions written to the stream (mu) */
     /* the first failure (mu) */
     int failed;
@@ -509,6 +538,8 @@ typedef struct worker {
     int started;
     rf_renderer_t *lent;       /* the job's renderer (the first worker's), or NULL */
     int here;                  /* runs in the calling thread (one PNG frame) */
+    rf_frames_producer_t *piped;   /* piped: its producer, destroyed by rf_frames_run
+                                      once the writer is done with its canvases */
 } worker_t;
 
 /* run_fail's e for a frame the scene asks for that cannot be drawn (not
@@ -563,6 +594,10 @@ static void *worker_main(void *arg)
         run_fail(r, e, "%s", err);
         goto out;
     }
+    if (r->pipe) {
+        p->swap = 1;
+        w->piped = p;
+    }
     while (!run_stopped(r)) {
         long pos = atomic_fetch_add(&r->next, 1);
         long index;
@@ -585,12 +620,15 @@ static void *worker_main(void *arg)
         double ft = rf_scene_frame_time(job->scene, index);
         long slot = pos % (r->window > 0 ? r->window : 1);
         size_t stride = 0;
+        int convert = 0;
         /* streams: Y4M converted straight into the frame's ring slot,
          * which is free (the writer is past pos - window); RGBA converted
          * in the canvas, CANVAS not at all (in_canvas) */
         int produced =
             job->format == RF_FRAMES_PNG
                 ? rf_frames_produce(p, ft, &data, &len, &reused, err, sizeof err)
+            : r->pipe
+                ? produce_canvas_later(p, ft, &data, &stride, &reused, &convert, err, sizeof err)
             : in_canvas(job->format)
                 ? rf_frames_produce_canvas(p, ft, &data, &stride, &reused, err, sizeof err)
                 : rf_frames_produce_into(p, ft, r->ring + (size_t)slot * r->frame_size, &reused,
@@ -617,18 +655,21 @@ static void *worker_main(void *arg)
             if (in_canvas(job->format)) {
                 r->ring_pix[slot] = data;
                 r->ring_stride[slot] = stride;
+                r->ring_conv[slot] = convert;
             }
             r->ring_pos[slot] = pos;
             pthread_cond_broadcast(&r->cv);
             /* the writer reads the canvas, which the next frame would
-             * draw over */
-            while (in_canvas(job->format) && !atomic_load(&r->stop) && r->written <= pos)
+             * draw over (piped: the next frame is the other canvas's) */
+            while (in_canvas(job->format) && !r->pipe && !atomic_load(&r->stop) &&
+                   r->written <= pos)
                 pthread_cond_wait(&r->cv, &r->mu);
             pthread_mutex_unlock(&r->mu);
         }
     }
 out:
-    rf_frames_producer_destroy(p);
+    if (!r->pipe)
+        rf_frames_producer_destroy(p);
     pthread_mutex_lock(&r->mu);
     r->running--;
     pthread_cond_broadcast(&r->cv);
@@ -694,6 +735,8 @@ static int write_slot(run_t *r, long slot)
     size_t row = (size_t)job->scene->width * 4, h = (size_t)job->scene->height;
     const uint8_t *pix = r->ring_pix[slot];
     size_t stride = r->ring_stride[slot];
+    if (r->ring_conv[slot]) /* piped: converted here while the worker draws on */
+        canvas_to_rgba(pix, stride, (size_t)job->scene->width, h);
     if (stride == row)
         return fwrite(pix, 1, row * h, job->out) == row * h ? 0 : -1;
     for (size_t y = 0; y < h; y++)
@@ -811,14 +854,21 @@ int rf_frames_run(const rf_frames_job_t *job, rf_frames_result_t *result)
         if (in_canvas(job->format)) {
             r.ring_pix = calloc((size_t)r.window, sizeof *r.ring_pix);
             r.ring_stride = calloc((size_t)r.window, sizeof *r.ring_stride);
+            r.ring_conv = calloc((size_t)r.window, sizeof *r.ring_conv);
+            /* one worker: two canvases in turn, so it draws the next
+             * frame while the writer converts and writes this one (the
+             * window of two positions keeps the canvas it draws on
+             * written) */
+            r.pipe = r.nworkers == 1 && count >= 2 && r.window == 2;
         } else if (r.window > 0 && r.frame_size <= SIZE_MAX / (size_t)r.window &&
                    rf_bigbuf_alloc(&r.ring_mem, (size_t)r.window * r.frame_size) == 0) {
             rf_bigbuf_populate(&r.ring_mem);
             r.ring = r.ring_mem.data;
         }
         r.ring_pos = malloc((size_t)r.window * sizeof *r.ring_pos);
-        if ((in_canvas(job->format) ? r.ring_pix == NULL || r.ring_stride == NULL
-                                             : r.ring == NULL) ||
+        if ((in_canvas(job->format) ? r.ring_pix == NULL || r.ring_stride == NULL ||
+                                          r.ring_conv == NULL
+                                    : r.ring == NULL) ||
             r.ring_pos == NULL) {
             run_fail(&r, ENOMEM, "out of memory (%ld frames of %zu bytes)", r.window,
                      r.frame_size);
@@ -863,6 +913,8 @@ int rf_frames_run(const rf_frames_job_t *job, rf_frames_result_t *result)
     for (int i = 0; i < r.nworkers; i++)
         if (workers[i].started)
             pthread_join(workers[i].thread, NULL);
+    for (int i = 0; i < r.nworkers; i++) /* piped: the writer has returned */
+        rf_frames_producer_destroy(workers[i].piped);
     if (job->progress)
         progress_print(job->format == RF_FRAMES_PNG ? atomic_load(&r.done) : r.written, count,
                        now_seconds() - t0, job->progress == 2 ? 2 : 1);
@@ -883,6 +935,7 @@ done:
     free(r.ring_pos);
     free(r.ring_pix);
     free(r.ring_stride);
+    free(r.ring_conv);
     pthread_cond_destroy(&r.cv);
     pthread_mutex_destroy(&r.mu);
     return rc;

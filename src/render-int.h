@@ -52,6 +52,11 @@ struct rf_renderer {
      * out (lint.c) touches none of it. */
     rf_bigbuf_t canvas;
     cairo_t *cr;
+    /* rf_renderer_swap_canvas's other canvas, its pixels and its context
+     * (NULL until the first swap) */
+    cairo_surface_t *surface2;
+    rf_bigbuf_t canvas2;
+    cairo_t *cr2;
     int width, height;
     /* The device matrix every top-level layer is drawn under: the
      * identity, or S(scale) for a draft (scene.h rf_scene_t.scale); unit

@@ -913,6 +913,11 @@ void rf_renderer_destroy(rf_renderer_t *r)
     if (r->surface)
         cairo_surface_destroy(r->surface);
     rf_bigbuf_free(&r->canvas);   /* after the surface on it */
+    if (r->cr2)
+        cairo_destroy(r->cr2);
+    if (r->surface2)
+        cairo_surface_destroy(r->surface2);
+    rf_bigbuf_free(&r->canvas2);
     rf_bigbuf_free(&r->base_mem);
     free(r->blur_line);
     for (int i = 0; i < RF_CAPTURE_DEPTH; i++)
@@ -929,6 +934,45 @@ void rf_renderer_destroy(rf_renderer_t *r)
 }
 
 /* ---- frames ---- */
+
+int rf_renderer_swap_canvas(rf_renderer_t *r)
+{
+    if (r->surface2 == NULL) {
+        /* the second canvas made as the first was, in its place for a
+         * moment */
+        rf_bigbuf_t first = r->canvas;
+        memset(&r->canvas, 0, sizeof r->canvas);
+        cairo_surface_t *s = canvas_create(r);
+        rf_bigbuf_t second = r->canvas;
+        r->canvas = first;
+        cairo_t *cr = cairo_create(s);
+        render_context_defaults(cr);
+        if (cairo_surface_status(s) != CAIRO_STATUS_SUCCESS ||
+            cairo_status(cr) != CAIRO_STATUS_SUCCESS) {
+            cairo_destroy(cr);
+            cairo_surface_destroy(s);
+            rf_bigbuf_free(&second);
+            snprintf(r->err, sizeof r->err, "out of memory (a second canvas)");
+            r->err_oom = 1;
+            return -1;
+        }
+        r->surface2 = s;
+        r->canvas2 = second;
+        r->cr2 = cr;
+    }
+    cairo_surface_t *s = r->surface;
+    rf_bigbuf_t c = r->canvas;
+    cairo_t *cr = r->cr;
+    r->surface = r->surface2;
+    r->canvas = r->canvas2;
+    r->cr = r->cr2;
+    r->surface2 = s;
+    r->canvas2 = c;
+    r->cr2 = cr;
+    /* its pixels may have been changed by hand since cairo drew them */
+    cairo_surface_mark_dirty(r->surface);
+    return 0;
+}
 
 int rf_renderer_draw(rf_renderer_t *r, double t)
 {

@@ -170,6 +170,16 @@ cairo_surface_t *rf_renderer_surface(rf_renderer_t *r);
  * ARGB32 pixels (see above), *stride bytes apart (stride may be NULL). */
 const unsigned char *rf_renderer_pixels(rf_renderer_t *r, int *stride);
 
+/* Makes the renderer draw on its other canvas from now on (the first
+ * call makes it, the size of the first: its pages fault in at its first
+ * draw), leaving the current one, with its frame, to whoever reads it:
+ * a stream's writer converts and writes one frame while the next is
+ * drawn on the other (frames.c). rf_renderer_surface and
+ * rf_renderer_pixels then name the other canvas; the one left stays
+ * valid until rf_renderer_destroy(). Everything else the renderer holds
+ * is shared. 0, or -1 when out of memory (rf_renderer_error says so). */
+int rf_renderer_swap_canvas(rf_renderer_t *r);
+
 /* The fills the renderer has painted itself since it was created instead
  * of through cairo (a pixel-aligned rect under an opaque linear gradient:
  * gradfill.h, the same pixels), for tests. RF_GRADFILL_OFF=1 in the
