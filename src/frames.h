@@ -48,8 +48,11 @@
  * bounded whatever the speed of the consumer. CANVAS and RGBA streams
  * have no ring of bytes: their slots point at the workers' canvases (RGBA
  * converted in place), and a worker that handed over its frame waits
- * until the writer has written it before it draws again (with one worker,
- * drawing and writing take turns). Y4M frames go through the ring.
+ * until the writer has written it before it draws again; with one worker
+ * (and two frames or more) its renderer draws on two canvases in turn
+ * (rf_renderer_swap_canvas), and the writer converts an RGBA frame in
+ * its canvas and writes it while the next is drawn on the other. Y4M
+ * frames go through the ring.
  *
  * Thread-safety: a producer belongs to one thread at a time; any number of
  * producers (and runs) may work on one scene at once, which they only read.
