@@ -300,46 +300,190 @@ static void cap_point(rf_raster_t *out, const double *p, const double d[2], doub
     *first = 0;
 }
 
+/* An open polyline as open_side reads it: its edges, and before and
+ * after them its end directions when given (a curve's tangents at its
+ * ends, where the caps stand square to it, as cairo's do; the first and
+ * last edges' own directions otherwise). */
+typedef struct open_path {
+    const double *xy;
+    uint32_t n;
+    double d0[2], d1[2];
+    int has0, has1;
+} open_path_t;
+
+/* Edge i of p's sequence (0: the start direction, 1 .. n - 1: the edges,
+ * n: the end direction): its unit vector into e, the points it runs from
+ * and to (the same point for a direction); 0 when it has none (an edge
+ * shorter than 1e-6 px, a direction not given). */
+static int open_edge(const open_path_t *p, uint32_t i, double e[2], uint32_t *from, uint32_t *to)
+{
+    if (i == 0 || i == p->n) {
+        if (!(i == 0 ? p->has0 : p->has1))
+            return 0;
+        const double *d = i == 0 ? p->d0 : p->d1;
+        e[0] = d[0];
+        e[1] = d[1];
+        *from = *to = i == 0 ? 0 : p->n - 1;
+        return 1;
+    }
+    *from = i - 1;
+    *to = i;
+    return edge_dir(p->xy, p->n, i - 1, e) > 0;
+}
+
+/* Side sg's points at the path's start (start 1) or end (0), at point v,
+ * its edge there e, in the order a side read forwards (rev 0) or
+ * backwards (rev 1) takes them. No direction given (dir NULL): the cap's
+ * corner. Else the cap stands square to dir: on the side outside the turn
+ * between dir and e, the cap's corner, then the join to e's offset; on
+ * the side inside it, where e's offset meets the cap's line (the corner
+ * and the join's meeting point would lie behind the cap). 0, or 1 when e
+ * turns back on dir. A square cap is dir's edge, hw long: both sides
+ * join it as edges join. */
+static int open_end(rf_raster_t *out, const ring_style_t *st, const double *v, const double *dir,
+                    const double e[2], double sg, double ext, int start, int rev, int *first)
+{
+    double hw = st->hw, x = start ? -ext : ext;
+    const double *d = dir != NULL ? dir : e;
+    double cx = v[0] + sg * hw * d[1] + x * d[0], cy = v[1] - sg * hw * d[0] + x * d[1];
+    double sn = 0, cs = 1;
+    if (dir != NULL) {
+        turn(start ? dir : e, start ? e : dir, 1, &sn, &cs);
+        if (!(1 + cs > 1e-9))
+            return 1;
+    }
+    if (dir == NULL || sn == 0) {
+        cap_point(out, (double[2]){ cx, cy }, (double[2]){ 1, 0 }, 0, 0, 0, first);
+        return 0;
+    }
+    if (sg * sn < 0 && x == 0) { /* a butt cap inside the turn: e's offset line across it */
+        double qx = v[0] + sg * hw * e[1], qy = v[1] - sg * hw * e[0];
+        double t = ((v[0] + x * d[0] - qx) * d[0] + (v[1] + x * d[1] - qy) * d[1]) /
+                   (e[0] * d[0] + e[1] * d[1]);
+        cap_point(out, (double[2]){ qx + t * e[0], qy + t * e[1] }, (double[2]){ 1, 0 }, 0, 0, 0,
+                  first);
+        return 0;
+    }
+    if (hw * fabs(sn) / (1 + cs) < 1.0 / 32) {
+        /* the join's tip within 1/32 px of the corner (a curve's first
+         * chord turns little from its tangent): the corner alone, not two
+         * points the rounding to 1/64 px could make one */
+        cap_point(out, (double[2]){ cx, cy }, (double[2]){ 1, 0 }, 0, 0, 0, first);
+        return 0;
+    }
+    double na[2] = { (start ? d : e)[1], -(start ? d : e)[0] };
+    double nb[2] = { (start ? e : d)[1], -(start ? e : d)[0] };
+    if (start != rev) /* the corner first */
+        cap_point(out, (double[2]){ cx, cy }, (double[2]){ 1, 0 }, 0, 0, 0, first);
+    vertex_points(out, st, v[0], v[1], na, nb, sn, cs, sg, rev, first);
+    if (start == rev)
+        cap_point(out, (double[2]){ cx, cy }, (double[2]){ 1, 0 }, 0, 0, 0, first);
+    return 0;
+}
+
 /* One side of an open stroke: sg 1 forwards (the normal (dy, -dx) of each
  * edge), -1 backwards (the other normal), from cap to cap. 0, or 1 when
  * an edge turns back on the one before it. */
-static int open_side(rf_raster_t *out, const ring_style_t *st, const double *xy, uint32_t n,
-                     double sg, double ext, int *first)
+static int open_side(rf_raster_t *out, const ring_style_t *st, const open_path_t *p, double sg,
+                     double ext, int *first)
 {
+    const double *xy = p->xy;
     double da[2], db[2], e[2];
-    int have = 0;
-    uint32_t kb = 0;   /* backwards: the later edge's first point */
-    for (uint32_t i = 0; i + 1 < n; i++) {
-        uint32_t k = sg > 0 ? i : n - 2 - i;
-        if (edge_dir(xy, n, k, e) == 0)
+    int have = 0, back = sg < 0;
+    uint32_t from, to, vb = 0, end = 0;   /* vb backwards: the later edge's first point */
+    for (uint32_t j = 1; j < p->n; j++) {
+        uint32_t i = back ? p->n - j : j;
+        if (!open_edge(p, i, e, &from, &to))
             continue;
-        double *cur = sg > 0 ? db : da, *other = sg > 0 ? da : db;
+        double *cur = back ? da : db, *other = back ? db : da;
         cur[0] = e[0];
         cur[1] = e[1];
         if (!have) {   /* the start cap (forwards) or the end cap (backwards) */
-            cap_point(out, xy + 2 * (sg > 0 ? k : k + 1), e, sg, st->hw, sg > 0 ? -ext : ext,
-                      first);
+            if (open_end(out, st, xy + 2 * (back ? to : from), (back ? p->has1 : p->has0)
+                             ? (back ? p->d1 : p->d0) : NULL,
+                         e, sg, ext, !back, back, first) != 0)
+                return 1;
             have = 1;
         } else {
             double sn, cs;
             turn(da, db, 1, &sn, &cs);
             if (!(1 + cs > 1e-9))
                 return 1;   /* back on itself (or NaN) */
-            uint32_t v = sg > 0 ? k : kb;
+            uint32_t v = back ? vb : from;
             double na[2] = { da[1], -da[0] }, nb[2] = { db[1], -db[0] };
-            vertex_points(out, st, xy[2 * v], xy[2 * v + 1], na, nb, sn, cs, sg, sg < 0, first);
+            vertex_points(out, st, xy[2 * v], xy[2 * v + 1], na, nb, sn, cs, sg, back, first);
         }
         other[0] = e[0];
         other[1] = e[1];
-        kb = k;
+        vb = from;
+        end = back ? from : to;
     }
     if (!have)
         return 1;
     /* the last edge seen: forwards the path's last (da), backwards its
      * first (db) */
-    const double *d = sg > 0 ? da : db;
-    cap_point(out, xy + 2 * (sg > 0 ? n - 1 : 0), d, sg, st->hw, sg > 0 ? ext : -ext, first);
-    return 0;
+    return open_end(out, st, xy + 2 * end, (back ? p->has0 : p->has1) ? (back ? p->d0 : p->d1) : NULL,
+                    back ? db : da, sg, ext, back, back, first);
+}
+
+/* Does every edge's rectangle (the pen along it) lie forwards of the start
+ * cap's line and backwards of the end cap's, but for a 1/256 px? The
+ * outline stops at the caps; cairo's stroke is those rectangles and the
+ * joins, and after a short first edge and a turn the next edge's
+ * rectangle can stand out behind the start cap (a trim stopping just
+ * past a corner). The cap's own edge is left out when a direction stands
+ * for it (a curve's tangent: its first chord's corners lie a little
+ * behind the square cap, as the curve does not). */
+static int caps_hold(const open_path_t *p, double hw, double ext)
+{
+    const double *xy = p->xy;
+    double d0[2], d1[2], e[2];
+    uint32_t f0 = 0, t0 = 0, f1 = 0, t1 = 0, from, to, first = UINT32_MAX, last = 0;
+    for (uint32_t i = 1; i < p->n; i++)
+        if (open_edge(p, i, e, &from, &to)) {
+            if (first == UINT32_MAX) {
+                first = i;
+                d0[0] = e[0];
+                d0[1] = e[1];
+                f0 = from;
+            }
+            last = i;
+            d1[0] = e[0];
+            d1[1] = e[1];
+            t1 = to;
+        }
+    if (first == UINT32_MAX)
+        return 0;
+    (void)t0;
+    (void)f1;
+    if (p->has0) {
+        d0[0] = p->d0[0];
+        d0[1] = p->d0[1];
+    }
+    if (p->has1) {
+        d1[0] = p->d1[0];
+        d1[1] = p->d1[1];
+    }
+    /* the cap lines: through the ends, moved out by ext (square caps) */
+    double s0x = xy[2 * f0] - ext * d0[0], s0y = xy[2 * f0 + 1] - ext * d0[1];
+    double s1x = xy[2 * t1] + ext * d1[0], s1y = xy[2 * t1 + 1] + ext * d1[1];
+    const double tol = 1.0 / 256;
+    for (uint32_t i = first; i <= last; i++) {
+        if (!open_edge(p, i, e, &from, &to))
+            continue;
+        for (int end = 0; end < 2; end++) {
+            if ((i == first && end == 0 && p->has0) || (i == last && end == 1 && p->has1))
+                continue;
+            const double *q = xy + 2 * (end ? to : from);
+            for (int sd = -1; sd <= 1; sd += 2) {
+                double cx = q[0] + sd * hw * e[1], cy = q[1] - sd * hw * e[0];
+                if (!((cx - s0x) * d0[0] + (cy - s0y) * d0[1] >= -tol &&
+                      (cx - s1x) * d1[0] + (cy - s1y) * d1[1] <= tol))
+                    return 0;
+            }
+        }
+    }
+    return 1;
 }
 
 /* A side of the contour read along the axis: its points (indices base ..
@@ -498,12 +642,23 @@ static int open_simple(const rf_raster_t *out, const rf_offset_open_info_t *info
     return chain_beside(&a, &b, want) && chain_beside(&b, &a, -want);
 }
 
-int rf_offset_open(rf_raster_t *out, const double *xy, uint32_t n, double hw,
-                   rf_offset_join_t join, double miter_limit, rf_offset_cap_t cap, double tol,
-                   rf_offset_open_info_t *info)
+int rf_offset_open(rf_raster_t *out, const double *xy, uint32_t n, const double *dir0,
+                   const double *dir1, double hw, rf_offset_join_t join, double miter_limit,
+                   rf_offset_cap_t cap, double tol, rf_offset_open_info_t *info)
 {
     if (n < 2 || !(hw > 0 && hw < 1e7) || !(tol > 0))
         return 1;
+    open_path_t path = { xy, n, { 0, 0 }, { 0, 0 }, 0, 0 };
+    for (int k = 0; k < 2; k++) {
+        const double *d = k == 0 ? dir0 : dir1;
+        double l = d != NULL ? hypot(d[0], d[1]) : 0;
+        if (l > 0 && isfinite(l)) {
+            double *u = k == 0 ? path.d0 : path.d1;
+            u[0] = d[0] / l;
+            u[1] = d[1] / l;
+            *(k == 0 ? &path.has0 : &path.has1) = 1;
+        }
+    }
     /* the axis the points run along one way, and which way */
     int axis = -1, s = 0;
     for (int ax = 0; ax < 2 && axis < 0; ax++) {
@@ -528,14 +683,16 @@ int rf_offset_open(rf_raster_t *out, const double *xy, uint32_t n, double hw,
     if (join == RF_OFFSET_ROUND && tol < hw)
         st.step = 2 * acos(1 - tol / hw);
     double ext = cap == RF_OFFSET_SQUARE ? hw : 0;
+    if (!caps_hold(&path, hw, ext))
+        return 1;
     int first = 1;
-    if (open_side(out, &st, xy, n, 1, ext, &first) != 0) {
+    if (open_side(out, &st, &path, 1, ext, &first) != 0) {
         rf_raster_reset(out);
         return 1;
     }
     const double *p = NULL;
     uint32_t n0 = rf_raster_points(out, &p);
-    if (open_side(out, &st, xy, n, -1, ext, &first) != 0) {
+    if (open_side(out, &st, &path, -1, ext, &first) != 0) {
         rf_raster_reset(out);
         return 1;
     }
@@ -604,7 +761,23 @@ int rf_offset_open_pieces(const rf_raster_t *src, const rf_offset_open_info_t *i
     uint32_t na = chain_len(&a), ia = 0, ib = 0;
     chain_at(&a, 0, &u0, &v);
     chain_at(&a, na - 1, &u1, &v);
-    const int64_t P = (int64_t)px * 64;
+    /* slabs at least half as wide as the longest edge: a piece keeps every
+     * edge over its slab whole, and FreeType walks all of an edge's cells
+     * (a line across 256 slabs was walked 256 times) */
+    int64_t longest = 0;
+    for (int c = 0; c < 2; c++) {
+        const chain_t *ch = c ? &b : &a;
+        int64_t pu, qu;
+        chain_at(ch, 0, &pu, &v);
+        for (uint32_t i = 1; i < chain_len(ch); i++, pu = qu) {
+            chain_at(ch, i, &qu, &v);
+            longest = qu - pu > longest ? qu - pu : longest;
+        }
+    }
+    int64_t P = (int64_t)px * 64;
+    if (longest > 4 * P)
+        P = (longest / 2 + 63) / 64 * 64;
+    px = (int)(P / 64);
     /* slab k: u in [k P, (k + 1) P]; on the device the columns (rows)
      * [k px, (k + 1) px) running forwards, [-(k + 1) px, -k px) backwards */
     for (int64_t k = floor_div(u0, P); k * P < u1; k++) {

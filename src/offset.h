@@ -69,7 +69,10 @@ typedef enum rf_offset_cap {
 
 /* Adds to out, which must be empty, the outline of the stroke of the open
  * polyline of n points xy (an edge shorter than 1e-6 px skipped), pen
- * radius hw, joins as rf_offset_ring, caps as cap: one contour, its
+ * radius hw, joins as rf_offset_ring, caps as cap, each cap square to
+ * dir0 (dir1), the direction the figure starts (ends) in when given (a
+ * curve's tangent, of any length; NULL: the first, last edge's; a turn
+ * from it to the edge is joined as any): one contour, its
  * offset on one side forwards with the joins outside each turn and the
  * meeting points inside it, the end cap, the other side backwards, the
  * start cap. Only when the polyline runs one way along x or along y (its
@@ -80,17 +83,20 @@ typedef enum rf_offset_cap {
  * lies strictly on one side of the other all along (each point of each
  * against the other's edge over it, one walk, O(n)), the caps counted as
  * the sides' first and last edges. Then every point is wound 0 or 1
- * times and FreeType's area is exact. Returns 0 when added; 1 when the
- * polyline is not one of those, an edge turns back on the one before
- * it, the contour could cross itself, or out took no more points: out is
- * empty again. */
+ * times and FreeType's area is exact. And only when every edge's
+ * rectangle (the pen along it) lies between the caps' lines (but for
+ * 1/256 px): after a short first edge and a turn, the next edge's
+ * rectangle would stand out behind the cap, where cairo paints it and the
+ * outline does not reach. Returns 0 when added; 1 when the polyline is
+ * not one of those, an edge turns back on the one before it, the contour
+ * could cross itself, or out took no more points: out is empty again. */
 typedef struct rf_offset_open_info {
     uint32_t n0, nall;   /* the first side's points, and all */
     int axis, s;         /* the axis (0: x, 1: y) and the way (1, -1) the polyline runs */
 } rf_offset_open_info_t;
-int rf_offset_open(rf_raster_t *out, const double *xy, uint32_t n, double hw,
-                   rf_offset_join_t join, double miter_limit, rf_offset_cap_t cap, double tol,
-                   rf_offset_open_info_t *info);
+int rf_offset_open(rf_raster_t *out, const double *xy, uint32_t n, const double *dir0,
+                   const double *dir1, double hw, rf_offset_join_t join, double miter_limit,
+                   rf_offset_cap_t cap, double tol, rf_offset_open_info_t *info);
 
 /* The contour rf_offset_open added to src (what it said in info), one
  * slab of px whole pixels across its axis at a time: for each slab

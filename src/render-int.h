@@ -94,6 +94,8 @@ struct rf_renderer {
     rf_glyph_masks_t *glyph_masks; /* every text layer's (glyphmask.h); NULL until used */
     rf_raster_t *ras_out;      /* strokes' outlines (offset.h); NULL until used */
     rf_raster_t *ras_piece;    /* an open stroke's outline a slab at a time; NULL until used */
+    double *open_xy;           /* an open stroke's polyline, long edges cut (grown, kept) */
+    uint32_t open_cap;         /* its room, in points */
     rf_path_op_t *ops;         /* trim buffer: the largest path layer */
     size_t ops_cap;
     /* The static prefix: the layers drawn first (in drawing order) that

@@ -33,6 +33,7 @@
  * within RF_RASTER_TOL px for a fill, RF_STROKE_TOL for a stroke). Gradients, opacity, operators, clips and groups
  * behave as with cairo: only the coverage changes. */
 #include <math.h>
+#include <stdlib.h>
 
 #include "offset.h"
 #include "render-int.h"
@@ -254,6 +255,79 @@ static int may_open(const rf_layer_t *L, const rf_shape_t *sh)
     return 1;
 }
 
+/* An open stroke's polyline (*xy, *n points) with every edge longer than
+ * RF_EDGE_PX cut into equal parts at most that long, in r->open_xy (kept
+ * for the next): a slab's piece keeps the edges over it whole, and
+ * FreeType walks all of an edge's cells, so a line across the canvas was
+ * walked once a slab (256 times on a 16,384 px canvas). 0, or -1 when out
+ * of memory or past FreeType's points (cairo strokes it). */
+#define RF_EDGE_PX 48.0
+static int cut_long(rf_renderer_t *r, const double **xy, uint32_t *n)
+{
+    const double *p = *xy;
+    double need = 1;
+    for (uint32_t i = 0; i + 1 < *n; i++) /* a NaN edge: one part (the raster refuses it) */
+        need += fmax(1, ceil(hypot(p[2 * i + 2] - p[2 * i], p[2 * i + 3] - p[2 * i + 1]) /
+                             RF_EDGE_PX));
+    if (need == *n)
+        return 0; /* none longer */
+    if (!(need <= RF_RASTER_MAX_POINTS))
+        return -1;
+    if (need > r->open_cap) {
+        double *q = realloc(r->open_xy, (size_t)need * 2 * sizeof *q);
+        if (q == NULL)
+            return -1;
+        r->open_xy = q;
+        r->open_cap = (uint32_t)need;
+    }
+    double *q = r->open_xy;
+    uint32_t m = 0;
+    for (uint32_t i = 0; i + 1 < *n; i++) {
+        double x0 = p[2 * i], y0 = p[2 * i + 1], dx = p[2 * i + 2] - x0, dy = p[2 * i + 3] - y0;
+        int parts = (int)fmax(1, ceil(hypot(dx, dy) / RF_EDGE_PX));
+        for (int k = 0; k < parts; k++) {
+            q[2 * m] = x0 + dx * k / parts;
+            q[2 * m + 1] = y0 + dy * k / parts;
+            m++;
+        }
+    }
+    q[2 * m] = p[2 * (*n - 1)];
+    q[2 * m + 1] = p[2 * (*n - 1) + 1];
+    m++;
+    *xy = q;
+    *n = m;
+    return 0;
+}
+
+/* When a path's first (end 0) or last (end 1) op is a curve, the
+ * direction it starts (ends) in on the device, as cairo's stroker takes
+ * it for a cap: from its start to its first control point, or to the
+ * second when they coincide, or to its end (the other way round at its
+ * end): 1 and the direction (not unit) in d; 0 for a line (its flattened
+ * edge is the direction). */
+static int end_tangent(const rf_shape_t *sh, int end, double d[2])
+{
+    if (sh->L->type != RF_LAYER_PATH || sh->nops < 2)
+        return 0;
+    size_t i = end ? sh->nops - 1 : 1;
+    const rf_path_op_t *op = &sh->ops[i], *prev = &sh->ops[i - 1];
+    if (op->kind != RF_PATH_OP_CURVE)
+        return 0;
+    const double *ps = prev->kind == RF_PATH_OP_CURVE ? prev->p + 4 : prev->p;
+    double q[4][2] = { { ps[0], ps[1] }, { op->p[0], op->p[1] }, { op->p[2], op->p[3] },
+                       { op->p[4], op->p[5] } };
+    double dx = 0, dy = 0;
+    for (int k = 1; k <= 3 && dx == 0 && dy == 0; k++) {
+        const double *a = end ? q[3 - k] : q[0], *b = end ? q[3] : q[k];
+        dx = b[0] - a[0];
+        dy = b[1] - a[1];
+    }
+    const cairo_matrix_t *m = sh->m;
+    d[0] = m->xx * dx + m->xy * dy;
+    d[1] = m->yx * dx + m->yy * dy;
+    return d[0] != 0 || d[1] != 0;
+}
+
 int render_raster_stroke(rf_renderer_t *r, const rf_layer_t *L, const rf_node_t *n,
                          const rf_shape_t *sh, double sw, double alpha)
 {
@@ -296,8 +370,12 @@ int render_raster_stroke(rf_renderer_t *r, const rf_layer_t *L, const rf_node_t 
             return 0;
         return raster_paint(r, r->ras_out, 0, &L->stroke, n->pat[1], alpha, m);
     }
+    if (cut_long(r, &xy, &np) != 0)
+        return 0;
     rf_offset_open_info_t info;
-    if (rf_offset_open(r->ras_out, xy, np, hw, join, limit,
+    double d0[2], d1[2];
+    int t0 = end_tangent(sh, 0, d0), t1 = end_tangent(sh, 1, d1);
+    if (rf_offset_open(r->ras_out, xy, np, t0 ? d0 : NULL, t1 ? d1 : NULL, hw, join, limit,
                        L->line_cap == RF_CAP_SQUARE ? RF_OFFSET_SQUARE : RF_OFFSET_BUTT,
                        RF_STROKE_TOL, &info) != 0)
         return 0;

@@ -927,6 +927,7 @@ void rf_renderer_destroy(rf_renderer_t *r)
     rf_glyph_masks_destroy(r->glyph_masks);
     rf_raster_destroy(r->ras_out);
     rf_raster_destroy(r->ras_piece);
+    free(r->open_xy);
     free(r->ops);
     free(r->nodes);
     free(r->slots);
