@@ -299,33 +299,66 @@ static int cut_long(rf_renderer_t *r, const double **xy, uint32_t *n)
     return 0;
 }
 
-/* When a path's first (end 0) or last (end 1) op is a curve, the
- * direction it starts (ends) in on the device, as cairo's stroker takes
- * it for a cap: from its start to its first control point, or to the
- * second when they coincide, or to its end (the other way round at its
- * end): 1 and the direction (not unit) in d; 0 for a line (its flattened
- * edge is the direction). */
+/* The direction a path starts (end 0) or ends (end 1) in on the device,
+ * as cairo's stroker takes it for a cap, into d (not unit): its first
+ * (last) op of some length, zero-length ones skipped as cairo drops them;
+ * when that is a curve, from its start to its first control point, or to
+ * the next when they coincide (the other way round at its end): 1; 0
+ * when it is a line (the flattened edge is the direction) or there is
+ * none. */
 static int end_tangent(const rf_shape_t *sh, int end, double d[2])
 {
     if (sh->L->type != RF_LAYER_PATH || sh->nops < 2)
         return 0;
-    size_t i = end ? sh->nops - 1 : 1;
-    const rf_path_op_t *op = &sh->ops[i], *prev = &sh->ops[i - 1];
-    if (op->kind != RF_PATH_OP_CURVE)
-        return 0;
-    const double *ps = prev->kind == RF_PATH_OP_CURVE ? prev->p + 4 : prev->p;
-    double q[4][2] = { { ps[0], ps[1] }, { op->p[0], op->p[1] }, { op->p[2], op->p[3] },
-                       { op->p[4], op->p[5] } };
-    double dx = 0, dy = 0;
-    for (int k = 1; k <= 3 && dx == 0 && dy == 0; k++) {
-        const double *a = end ? q[3 - k] : q[0], *b = end ? q[3] : q[k];
-        dx = b[0] - a[0];
-        dy = b[1] - a[1];
+    for (size_t j = 1; j < sh->nops; j++) {
+        size_t i = end ? sh->nops - j : j;
+        const rf_path_op_t *op = &sh->ops[i], *prev = &sh->ops[i - 1];
+        const double *ps = prev->kind == RF_PATH_OP_CURVE ? prev->p + 4 : prev->p;
+        int curve = op->kind == RF_PATH_OP_CURVE;
+        double q[4][2] = { { ps[0], ps[1] }, { op->p[0], op->p[1] },
+                           { curve ? op->p[2] : op->p[0], curve ? op->p[3] : op->p[1] },
+                           { curve ? op->p[4] : op->p[0], curve ? op->p[5] : op->p[1] } };
+        double dx = 0, dy = 0;
+        for (int k = 1; k <= 3 && dx == 0 && dy == 0; k++) {
+            const double *a = end ? q[3 - k] : q[0], *b = end ? q[3] : q[k];
+            dx = b[0] - a[0];
+            dy = b[1] - a[1];
+        }
+        if (dx == 0 && dy == 0)
+            continue;   /* of no length */
+        if (!curve)
+            return 0;
+        const cairo_matrix_t *m = sh->m;
+        d[0] = m->xx * dx + m->xy * dy;
+        d[1] = m->yx * dx + m->yy * dy;
+        return d[0] != 0 || d[1] != 0;
     }
-    const cairo_matrix_t *m = sh->m;
-    d[0] = m->xx * dx + m->xy * dy;
-    d[1] = m->yx * dx + m->yy * dy;
-    return d[0] != 0 || d[1] != 0;
+    return 0;
+}
+
+/* Do both ends stand on at least 1 px: the first (last) edge of some
+ * length, or the tangent there when given? cairo keeps its coordinates on
+ * a 1/256 px grid and drops what is shorter than 1/512: below a pixel
+ * its cap turns from the true one (a trim ending a hair past a corner,
+ * a wide square cap on a 0.003 px segment: up to 255 levels apart); those
+ * are left to cairo. */
+static int ends_long(const double *xy, uint32_t n, const double *t0, const double *t1)
+{
+    for (int end = 0; end < 2; end++) {
+        const double *t = end ? t1 : t0;
+        double l = 0;
+        if (t != NULL) {
+            l = hypot(t[0], t[1]);
+        } else {
+            for (uint32_t j = 0; j + 1 < n && !(l > 1e-6); j++) {
+                uint32_t k = end ? n - 2 - j : j;
+                l = hypot(xy[2 * k + 2] - xy[2 * k], xy[2 * k + 3] - xy[2 * k + 1]);
+            }
+        }
+        if (!(l >= 1))
+            return 0;
+    }
+    return 1;
 }
 
 int render_raster_stroke(rf_renderer_t *r, const rf_layer_t *L, const rf_node_t *n,
@@ -375,7 +408,8 @@ int render_raster_stroke(rf_renderer_t *r, const rf_layer_t *L, const rf_node_t 
     rf_offset_open_info_t info;
     double d0[2], d1[2];
     int t0 = end_tangent(sh, 0, d0), t1 = end_tangent(sh, 1, d1);
-    if (rf_offset_open(r->ras_out, xy, np, t0 ? d0 : NULL, t1 ? d1 : NULL, hw, join, limit,
+    if (!ends_long(xy, np, t0 ? d0 : NULL, t1 ? d1 : NULL) ||
+        rf_offset_open(r->ras_out, xy, np, t0 ? d0 : NULL, t1 ? d1 : NULL, hw, join, limit,
                        L->line_cap == RF_CAP_SQUARE ? RF_OFFSET_SQUARE : RF_OFFSET_BUTT,
                        RF_STROKE_TOL, &info) != 0)
         return 0;

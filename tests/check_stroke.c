@@ -969,6 +969,79 @@ START_TEST(test_open_vs_cairo)
 }
 END_TEST
 
+/* The largest difference between a scene's stroke of path (ops: 'M' or
+ * 'L' and a point, 'C' and three) width w, square or butt caps, and
+ * cairo_stroke's of the same path. */
+static int open_diff(const char *ops, const double *pts, double w, int square)
+{
+    char path[512], layer[1024];
+    int k = 0;
+    const double *p = pts;
+    for (const char *o = ops; *o; o++) {
+        int np = *o == 'C' ? 3 : 1;
+        k += snprintf(path + k, sizeof path - (size_t)k, "%s%c", k ? " " : "", *o);
+        for (int i = 0; i < 2 * np; i++)
+            k += snprintf(path + k, sizeof path - (size_t)k, " %.17g", p[i]);
+        p += 2 * np;
+    }
+    snprintf(layer, sizeof layer,
+             SHAPE("path", "\"path\": \"%s\", \"stroke_width\": %.17g, \"line_cap\": \"%s\""),
+             path, w, square ? "square" : "butt");
+    uint32_t *f = frame(layer, 0);
+    cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, W, H);
+    cairo_t *cr = cairo_create(s);
+    cairo_set_source_rgb(cr, 0, 0, 0);
+    cairo_paint(cr);
+    cairo_set_source_rgb(cr, 1, 1, 1);
+    p = pts;
+    for (const char *o = ops; *o; o++) {
+        if (*o == 'M')
+            cairo_move_to(cr, p[0], p[1]);
+        else if (*o == 'L')
+            cairo_line_to(cr, p[0], p[1]);
+        else
+            cairo_curve_to(cr, p[0], p[1], p[2], p[3], p[4], p[5]);
+        p += *o == 'C' ? 6 : 2;
+    }
+    cairo_set_line_width(cr, w);
+    cairo_set_line_cap(cr, square ? CAIRO_LINE_CAP_SQUARE : CAIRO_LINE_CAP_BUTT);
+    cairo_stroke(cr);
+    cairo_surface_flush(s);
+    const uint8_t *d = cairo_image_surface_get_data(s);
+    int stride = cairo_image_surface_get_stride(s), worst = 0;
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+            uint32_t v;
+            memcpy(&v, d + (size_t)y * (size_t)stride + 4 * (size_t)x, 4);
+            int e = abs(red(f, x, y) - (int)(v >> 16 & 0xff));
+            worst = e > worst ? e : worst;
+        }
+    cairo_destroy(cr);
+    cairo_surface_destroy(s);
+    free(f);
+    return worst;
+}
+
+/* A second review's cases: a zero-length op before a path's first curve
+ * or after its last (cairo drops it and squares the cap to the curve's
+ * tangent), and ends shorter than a pixel under wide caps (cairo keeps
+ * its points on a 1/256 px grid: its cap turns; left to cairo now). Each
+ * was 147 to 255 levels off. */
+START_TEST(test_open_ends_vs_cairo)
+{
+    static const double a[] = { 10, 50, 10, 50, 10, 25, 75, 15, 90, 25 };
+    static const double b[] = { 5, 50, 25, 10, 75, 15, 90, 25, 90, 25 };
+    static const double c[] = { 40, 30, 40.003, 30.0005 };
+    static const double e[] = { 10, 50, 25, 10, 60, 10, 80, 50, 80.001, 50.001 };
+    int w[4] = { open_diff("MLC", a, 24, 1), open_diff("MCL", b, 24, 0), open_diff("ML", c, 20, 1),
+                 open_diff("MCL", e, 20, 1) };
+    for (int i = 0; i < 4; i++)
+        rf_check_msg(w[i] <= 48, "end case %d: %d levels from cairo", i, w[i]);
+    fprintf(stderr, "open strokes' degenerate ends against cairo_stroke: %d %d %d %d levels\n",
+            w[0], w[1], w[2], w[3]);
+}
+END_TEST
+
 /* rf_offset_open's refusals: a polyline that turns back along both axes,
  * one whose pen is too wide for its short edges (a side would run
  * backwards), one point twice, a NaN, no pen; and what it adds. */
@@ -1035,6 +1108,7 @@ static Suite *stroke_suite(void)
     tcase_add_test(tc, test_open_pieces);
     tcase_add_test(tc, test_open_refuses);
     tcase_add_test(tc, test_open_vs_cairo);
+    tcase_add_test(tc, test_open_ends_vs_cairo);
     suite_add_tcase(s, tc);
     return s;
 }
