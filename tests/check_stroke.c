@@ -863,6 +863,26 @@ START_TEST(test_open_pieces)
 }
 END_TEST
 
+/* cr's path stroked white on black (cairo_stroke with cr's style) against
+ * the frame f: the largest difference of red, and whether any differ. */
+static int cairo_diff(cairo_t *cr, cairo_surface_t *s, const uint32_t *f, int *any)
+{
+    cairo_stroke(cr);
+    cairo_surface_flush(s);
+    const uint8_t *d = cairo_image_surface_get_data(s);
+    int stride = cairo_image_surface_get_stride(s), worst = 0;
+    *any = 0;
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+            uint32_t v;
+            memcpy(&v, d + (size_t)y * (size_t)stride + 4 * (size_t)x, 4);
+            int e = abs(red(f, x, y) - (int)(v >> 16 & 0xff));
+            *any |= e != 0;
+            worst = e > worst ? e : worst;
+        }
+    return worst;
+}
+
 /* Random open strokes (plot lines with short edges and sharp turns, single
  * cubics, every join and the caps this way takes), drawn by a scene and
  * by cairo_stroke itself on the same path: within 48 levels everywhere
@@ -944,20 +964,10 @@ START_TEST(test_open_vs_cairo)
         cairo_set_line_join(cr, cj[j]);
         cairo_set_miter_limit(cr, limit);
         cairo_set_line_cap(cr, square ? CAIRO_LINE_CAP_SQUARE : CAIRO_LINE_CAP_BUTT);
-        cairo_stroke(cr);
-        cairo_surface_flush(s);
-        const uint8_t *d = cairo_image_surface_get_data(s);
-        int stride = cairo_image_surface_get_stride(s), any = 0;
-        for (int py = 0; py < H; py++)
-            for (int px_ = 0; px_ < W; px_++) {
-                uint32_t v;
-                memcpy(&v, d + (size_t)py * (size_t)stride + 4 * (size_t)px_, 4);
-                int want = (int)(v >> 16 & 0xff), got = red(f, px_, py), e = abs(got - want);
-                any |= e != 0;
-                worst = e > worst ? e : worst;
-                rf_check_msg(e <= 48, "case %d (%s, width %g, %s, %s): pixel %d,%d red %d, cairo %d",
-                             c, path, w, joins[j], square ? "square" : "butt", px_, py, got, want);
-            }
+        int any, e = cairo_diff(cr, s, f, &any);
+        worst = e > worst ? e : worst;
+        rf_check_msg(e <= 48, "case %d (%s, width %g, %s, %s): %d levels from cairo", c, path, w,
+                     joins[j], square ? "square" : "butt", e);
         differ += any;
         cairo_destroy(cr);
         cairo_surface_destroy(s);
@@ -1005,17 +1015,7 @@ static int open_diff(const char *ops, const double *pts, double w, int square)
     }
     cairo_set_line_width(cr, w);
     cairo_set_line_cap(cr, square ? CAIRO_LINE_CAP_SQUARE : CAIRO_LINE_CAP_BUTT);
-    cairo_stroke(cr);
-    cairo_surface_flush(s);
-    const uint8_t *d = cairo_image_surface_get_data(s);
-    int stride = cairo_image_surface_get_stride(s), worst = 0;
-    for (int y = 0; y < H; y++)
-        for (int x = 0; x < W; x++) {
-            uint32_t v;
-            memcpy(&v, d + (size_t)y * (size_t)stride + 4 * (size_t)x, 4);
-            int e = abs(red(f, x, y) - (int)(v >> 16 & 0xff));
-            worst = e > worst ? e : worst;
-        }
+    int any, worst = cairo_diff(cr, s, f, &any);
     cairo_destroy(cr);
     cairo_surface_destroy(s);
     free(f);
