@@ -45,12 +45,15 @@ typedef struct render_opts {
     double fps;                 /* --fps F; 0 without */
 } render_opts_t;
 
-/* The signal that interrupted the render (SIGINT, SIGTERM, SIGHUP), or 0. */
-static volatile sig_atomic_t render_signal;
+/* The signal that interrupted the render (SIGINT, SIGTERM, SIGHUP), or 0:
+ * an atomic (lock-free on every target we build for) because the workers
+ * read it too, not only this thread. */
+static atomic_int render_signal;
+_Static_assert(ATOMIC_INT_LOCK_FREE == 2, "a signal handler stores to render_signal");
 
 static void render_on_signal(int sig)
 {
-    render_signal = sig;
+    atomic_store(&render_signal, sig);
 }
 
 /* "A:B" with either side empty; -1 for an empty side. */
@@ -159,7 +162,7 @@ static int render_run_error(const rf_frames_result_t *res)
  * the process killed by it, as it expects from Ctrl-C). */
 static void render_reraise(void)
 {
-    int sig = render_signal;
+    int sig = atomic_load(&render_signal);
 
     if (sig == 0)
         return;
@@ -236,7 +239,7 @@ static int render_video(const render_opts_t *o, const rf_scene_t *scene, rf_fram
     if (rc != 0 && res.sys_errno != EPIPE) {
         /* our failure (or an interrupt): ffmpeg's half-done video goes */
         rf_video_discard(&v);
-        if (render_signal == 0)
+        if (atomic_load(&render_signal) == 0)
             status = render_run_error(&res);
         goto out;
     }
@@ -307,7 +310,7 @@ static int render_stream(const render_opts_t *o, const rf_scene_t *scene, rf_fra
         rf_atomic_file_abort(&af);
     }
     if (rc != 0) {
-        if (render_signal != 0)
+        if (atomic_load(&render_signal) != 0)
             return RF_EXIT_IO;
         return render_run_error(&res);
     }
@@ -393,7 +396,7 @@ static int render_png(const render_opts_t *o, rf_frames_job_t *job, int clean)
     }
     job->dir = o->out;
     if (rf_frames_run(job, &res) != 0) {
-        if (render_signal != 0)
+        if (atomic_load(&render_signal) != 0)
             return RF_EXIT_IO;
         return render_run_error(&res);
     }

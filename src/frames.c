@@ -568,7 +568,7 @@ static void run_fail(run_t *r, int e, const char *fmt, ...)
 
 static int run_stopped(run_t *r)
 {
-    if (r->job->interrupt != NULL && *r->job->interrupt) {
+    if (r->job->interrupt != NULL && atomic_load(r->job->interrupt)) {
         run_fail(r, EINTR, "interrupted");
         return 1;
     }
@@ -760,7 +760,7 @@ static void run_write_stream(run_t *r, double t0)
         while (!atomic_load(&r->stop) && r->ring_pos[slot] != r->written) {
             deadline_ms(&ts, 100);
             pthread_cond_timedwait(&r->cv, &r->mu, &ts);
-            if (job->interrupt != NULL && *job->interrupt)
+            if (job->interrupt != NULL && atomic_load(job->interrupt))
                 break;
         }
         pthread_mutex_unlock(&r->mu);
@@ -797,7 +797,7 @@ static void run_wait_workers(run_t *r, double t0, int progress)
         struct timespec ts;
         deadline_ms(&ts, 100);
         pthread_cond_timedwait(&r->cv, &r->mu, &ts);
-        if (job->interrupt != NULL && *job->interrupt && !atomic_load(&r->stop)) {
+        if (job->interrupt != NULL && atomic_load(job->interrupt) && !atomic_load(&r->stop)) {
             pthread_mutex_unlock(&r->mu);
             run_stopped(r);
             pthread_mutex_lock(&r->mu);

@@ -62,6 +62,7 @@
 #define RF_FRAMES_H
 
 #include <signal.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -191,9 +192,10 @@ typedef struct rf_frames_job {
     int progress;               /* nonzero: a progress line on stderr; 2: erased
                                    at the end (the caller prints a summary) */
     /* Polled by the workers and the writer: once nonzero (a signal handler
-     * sets it) the run stops after the frames in flight and fails with the
-     * message "interrupted". May be NULL. */
-    volatile sig_atomic_t *interrupt;
+     * sets it: a lock-free atomic, which a handler may store to and other
+     * threads read) the run stops after the frames in flight and fails
+     * with the message "interrupted". May be NULL. */
+    atomic_int *interrupt;
 } rf_frames_job_t;
 
 typedef struct rf_frames_result {
