@@ -311,23 +311,10 @@ typedef struct open_path {
     int has0, has1;
 } open_path_t;
 
-/* Edge i of p's sequence (0: the start direction, 1 .. n - 1: the edges,
- * n: the end direction): its unit vector into e, the points it runs from
- * and to (the same point for a direction); 0 when it has none (an edge
- * shorter than 1e-6 px, a direction not given). */
-static int open_edge(const open_path_t *p, uint32_t i, double e[2], uint32_t *from, uint32_t *to)
+/* Edge i of p (1 .. n - 1: from point i - 1 to point i): its unit vector
+ * into e; 0 when it is shorter than 1e-6 px. */
+static int open_edge(const open_path_t *p, uint32_t i, double e[2])
 {
-    if (i == 0 || i == p->n) {
-        if (!(i == 0 ? p->has0 : p->has1))
-            return 0;
-        const double *d = i == 0 ? p->d0 : p->d1;
-        e[0] = d[0];
-        e[1] = d[1];
-        *from = *to = i == 0 ? 0 : p->n - 1;
-        return 1;
-    }
-    *from = i - 1;
-    *to = i;
     return edge_dir(p->xy, p->n, i - 1, e) > 0;
 }
 
@@ -390,10 +377,10 @@ static int open_side(rf_raster_t *out, const ring_style_t *st, const open_path_t
     const double *xy = p->xy;
     double da[2], db[2], e[2];
     int have = 0, back = sg < 0;
-    uint32_t from, to, vb = 0, end = 0;   /* vb backwards: the later edge's first point */
+    uint32_t vb = 0, end = 0;   /* vb backwards: the later edge's first point */
     for (uint32_t j = 1; j < p->n; j++) {
-        uint32_t i = back ? p->n - j : j;
-        if (!open_edge(p, i, e, &from, &to))
+        uint32_t i = back ? p->n - j : j, from = i - 1, to = i;
+        if (!open_edge(p, i, e))
             continue;
         double *cur = back ? da : db, *other = back ? db : da;
         cur[0] = e[0];
@@ -438,24 +425,21 @@ static int caps_hold(const open_path_t *p, double hw, double ext)
 {
     const double *xy = p->xy;
     double d0[2], d1[2], e[2];
-    uint32_t f0 = 0, t0 = 0, f1 = 0, t1 = 0, from, to, first = UINT32_MAX, last = 0;
+    uint32_t first = UINT32_MAX, last = 0;
     for (uint32_t i = 1; i < p->n; i++)
-        if (open_edge(p, i, e, &from, &to)) {
+        if (open_edge(p, i, e)) {
             if (first == UINT32_MAX) {
                 first = i;
                 d0[0] = e[0];
                 d0[1] = e[1];
-                f0 = from;
             }
             last = i;
             d1[0] = e[0];
             d1[1] = e[1];
-            t1 = to;
         }
     if (first == UINT32_MAX)
         return 0;
-    (void)t0;
-    (void)f1;
+    uint32_t f0 = first - 1, t1 = last; /* the first edge's start, the last's end */
     if (p->has0) {
         d0[0] = p->d0[0];
         d0[1] = p->d0[1];
@@ -469,8 +453,9 @@ static int caps_hold(const open_path_t *p, double hw, double ext)
     double s1x = xy[2 * t1] + ext * d1[0], s1y = xy[2 * t1 + 1] + ext * d1[1];
     const double tol = 1.0 / 256;
     for (uint32_t i = first; i <= last; i++) {
-        if (!open_edge(p, i, e, &from, &to))
+        if (!open_edge(p, i, e))
             continue;
+        uint32_t from = i - 1, to = i;
         for (int end = 0; end < 2; end++) {
             if ((i == first && end == 0 && p->has0) || (i == last && end == 1 && p->has1))
                 continue;

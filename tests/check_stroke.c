@@ -883,6 +883,59 @@ static int cairo_diff(cairo_t *cr, cairo_surface_t *s, const uint32_t *f, int *a
     return worst;
 }
 
+/* The largest difference between a scene's stroke of path (ops: 'M' or
+ * 'L' and a point, 'C' and three) width w, join joins[j] and miter limit,
+ * square or butt caps, and cairo_stroke's of the same path; the path's
+ * data into path (len bytes, for messages), whether any pixel differs
+ * into *any. */
+static const char *const joins[3] = { "miter", "round", "bevel" };
+static int open_diff(const char *ops, const double *pts, double w, int j, double limit,
+                     int square, char *path, size_t len, int *any)
+{
+    static const cairo_line_join_t cj[3] = { CAIRO_LINE_JOIN_MITER, CAIRO_LINE_JOIN_ROUND,
+                                             CAIRO_LINE_JOIN_BEVEL };
+    char layer[1024];
+    size_t k = 0;
+    const double *p = pts;
+    path[0] = '\0';
+    for (const char *o = ops; *o && k < len; o++) {
+        int np = *o == 'C' ? 3 : 1;
+        k += (size_t)snprintf(path + k, len - k, "%s%c", k ? " " : "", *o);
+        for (int i = 0; i < 2 * np && k < len; i++)
+            k += (size_t)snprintf(path + k, len - k, " %.17g", p[i]);
+        p += 2 * np;
+    }
+    snprintf(layer, sizeof layer,
+             SHAPE("path", "\"path\": \"%s\", \"stroke_width\": %.17g, \"line_join\": "
+                           "\"%s\", \"miter_limit\": %.17g, \"line_cap\": \"%s\""),
+             path, w, joins[j], limit, square ? "square" : "butt");
+    uint32_t *f = frame(layer, 0);
+    cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, W, H);
+    cairo_t *cr = cairo_create(s);
+    cairo_set_source_rgb(cr, 0, 0, 0);
+    cairo_paint(cr);
+    cairo_set_source_rgb(cr, 1, 1, 1);
+    p = pts;
+    for (const char *o = ops; *o; o++) {
+        if (*o == 'M')
+            cairo_move_to(cr, p[0], p[1]);
+        else if (*o == 'L')
+            cairo_line_to(cr, p[0], p[1]);
+        else
+            cairo_curve_to(cr, p[0], p[1], p[2], p[3], p[4], p[5]);
+        p += *o == 'C' ? 6 : 2;
+    }
+    cairo_set_line_width(cr, w);
+    cairo_set_line_join(cr, cj[j]);
+    cairo_set_miter_limit(cr, limit);
+    cairo_set_line_cap(cr, square ? CAIRO_LINE_CAP_SQUARE : CAIRO_LINE_CAP_BUTT);
+    int worst = cairo_diff(cr, s, f, any);
+    cairo_destroy(cr);
+    cairo_surface_destroy(s);
+    free(f);
+    return worst;
+}
+
 /* Random open strokes (plot lines with short edges and sharp turns, single
  * cubics, every join and the caps this way takes), drawn by a scene and
  * by cairo_stroke itself on the same path: within 48 levels everywhere
@@ -894,9 +947,6 @@ static int cairo_diff(cairo_t *cr, cairo_surface_t *s, const uint32_t *f, int *a
  * drew them. */
 START_TEST(test_open_vs_cairo)
 {
-    static const char *joins[3] = { "miter", "round", "bevel" };
-    static const cairo_line_join_t cj[3] = { CAIRO_LINE_JOIN_MITER, CAIRO_LINE_JOIN_ROUND,
-                                             CAIRO_LINE_JOIN_BEVEL };
     unsigned seed = 11;
 #define RND() ((seed = seed * 1103515245u + 12345u), (double)(seed >> 8 & 0xffff) / 65536.0)
     /* first the review's cases: a first (last) edge shorter than hw sin of
@@ -935,92 +985,23 @@ START_TEST(test_open_vs_cairo)
             limit = 10;
             square = 0;
         }
-        char path[512], layer[1024];
-        int k = snprintf(path, sizeof path, "M %.17g %.17g", pts[0], pts[1]);
-        if (curve)
-            snprintf(path + k, sizeof path - (size_t)k, " C %.17g %.17g %.17g %.17g %.17g %.17g",
-                     pts[2], pts[3], pts[4], pts[5], pts[6], pts[7]);
-        else
-            for (int i = 1; i < n; i++)
-                k += snprintf(path + k, sizeof path - (size_t)k, " L %.17g %.17g", pts[2 * i],
-                              pts[2 * i + 1]);
-        snprintf(layer, sizeof layer,
-                 SHAPE("path", "\"path\": \"%s\", \"stroke_width\": %.17g, \"line_join\": "
-                               "\"%s\", \"miter_limit\": %.17g, \"line_cap\": \"%s\""),
-                 path, w, joins[j], limit, square ? "square" : "butt");
-        uint32_t *f = frame(layer, 0);
-        cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, W, H);
-        cairo_t *cr = cairo_create(s);
-        cairo_set_source_rgb(cr, 0, 0, 0);
-        cairo_paint(cr);
-        cairo_set_source_rgb(cr, 1, 1, 1);
-        cairo_move_to(cr, pts[0], pts[1]);
-        if (curve)
-            cairo_curve_to(cr, pts[2], pts[3], pts[4], pts[5], pts[6], pts[7]);
-        else
-            for (int i = 1; i < n; i++)
-                cairo_line_to(cr, pts[2 * i], pts[2 * i + 1]);
-        cairo_set_line_width(cr, w);
-        cairo_set_line_join(cr, cj[j]);
-        cairo_set_miter_limit(cr, limit);
-        cairo_set_line_cap(cr, square ? CAIRO_LINE_CAP_SQUARE : CAIRO_LINE_CAP_BUTT);
-        int any, e = cairo_diff(cr, s, f, &any);
+        char ops[8] = "MC", path[512];
+        if (!curve) {
+            memset(ops, 'L', (size_t)n);
+            ops[0] = 'M';
+            ops[n] = '\0';
+        }
+        int any, e = open_diff(ops, pts, w, j, limit, square, path, sizeof path, &any);
         worst = e > worst ? e : worst;
         rf_check_msg(e <= 48, "case %d (%s, width %g, %s, %s): %d levels from cairo", c, path, w,
                      joins[j], square ? "square" : "butt", e);
         differ += any;
-        cairo_destroy(cr);
-        cairo_surface_destroy(s);
-        free(f);
     }
 #undef RND
     fprintf(stderr, "open strokes against cairo_stroke: %d of 244 differ, by %d levels at most\n",
             differ, worst);
 }
 END_TEST
-
-/* The largest difference between a scene's stroke of path (ops: 'M' or
- * 'L' and a point, 'C' and three) width w, square or butt caps, and
- * cairo_stroke's of the same path. */
-static int open_diff(const char *ops, const double *pts, double w, int square)
-{
-    char path[512], layer[1024];
-    int k = 0;
-    const double *p = pts;
-    for (const char *o = ops; *o; o++) {
-        int np = *o == 'C' ? 3 : 1;
-        k += snprintf(path + k, sizeof path - (size_t)k, "%s%c", k ? " " : "", *o);
-        for (int i = 0; i < 2 * np; i++)
-            k += snprintf(path + k, sizeof path - (size_t)k, " %.17g", p[i]);
-        p += 2 * np;
-    }
-    snprintf(layer, sizeof layer,
-             SHAPE("path", "\"path\": \"%s\", \"stroke_width\": %.17g, \"line_cap\": \"%s\""),
-             path, w, square ? "square" : "butt");
-    uint32_t *f = frame(layer, 0);
-    cairo_surface_t *s = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, W, H);
-    cairo_t *cr = cairo_create(s);
-    cairo_set_source_rgb(cr, 0, 0, 0);
-    cairo_paint(cr);
-    cairo_set_source_rgb(cr, 1, 1, 1);
-    p = pts;
-    for (const char *o = ops; *o; o++) {
-        if (*o == 'M')
-            cairo_move_to(cr, p[0], p[1]);
-        else if (*o == 'L')
-            cairo_line_to(cr, p[0], p[1]);
-        else
-            cairo_curve_to(cr, p[0], p[1], p[2], p[3], p[4], p[5]);
-        p += *o == 'C' ? 6 : 2;
-    }
-    cairo_set_line_width(cr, w);
-    cairo_set_line_cap(cr, square ? CAIRO_LINE_CAP_SQUARE : CAIRO_LINE_CAP_BUTT);
-    int any, worst = cairo_diff(cr, s, f, &any);
-    cairo_destroy(cr);
-    cairo_surface_destroy(s);
-    free(f);
-    return worst;
-}
 
 /* A second review's cases: a zero-length op before a path's first curve
  * or after its last (cairo drops it and squares the cap to the curve's
@@ -1033,8 +1014,11 @@ START_TEST(test_open_ends_vs_cairo)
     static const double b[] = { 5, 50, 25, 10, 75, 15, 90, 25, 90, 25 };
     static const double c[] = { 40, 30, 40.003, 30.0005 };
     static const double e[] = { 10, 50, 25, 10, 60, 10, 80, 50, 80.001, 50.001 };
-    int w[4] = { open_diff("MLC", a, 24, 1), open_diff("MCL", b, 24, 0), open_diff("ML", c, 20, 1),
-                 open_diff("MCL", e, 20, 1) };
+    char path[512];
+    int any, w[4] = { open_diff("MLC", a, 24, 0, 10, 1, path, sizeof path, &any),
+                      open_diff("MCL", b, 24, 0, 10, 0, path, sizeof path, &any),
+                      open_diff("ML", c, 20, 0, 10, 1, path, sizeof path, &any),
+                      open_diff("MCL", e, 20, 0, 10, 1, path, sizeof path, &any) };
     for (int i = 0; i < 4; i++)
         rf_check_msg(w[i] <= 48, "end case %d: %d levels from cairo", i, w[i]);
     fprintf(stderr, "open strokes' degenerate ends against cairo_stroke: %d %d %d %d levels\n",
