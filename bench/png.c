@@ -9,6 +9,9 @@
  *            the same row conversion (what rf_png_write_mem did before
  *            the encoder of pngio-enc.c)                                >= 2.5
  *   decode   libpng (through our reader) decoding our file / cairo's    <= 1.0
+ *   reader   our reader's default (its fast way: libdeflate) on our file,
+ *            at the render and the golden default / libpng on cairo's
+ *                                                               informative
  *   threads  ours / ours with 2 threads (pngio.h: options.threads; the
  *            same bytes, checked)                               informative
  *
@@ -141,9 +144,15 @@ static int count_rows(void *ctx, uint32_t y, const uint8_t *rgba)
     return 0;
 }
 
-static double decode_once(const rf_png_buffer_t *b, uint64_t *sink)
+/* One decode through our reader: by libpng alone (RF_PNG_READER=libpng),
+ * or as the reader chooses (its fast way for 8-bit RGB and RGBA). */
+static double decode_once(const rf_png_buffer_t *b, uint64_t *sink, int libpng)
 {
     rf_png_error_t err;
+    if (libpng)
+        setenv("RF_PNG_READER", "libpng", 1);
+    else
+        unsetenv("RF_PNG_READER");
     double t0 = bench_seconds();
     if (rf_png_decode_mem(b->data, b->len, "bench", NULL, count_rows, sink, &err) != RF_PNG_SUCCESS)
         die("decode", err.message);
@@ -247,18 +256,28 @@ int main(int argc, char **argv)
                 cfg[c].size = cfg[c].out.len;
             }
         }
-        /* decode by libpng: cairo's file and ours (render default), A B, B A */
+        /* decode by libpng: cairo's file and ours (render default), A B, B A;
+         * then our reader's way on ours (render default and golden
+         * default) against libpng on cairo's */
         uint64_t sink = 0;
+        double rdt[MAXREPS], rgt[MAXREPS], rdr[MAXREPS], rgr[MAXREPS];
         for (int rep = 0; rep < reps; rep++) {
             if (rep % 2 == 0) {
-                cdt[rep] = decode_once(&cbuf, &sink);
-                odt[rep] = decode_once(&cfg[0].out, &sink);
+                cdt[rep] = decode_once(&cbuf, &sink, 1);
+                odt[rep] = decode_once(&cfg[0].out, &sink, 1);
+                rdt[rep] = decode_once(&cfg[0].out, &sink, 0);
+                rgt[rep] = decode_once(&cfg[1].out, &sink, 0);
             } else {
-                odt[rep] = decode_once(&cfg[0].out, &sink);
-                cdt[rep] = decode_once(&cbuf, &sink);
+                rgt[rep] = decode_once(&cfg[1].out, &sink, 0);
+                rdt[rep] = decode_once(&cfg[0].out, &sink, 0);
+                odt[rep] = decode_once(&cfg[0].out, &sink, 1);
+                cdt[rep] = decode_once(&cbuf, &sink, 1);
             }
             ddr[rep] = odt[rep] / cdt[rep];
+            rdr[rep] = rdt[rep] / cdt[rep];
+            rgr[rep] = rgt[rep] / cdt[rep];
         }
+        unsetenv("RF_PNG_READER");
 
         double cm = bench_median(ct, reps), tm = bench_median(tt, reps);
         printf("\n%s, %ux%u (%s PNG), frame at t = %g, median of %d interleaved repetitions\n",
@@ -280,6 +299,10 @@ int main(int argc, char **argv)
         double dec = bench_median(ddr, reps);
         printf("libpng decode: ours (render default) %.2f ms, cairo's %.2f ms: %.2fx\n",
                bench_median(odt, reps) * 1e3, bench_median(cdt, reps) * 1e3, dec);
+        printf("our reader: ours (render default) %.2f ms, (golden default) %.2f ms: "
+               "%.2fx, %.2fx libpng on cairo's\n",
+               bench_median(rdt, reps) * 1e3, bench_median(rgt, reps) * 1e3,
+               bench_median(rdr, reps), bench_median(rgr, reps));
         fails += speed < GOAL_CAIRO;
         fails += ratio > GOAL_SIZE;
         fails += today < GOAL_TODAY;
@@ -309,6 +332,17 @@ int main(int argc, char **argv)
         snprintf(fig, sizeof fig, "PNG decode %s: ours / cairo's (libpng)", bench_corpus_kind(k));
         bench_row(fig, sz, dec, "<=", GOAL_DECODE,
                   bench_fmt(a, sizeof a, bench_median(odt, reps) * 1e3, "ms"),
+                  bench_fmt(b, sizeof b, bench_median(cdt, reps) * 1e3, "ms"));
+        snprintf(fig, sizeof fig, "PNG decode %s, our reader: ours / libpng on cairo's",
+                 bench_corpus_kind(k));
+        bench_row(fig, sz, bench_median(rdr, reps), NULL, 0,
+                  bench_fmt(a, sizeof a, bench_median(rdt, reps) * 1e3, "ms"),
+                  bench_fmt(b, sizeof b, bench_median(cdt, reps) * 1e3, "ms"));
+        snprintf(fig, sizeof fig,
+                 "PNG decode %s, our reader, level 7 (goldens): ours / libpng on cairo's",
+                 bench_corpus_kind(k));
+        bench_row(fig, sz, bench_median(rgr, reps), NULL, 0,
+                  bench_fmt(a, sizeof a, bench_median(rgt, reps) * 1e3, "ms"),
                   bench_fmt(b, sizeof b, bench_median(cdt, reps) * 1e3, "ms"));
         /* cfg[1]: the small setting (level 7, goldens' writer): the size
          * goal where level 1's speed goals leave no time for the search

@@ -10,6 +10,7 @@
 
 #include <png.h>
 
+#include "bigbuf.h"
 #include "pngio.h"
 
 #if defined(__GNUC__)
@@ -125,6 +126,27 @@ uint64_t pngio_huff_cost(const uint32_t *counts, uint64_t xbits);
 uint8_t *pngio_huff_row(pngio_huff_t *h, const uint8_t *p, size_t len, int first, uint8_t *out);
 uint8_t *pngio_huff_sync(pngio_huff_t *h, uint8_t *out);
 uint8_t *pngio_huff_end(pngio_huff_t *h, uint8_t *out, uint32_t adler);
+
+/* ---- the reader's fast way (pngio-inflate.c) ----
+ * pngio_fast_decode takes a whole file of len bytes: 0 when it is an
+ * 8-bit RGB or RGBA image this way is sure libpng decodes without an
+ * error (the rules: pngio-inflate.c), its rows inflated into *f; -1 (*f
+ * empty) for anything else, which is libpng's to decode or reject. Then
+ * pngio_fast_row(f, y) for y = 0 .. height - 1 in order: row y unfiltered
+ * in place (rowbytes bytes, valid until pngio_fast_free). scalar: the
+ * portable loops instead of SSE2 (the same bytes). */
+typedef struct pngio_fast {
+    uint32_t width, height;
+    int color_type;             /* 2 (RGB) or 6 (RGBA) */
+    unsigned bpp;               /* 3 or 4 */
+    size_t rowbytes;
+    uint8_t *rows;              /* height rows of a filter type byte and rowbytes */
+    uint8_t *heap;              /* rows of a small image, or NULL */
+    rf_bigbuf_t buf;            /* rows of a large one */
+} pngio_fast_t;
+int pngio_fast_decode(const uint8_t *data, size_t len, pngio_fast_t *f);
+const uint8_t *pngio_fast_row(pngio_fast_t *f, uint32_t y, int scalar);
+void pngio_fast_free(pngio_fast_t *f);
 
 /* libpng memory through malloc, remembering failures: libpng's own message
  * for them is generic. The first member of the reader's and the writer's

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #define RF_READ_BUFSIZE (64 * 1024)  /* reader's read(2) size */
+#define RF_READ_WHOLE (64u << 20)    /* files up to this size are read whole */
 
 typedef struct png_dec {
     rf_png_memflag_t mem;          /* first: libpng's mem_ptr */
@@ -443,9 +444,78 @@ static RF_NOINLINE int dec_run(png_dec_t *d)
     return 0;
 }
 
+/* 1 when RF_PNG_READER is "libpng": every file through libpng (tests
+ * compare the two ways). */
+static int fast_off(void)
+{
+    const char *s = getenv("RF_PNG_READER");
+    return s != NULL && strcmp(s, "libpng") == 0;
+}
+
+/* The fast way (pngio-inflate.c) for a file wholly in memory: 0 when it
+ * decoded it (callbacks called as dec_run calls them), -1 when it failed
+ * after taking it (status set: no memory, or a callback stopped), 1 when
+ * it did not take it (nothing called: libpng's turn). */
+static int dec_fast(png_dec_t *d)
+{
+    if (d->fd >= 0 || fast_off())
+        return 1;
+    pngio_fast_t f;
+    if (pngio_fast_decode(d->in + d->pos, d->end - d->pos, &f) != 0)
+        return 1;
+    int rc = -1, scalar = pngio_scalar_forced();
+    uint32_t w = f.width;
+    d->hdr.width = w;
+    d->hdr.height = f.height;
+    d->hdr.bit_depth = 8;
+    d->hdr.color_type = (uint8_t)f.color_type;
+    d->hdr.interlaced = 0;
+    d->rgba = malloc((size_t)w * 4);
+    if (d->rgba == NULL) {
+        d->status = RF_PNG_NO_MEMORY;
+        goto out;
+    }
+    if (d->on_header != NULL && d->on_header(d->ctx, &d->hdr) != 0) {
+        d->status = RF_PNG_STOPPED;
+        goto out;
+    }
+    for (uint32_t y = 0; y < f.height; y++) {
+        uint8_t *row = d->dest != NULL ? d->dest(d->ctx, y) : NULL;
+        if (row == NULL)
+            row = d->rgba;
+        const uint8_t *raw = pngio_fast_row(&f, y, scalar);
+        if (f.color_type == PNG_COLOR_TYPE_RGB_ALPHA) {
+            memcpy(row, raw, (size_t)w * 4);
+        } else {
+            d->raw = (uint8_t *)(uintptr_t)raw;
+            int bad = dec_convert(d, row, w);
+            d->raw = NULL;
+            if (bad != 0)
+                goto out;
+        }
+        if (d->on_row != NULL && d->on_row(d->ctx, y, row) != 0) {
+            d->status = RF_PNG_STOPPED;
+            goto out;
+        }
+    }
+    rc = 0;
+out:
+    free(d->rgba);
+    d->rgba = NULL;
+    pngio_fast_free(&f);
+    return rc;
+}
+
 static rf_png_status_t dec_main(png_dec_t *d, rf_png_error_t *err)
 {
     if (dec_precheck(d) != 0)
+        return pngio_fail(err, d->status, d->name, d->detail, d->sys_errno);
+    int fast = dec_fast(d);
+    if (fast == 0) {
+        pngio_ok(err);
+        return RF_PNG_SUCCESS;
+    }
+    if (fast < 0)
         return pngio_fail(err, d->status, d->name, d->detail, d->sys_errno);
     d->png = png_create_read_struct_2(PNG_LIBPNG_VER_STRING, d, dec_error,
                                       pngio_warning_quiet, &d->mem, pngio_mem_alloc,
@@ -471,6 +541,22 @@ static rf_png_status_t dec_main(png_dec_t *d, rf_png_error_t *err)
     return RF_PNG_SUCCESS;
 }
 
+/* A decoder of len bytes at in (fd -1: memory input) for the callbacks. */
+static void dec_init(png_dec_t *d, const char *name, const uint8_t *in, size_t len,
+                     rf_png_header_fn on_header, rf_png_dest_fn dest, rf_png_row_fn on_row,
+                     void *ctx)
+{
+    memset(d, 0, sizeof *d);
+    d->name = name;
+    d->fd = -1;
+    d->in = in;
+    d->end = len;
+    d->on_header = on_header;
+    d->dest = dest;
+    d->on_row = on_row;
+    d->ctx = ctx;
+}
+
 rf_png_status_t rf_png_decode_mem(const void *data, size_t len, const char *name,
                                   rf_png_header_fn on_header, rf_png_row_fn on_row,
                                   void *ctx, rf_png_error_t *err)
@@ -482,14 +568,7 @@ rf_png_status_t rf_png_decode_mem(const void *data, size_t len, const char *name
     if (len > RF_PNG_MAX_FILE_SIZE)
         return pngio_fail(err, RF_PNG_FILE_TOO_LARGE, name, NULL, 0);
     png_dec_t d;
-    memset(&d, 0, sizeof d);
-    d.name = name;
-    d.fd = -1;
-    d.in = data;
-    d.end = len;
-    d.on_header = on_header;
-    d.on_row = on_row;
-    d.ctx = ctx;
+    dec_init(&d, name, data, len, on_header, NULL, on_row, ctx);
     return dec_main(&d, err);
 }
 
@@ -498,6 +577,47 @@ rf_png_status_t rf_png_decode_path(const char *path, rf_png_header_fn on_header,
                                    rf_png_error_t *err)
 {
     return rf_png_decode_path_into(path, on_header, NULL, on_row, ctx, err);
+}
+
+/* Reads the file whole (size bytes, as fstat said) and decodes it from
+ * memory: *done 1 and the status; *done 0 when the file turned out longer
+ * than size (it grew), back at its start for the streaming reader. */
+static rf_png_status_t dec_whole_file(int fd, size_t size, const char *path,
+                                      rf_png_header_fn on_header, rf_png_dest_fn dest,
+                                      rf_png_row_fn on_row, void *ctx, rf_png_error_t *err,
+                                      int *done)
+{
+    uint8_t *buf = malloc(size + 1);
+    if (buf == NULL) {
+        *done = 1;
+        return pngio_fail(err, RF_PNG_NO_MEMORY, path, NULL, 0);
+    }
+    size_t have = 0;
+    while (have < size + 1) {
+        ssize_t got = read(fd, buf + have, size + 1 - have);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0) {
+            int e = errno;
+            free(buf);
+            *done = 1;
+            return pngio_fail(err, RF_PNG_IO_ERROR, path, NULL, e);
+        }
+        if (got == 0)
+            break;
+        have += (size_t)got;
+    }
+    if (have > size) {
+        free(buf);
+        *done = lseek(fd, 0, SEEK_SET) != 0;
+        return *done ? pngio_fail(err, RF_PNG_IO_ERROR, path, NULL, errno) : RF_PNG_SUCCESS;
+    }
+    png_dec_t d;
+    dec_init(&d, path, buf, have, on_header, dest, on_row, ctx);
+    rf_png_status_t st = dec_main(&d, err);
+    free(buf);
+    *done = 1;
+    return st;
 }
 
 rf_png_status_t rf_png_decode_path_into(const char *path, rf_png_header_fn on_header,
@@ -540,20 +660,27 @@ rf_png_status_t rf_png_decode_path_into(const char *path, rf_png_header_fn on_he
                  (long long)st.st_size, (unsigned long long)RF_PNG_MAX_FILE_SIZE);
         return pngio_fail(err, RF_PNG_FILE_TOO_LARGE, path, detail, 0);
     }
+    /* A file of up to RF_READ_WHOLE bytes is read whole, for the fast
+     * way (which needs all of it); it stays libpng's input when that way
+     * declines. */
+    if ((uint64_t)st.st_size <= RF_READ_WHOLE) {
+        int stop = 0;
+        rf_png_status_t st1 = dec_whole_file(fd, (size_t)st.st_size, path, on_header, dest,
+                                             on_row, ctx, err, &stop);
+        if (stop) {
+            close(fd);
+            return st1;
+        }
+    }
     png_dec_t d;
-    memset(&d, 0, sizeof d);
+    dec_init(&d, path, NULL, 0, on_header, dest, on_row, ctx);
     d.buf = malloc(RF_READ_BUFSIZE);
     if (d.buf == NULL) {
         close(fd);
         return pngio_fail(err, RF_PNG_NO_MEMORY, path, NULL, 0);
     }
-    d.name = path;
     d.fd = fd;
     d.in = d.buf;
-    d.on_header = on_header;
-    d.dest = dest;
-    d.on_row = on_row;
-    d.ctx = ctx;
     rf_png_status_t st2 = dec_main(&d, err);
     free(d.buf);
     close(fd);

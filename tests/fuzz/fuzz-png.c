@@ -7,7 +7,9 @@
  * stops makes the decode RF_PNG_STOPPED; the image stays inside the canvas
  * limits; a failure leaves the image zeroed and a one-line message. A
  * decoded image, written again with rf_png_write_rgba_mem(), decodes to the
- * same bytes.
+ * same bytes. libpng alone (RF_PNG_READER=libpng) and the portable loops
+ * (RF_PNG_SCALAR=1) give what the default (the fast way where it takes
+ * the file) gives.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -156,6 +158,28 @@ static void check_png(const uint8_t *data, size_t size)
                        img.height <= RF_PNG_MAX_DIMENSION &&
                        (uint64_t)img.width * img.height <= RF_PNG_MAX_PIXELS,
                    "image %ux%u", img.width, img.height);
+    }
+
+    /* libpng alone (RF_PNG_READER=libpng) agrees with the fast way
+     * (src/pngio-inflate.c): the same status, message and pixels, the
+     * portable loops (RF_PNG_SCALAR) too */
+    for (int way = 0; way < 2; way++) {
+        rf_png_rgba_t other;
+        rf_png_error_t err3;
+        setenv(way == 0 ? "RF_PNG_READER" : "RF_PNG_SCALAR", way == 0 ? "libpng" : "1", 1);
+        rf_png_status_t st3 = rf_png_read_mem(data, size, "fuzz.png", &other, &err3);
+        unsetenv(way == 0 ? "RF_PNG_READER" : "RF_PNG_SCALAR");
+        FUZZ_CHECK(st3 == st, "way %d: %d, the default %d (%s)", way, (int)st3, (int)st,
+                   err3.message);
+        if (st3 == RF_PNG_SUCCESS)
+            FUZZ_CHECK(other.width == img.width && other.height == img.height &&
+                           memcmp(other.pixels, img.pixels,
+                                  (size_t)img.width * img.height * 4) == 0,
+                       "way %d: other pixels", way);
+        else
+            FUZZ_CHECK(strcmp(err3.message, err.message) == 0, "way %d: '%s', the default '%s'",
+                       way, err3.message, err.message);
+        rf_png_rgba_destroy(&other);
     }
 
     /* the streaming decoder agrees */

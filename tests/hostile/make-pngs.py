@@ -176,6 +176,18 @@ case("png-idat-adler", png([ihdr(W, H), (b"IDAT", bytes(z)), IEND]), "diff @ REF
 case("png-idat-1-byte-chunks", P.encode(W, H, ref_pixels(), 8, 6, idat_split=1), "diff @ REF", 0)
 case("png-iccp-junk", png([ihdr(W, H), (b"iCCP", b"prof\x00\x00notzlib"), idat(GOOD_RAW), IEND]), "diff @ REF", 0)
 case("png-1x1", P.encode(1, 1, [[1, 2, 3, 4]], 8, 6), "diff @ @", 0)
+# cases the reader's fast way (src/pngio-inflate.c) must leave to libpng:
+# the data split by another chunk; a stream that reaches further back than
+# the window its header declares (512 bytes; zlib refuses it, libdeflate
+# would not); IEND with data (libpng: benign)
+zg = zlib.compress(GOOD_RAW)
+case("png-idat-split-by-text", png([ihdr(W, H), (b"IDAT", zg[:20]), (b"tEXt", b"a\x00b"), (b"IDAT", zg[20:]), IEND]), "diff @ REF", 3)
+FAR_RAW = b"".join(b"\x00" + bytes((x * 7 + (y % 2) * 3) % 256 for x in range(4 * 64)) for y in range(8))
+zf = bytearray(zlib.compress(FAR_RAW, 9))
+zf[0] = 0x18                     # CINFO 1: a 512-byte window
+zf[1] = (zf[1] & 0xe0) + (31 - (zf[0] * 256 + (zf[1] & 0xe0)) % 31) % 31
+case("png-zlib-window-too-small", png([ihdr(64, 8), (b"IDAT", bytes(zf)), IEND]), "diff @ @", 3)
+case("png-iend-with-data", png([ihdr(W, H), idat(GOOD_RAW), (b"IEND", b"xx")]), "diff @ REF", 0)
 
 # --- as goldens of `check`: the frame's verdict on stdout
 case("golden-rgba16", recode("rgba16"), "check SCENE --golden GOLDEN", 0)

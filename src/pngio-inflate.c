@@ -1,0 +1,451 @@
+/* pngio-inflate.c - the reader's fast way: an 8-bit RGB or RGBA image, not
+ * interlaced, inflated by libdeflate in one call and unfiltered in place
+ * (SSE2 on x86-64; RF_PNG_SCALAR selects the portable loops, which give
+ * the same bytes).
+ *
+ * This way takes only what it is sure libpng would decode to the same
+ * pixels without an error: it declines (returns -1, nothing called back,
+ * nothing kept) for every other file, and for every file in which it sees
+ * anything wrong, so that libpng (pngio-read.c) decides, with its own
+ * messages. What it takes: the signature; IHDR first (13 bytes: depth 8,
+ * color type 2 or 6, methods 0, no interlace, a size the precheck
+ * allowed); then only IDAT chunks, one run of them, and ancillary chunks
+ * (first letter lowercase, not tRNS), which libpng skips as we do; IEND.
+ * Every chunk's CRC right, every length at most RF_PNG_MAX_CHUNK (under
+ * libpng's limits), the zlib header plain (no preset dictionary; a window
+ * of 32 KiB or at least the image), the stream ending exactly with the
+ * IDAT data and with the image's last byte, its Adler-32 right (libpng
+ * does not look; libdeflate does, and declines), every row's filter type
+ * 0 to 4. Why: libpng's zlib inflates at a third of libdeflate's speed on
+ * our level-1 files (BENCHMARKS.md, "The reader's fast way").
+ */
+#include "pngio-int.h"
+
+#include <libdeflate.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#define RF_UNFILTER_SSE2 1
+#else
+#define RF_UNFILTER_SSE2 0
+#endif
+
+/* bytes after the last row that the 3-byte pixel loops may read and
+ * write back unchanged */
+#define RF_ROW_SLACK 16
+/* from this size the rows are a bigbuf (huge pages, populated at once) */
+#define RF_FAST_BIG (1u << 20)
+
+static uint32_t get32(const uint8_t *p)
+{
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+static int is_letter(uint8_t c)
+{
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
+}
+
+/* ---- unfiltering, one row in place; prior: the row above, unfiltered
+ * (NULL for the first row: zeros) ---- */
+
+static void unfilter_scalar(uint8_t *restrict cur, const uint8_t *restrict prior, size_t n,
+                            unsigned bpp, int type)
+{
+    size_t i;
+    switch (type) {
+    case 1:
+        for (i = bpp; i < n; i++)
+            cur[i] = (uint8_t)(cur[i] + cur[i - bpp]);
+        break;
+    case 2:
+        if (prior != NULL)
+            for (i = 0; i < n; i++)
+                cur[i] = (uint8_t)(cur[i] + prior[i]);
+        break;
+    case 3:
+        for (i = 0; i < n; i++) {
+            unsigned a = i >= bpp ? cur[i - bpp] : 0, b = prior != NULL ? prior[i] : 0;
+            cur[i] = (uint8_t)(cur[i] + ((a + b) >> 1));
+        }
+        break;
+    case 4:
+        for (i = 0; i < n; i++) {
+            int a = i >= bpp ? cur[i - bpp] : 0, b = prior != NULL ? prior[i] : 0;
+            int c = i >= bpp && prior != NULL ? prior[i - bpp] : 0;
+            int pa = abs(b - c), pb = abs(a - c), pc = abs(a + b - 2 * c);
+            int p = pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
+            cur[i] = (uint8_t)(cur[i] + p);
+        }
+        break;
+    default:
+        break;
+    }
+}
+
+#if RF_UNFILTER_SSE2
+/* Four bytes to or from the low lanes. For 3-byte pixels the fourth is the
+ * next pixel's (or, after a row, the next row's filter type byte, or the
+ * slack after the last row): the loops add 0 to it, so its store writes
+ * back what was there. */
+static inline __m128i px_load(const uint8_t *p)
+{
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return _mm_cvtsi32_si128((int)v);
+}
+
+static inline void px_store(uint8_t *p, __m128i v)
+{
+    uint32_t x = (uint32_t)_mm_cvtsi128_si32(v);
+    memcpy(p, &x, 4);
+}
+
+/* The pixel loops: Sub, Average and Paeth carry the pixel to the left in
+ * a register, and load the next pixel's bytes before storing this one's
+ * (with 3-byte pixels a load after the store would overlap it, which the
+ * CPU cannot forward: a stall per pixel); Up is 16 bytes at a time. Paeth in 16-bit lanes:
+ * pa = |b - c|, pb = |a - c|, pc = |(b - c) + (a - c)|, the first of a, b,
+ * c whose distance is the least. keep: the lanes of the pixel. Reads 4
+ * bytes at cur + n and prior + n - bpp. */
+static inline __attribute__((always_inline))
+void unfilter_sse2(uint8_t *restrict cur, const uint8_t *restrict prior, size_t n,
+                   unsigned bpp, int type)
+{
+    const __m128i zero = _mm_setzero_si128();
+    const __m128i keep = _mm_cvtsi32_si128(bpp == 4 ? -1 : 0xffffff);
+    size_t i = 0;
+    if (prior == NULL && (type == 3 || type == 4)) {
+        /* the first row: b = c = 0, so Average is a / 2 and Paeth is a */
+        unfilter_scalar(cur, prior, n, bpp, type);
+        return;
+    }
+    switch (type) {
+    case 1: {
+        __m128i a = zero, x = px_load(cur);
+        for (; i < n; i += bpp) {
+            __m128i next = px_load(cur + i + bpp);
+            a = _mm_add_epi8(_mm_and_si128(a, keep), x);
+            px_store(cur + i, a);
+            x = next;
+        }
+        break;
+    }
+    case 2:
+        if (prior == NULL)
+            break;
+        for (; i + 16 <= n; i += 16) {
+            __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(cur + i));
+            __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(prior + i));
+            _mm_storeu_si128((__m128i *)(void *)(cur + i), _mm_add_epi8(x, b));
+        }
+        for (; i < n; i++)
+            cur[i] = (uint8_t)(cur[i] + prior[i]);
+        break;
+    case 3: {
+        const __m128i one = _mm_set1_epi8(1);
+        __m128i a = zero, x = px_load(cur);
+        for (; i < n; i += bpp) {
+            __m128i next = px_load(cur + i + bpp);
+            __m128i b = px_load(prior + i);
+            /* floor((a + b) / 2): pavgb rounds up, less the odd bit */
+            __m128i avg = _mm_sub_epi8(_mm_avg_epu8(a, b),
+                                       _mm_and_si128(_mm_xor_si128(a, b), one));
+            a = _mm_add_epi8(_mm_and_si128(avg, keep), x);
+            px_store(cur + i, a);
+            x = next;
+        }
+        break;
+    }
+    case 4: {
+        __m128i a = zero, c = zero;   /* 16-bit lanes */
+        __m128i x = px_load(cur);
+        for (; i < n; i += bpp) {
+            __m128i next = px_load(cur + i + bpp);
+            __m128i b = _mm_unpacklo_epi8(px_load(prior + i), zero);
+            __m128i sa = _mm_sub_epi16(b, c), sb = _mm_sub_epi16(a, c);
+            __m128i sc = _mm_add_epi16(sa, sb);
+            __m128i pa = _mm_max_epi16(sa, _mm_sub_epi16(zero, sa));
+            __m128i pb = _mm_max_epi16(sb, _mm_sub_epi16(zero, sb));
+            __m128i pc = _mm_max_epi16(sc, _mm_sub_epi16(zero, sc));
+            __m128i least = _mm_min_epi16(pc, _mm_min_epi16(pa, pb));
+            __m128i ia = _mm_cmpeq_epi16(pa, least), ib = _mm_cmpeq_epi16(pb, least);
+            __m128i bc = _mm_or_si128(_mm_and_si128(ib, b), _mm_andnot_si128(ib, c));
+            __m128i p = _mm_or_si128(_mm_and_si128(ia, a), _mm_andnot_si128(ia, bc));
+            __m128i out = _mm_add_epi8(_mm_and_si128(_mm_packus_epi16(p, p), keep), x);
+            px_store(cur + i, out);
+            a = _mm_unpacklo_epi8(out, zero);
+            c = b;
+            x = next;
+        }
+        break;
+    }
+    default:
+        break;
+    }
+}
+
+/* bpp a constant in each: the pixel loads and stores become single moves */
+static void unfilter_sse2_3(uint8_t *cur, const uint8_t *prior, size_t n, int type)
+{
+    unfilter_sse2(cur, prior, n, 3, type);
+}
+
+static void unfilter_sse2_4(uint8_t *cur, const uint8_t *prior, size_t n, int type)
+{
+    unfilter_sse2(cur, prior, n, 4, type);
+}
+#endif
+
+/* PNG's unfiltering of one row of n bytes in place (type 0 to 4; prior:
+ * the row above, unfiltered, or NULL for the first row). The vector
+ * loops read cur[n .. n + 3] and prior[n .. n + 3]; with 3-byte pixels
+ * they write cur[n] back as it was. */
+static void unfilter_row(uint8_t *cur, const uint8_t *prior, size_t n, unsigned bpp, int type,
+                         int scalar)
+{
+#if RF_UNFILTER_SSE2
+    if (!scalar && (bpp == 3 || bpp == 4) && n % bpp == 0) {
+        if (bpp == 4)
+            unfilter_sse2_4(cur, prior, n, type);
+        else
+            unfilter_sse2_3(cur, prior, n, type);
+        return;
+    }
+#endif
+    (void)scalar;
+    unfilter_scalar(cur, prior, n, bpp, type);
+}
+
+/* ---- the file ---- */
+
+/* The chunks, checked: 0 with the IHDR fields and where the IDAT data is
+ * (its total, the first and the last IDAT chunk), or -1. */
+typedef struct scan {
+    uint32_t w, h;
+    int ct;
+    size_t idat_len;            /* bytes of zlib data */
+    size_t first, last;         /* offsets of the first and last IDAT chunk */
+    int nidat;
+} scan_t;
+
+static int scan_chunks(const uint8_t *d, size_t len, scan_t *s)
+{
+    static const uint8_t sig[8] = { 137, 'P', 'N', 'G', '\r', '\n', 26, '\n' };
+    if (len < 8 + 25 || memcmp(d, sig, 8) != 0)
+        return -1;
+    memset(s, 0, sizeof *s);
+    size_t pos = 8;
+    int seen_idat = 0, after_idat = 0;
+    for (int k = 0;; k++) {
+        if (len - pos < 12)
+            return -1;                          /* truncated: no IEND */
+        uint32_t n = get32(d + pos);
+        const uint8_t *t = d + pos + 4;
+        if (n > RF_PNG_MAX_CHUNK || n > len - pos - 12)
+            return -1;
+        if (!is_letter(t[0]) || !is_letter(t[1]) || !is_letter(t[2]) || !is_letter(t[3]))
+            return -1;
+        if (libdeflate_crc32(0, t, (size_t)n + 4) != get32(t + 4 + n))
+            return -1;
+        const uint8_t *p = t + 4;
+        if (k == 0) {
+            if (memcmp(t, "IHDR", 4) != 0 || n != 13)
+                return -1;
+            s->w = get32(p);
+            s->h = get32(p + 4);
+            s->ct = p[9];
+            if (s->w == 0 || s->h == 0 || s->w > RF_PNG_MAX_DIMENSION ||
+                s->h > RF_PNG_MAX_DIMENSION || (uint64_t)s->w * s->h > RF_PNG_MAX_PIXELS ||
+                p[8] != 8 || (s->ct != 2 && s->ct != 6) || p[10] != 0 || p[11] != 0 ||
+                p[12] != 0)
+                return -1;
+        } else if (memcmp(t, "IDAT", 4) == 0) {
+            if (after_idat)
+                return -1;                      /* a second run of IDAT */
+            if (!seen_idat)
+                s->first = pos;
+            s->last = pos;
+            seen_idat = 1;
+            s->nidat++;
+            s->idat_len += n;
+        } else if (memcmp(t, "IEND", 4) == 0) {
+            return seen_idat && n == 0 ? 0 : -1;
+        } else if (t[0] >= 'A' && t[0] <= 'Z') {
+            return -1;                          /* PLTE, an unknown critical chunk */
+        } else if (memcmp(t, "tRNS", 4) == 0) {
+            return -1;                          /* a color key: libpng's way */
+        } else {
+            after_idat = seen_idat;             /* skipped, as libpng skips it */
+        }
+        pos += 12 + (size_t)n;
+    }
+}
+
+/* ---- the rows' memory, kept per thread ----
+ * A golden check decodes a file per frame: mapping, zeroing and unmapping
+ * 8 MB for each 1080p file (the unmapping interrupting the CPUs that run
+ * the renderers, to flush their TLBs) cost as much as the inflate saved.
+ * So each thread keeps its last large buffer (up to RF_FAST_CACHE_MAX
+ * bytes) for its next file: freed at thread exit (a key destructor) and,
+ * for the thread that calls exit(), by an atexit handler. */
+#define RF_FAST_CACHE_MAX ((size_t)64 << 20)
+
+static pthread_key_t cache_key;
+static pthread_once_t cache_once = PTHREAD_ONCE_INIT;
+static int cache_ok;
+
+static void cache_free(void *p)
+{
+    rf_bigbuf_t *b = p;
+    if (b != NULL) {
+        rf_bigbuf_free(b);
+        free(b);
+    }
+}
+
+static void cache_at_exit(void)
+{
+    cache_free(pthread_getspecific(cache_key));
+    pthread_setspecific(cache_key, NULL);
+}
+
+static void cache_make(void)
+{
+    cache_ok = pthread_key_create(&cache_key, cache_free) == 0;
+    if (cache_ok)
+        atexit(cache_at_exit);   /* key destructors skip the exiting thread */
+}
+
+/* *out: this thread's kept buffer when it holds need bytes, else a new
+ * one, populated. 0, or -1 (no memory). */
+static int rows_take(rf_bigbuf_t *out, size_t need)
+{
+    pthread_once(&cache_once, cache_make);
+    rf_bigbuf_t *c = cache_ok ? pthread_getspecific(cache_key) : NULL;
+    if (c != NULL && c->data != NULL) {
+        if (c->size >= need) {
+            *out = *c;
+            memset(c, 0, sizeof *c);
+            return 0;
+        }
+        rf_bigbuf_free(c);
+    }
+    if (rf_bigbuf_alloc(out, need) != 0)
+        return -1;
+    rf_bigbuf_populate(out);
+    return 0;
+}
+
+/* Keeps b for this thread's next file, or frees it. */
+static void rows_give_back(rf_bigbuf_t *b)
+{
+    if (b->data == NULL)
+        return;
+    rf_bigbuf_t *c = cache_ok ? pthread_getspecific(cache_key) : NULL;
+    if (cache_ok && b->size <= RF_FAST_CACHE_MAX) {
+        if (c == NULL) {
+            c = calloc(1, sizeof *c);
+            if (c != NULL && pthread_setspecific(cache_key, c) != 0) {
+                free(c);
+                c = NULL;
+            }
+        }
+        if (c != NULL && c->data == NULL) {
+            *c = *b;
+            memset(b, 0, sizeof *b);
+            return;
+        }
+    }
+    rf_bigbuf_free(b);
+}
+
+int pngio_fast_decode(const uint8_t *data, size_t len, pngio_fast_t *f)
+{
+    memset(f, 0, sizeof *f);
+    scan_t s;
+    if (scan_chunks(data, len, &s) != 0 || s.idat_len < 2)
+        return -1;
+    unsigned bpp = s.ct == 6 ? 4 : 3;
+    size_t rowbytes = (size_t)s.w * bpp;
+    size_t total = (rowbytes + 1) * s.h;
+    /* one allocation: the image's rows, then (for several IDAT chunks)
+     * their zlib data gathered */
+    size_t need = total + RF_ROW_SLACK + (s.nidat > 1 ? s.idat_len : 0);
+    if (need < RF_FAST_BIG) {
+        f->heap = malloc(need);
+        if (f->heap == NULL)
+            return -1;
+        f->rows = f->heap;
+    } else {
+        if (rows_take(&f->buf, need) != 0)
+            return -1;
+        f->rows = f->buf.data;
+    }
+    const uint8_t *in = data + s.first + 8;
+    if (s.nidat > 1) {
+        uint8_t *g = f->rows + total + RF_ROW_SLACK;
+        size_t pos = s.first;
+        for (;;) {
+            uint32_t n = get32(data + pos);
+            memcpy(g, data + pos + 8, n);
+            g += n;
+            if (pos == s.last)
+                break;
+            pos += 12 + (size_t)n;
+        }
+        in = f->rows + total + RF_ROW_SLACK;
+    }
+    /* the zlib header: deflate, no dictionary; a window smaller than 32
+     * KiB only if it holds the whole image (zlib enforces the window
+     * declared; libdeflate allows 32 KiB) */
+    unsigned cmf = in[0], flg = in[1];
+    if ((cmf & 15) != 8 || cmf >> 4 > 7 || (flg & 32) != 0 || (cmf * 256 + flg) % 31 != 0 ||
+        (cmf >> 4 < 7 && total > (size_t)1 << ((cmf >> 4) + 8))) {
+        pngio_fast_free(f);
+        return -1;
+    }
+    struct libdeflate_decompressor *dc = libdeflate_alloc_decompressor();
+    if (dc == NULL) {
+        pngio_fast_free(f);
+        return -1;
+    }
+    size_t in_used = 0, out_made = 0;
+    enum libdeflate_result r = libdeflate_zlib_decompress_ex(dc, in, s.idat_len, f->rows,
+                                                             total, &in_used, &out_made);
+    libdeflate_free_decompressor(dc);
+    if (r != LIBDEFLATE_SUCCESS || in_used != s.idat_len || out_made != total) {
+        pngio_fast_free(f);
+        return -1;
+    }
+    for (uint32_t y = 0; y < s.h; y++)
+        if (f->rows[(size_t)y * (rowbytes + 1)] > 4) {
+            pngio_fast_free(f);
+            return -1;                          /* libpng: "bad adaptive filter value" */
+        }
+    f->width = s.w;
+    f->height = s.h;
+    f->color_type = s.ct;
+    f->bpp = bpp;
+    f->rowbytes = rowbytes;
+    return 0;
+}
+
+const uint8_t *pngio_fast_row(pngio_fast_t *f, uint32_t y, int scalar)
+{
+    size_t step = f->rowbytes + 1;
+    uint8_t *row = f->rows + (size_t)y * step;
+    unfilter_row(row + 1, y > 0 ? row + 1 - step : NULL, f->rowbytes, f->bpp, row[0],
+                 scalar);
+    return row + 1;
+}
+
+void pngio_fast_free(pngio_fast_t *f)
+{
+    rows_give_back(&f->buf);
+    free(f->heap);
+    memset(f, 0, sizeof *f);
+}
