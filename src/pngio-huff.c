@@ -2,11 +2,10 @@
  * blocks, their tables built from histograms of a sample of the image's
  * rows, and three kinds of token:
  *   - literals;
- *   - runs (LZ77 matches of a byte repeated: at distance 1, and at
- *     distance 4 where the 4 bytes before are the run's byte already, as
- *     in every 258-byte piece of a long run after its first: inflaters
- *     copy a match byte by byte, and at distance 1 each byte waits for
- *     the store of the one before it);
+ *   - runs (LZ77 matches of a byte repeated, at distance 1, as zlib
+ *     codes them: libdeflate inflates them as byte broadcasts, and
+ *     zlib's byte loop is fastest at distance 1 on current CPUs;
+ *     BENCHMARKS.md, "The reader's fast way");
  *   - on unfiltered rows only (the table given), matches where a pixel
  *     starts: with the pixel above, the pixel before, or else the last
  *     position whose 4 bytes hashed alike (one probe of a table of 4,096
@@ -295,25 +294,26 @@ static inline uint8_t *put_match(pngio_huff_t *h, size_t m, uint32_t d, uint8_t 
 }
 
 /* The run at *i (at least 3 bytes equal to p[*i - 1]) as matches of up
- * to 258 and 0..2 literals: at distance 4 when the 4 bytes before the
- * match are the run's byte (every piece after the first), else 1. */
+ * to 258 at distance 1 and 0..2 literals. (Distance 4 for the pieces
+ * after the first, tried in the eighth session, decoded faster in
+ * libpng on that machine's CPU, but 20-30% slower on the current one,
+ * and always slower in libdeflate, which copies a distance of 1 as a
+ * byte broadcast: BENCHMARKS.md, "The reader's fast way".) */
 static inline __attribute__((always_inline)) uint8_t *
 put_run(pngio_huff_t *h, const uint8_t *p, size_t *i, size_t len, uint8_t *out, uint64_t *pbb,
         unsigned *pbc, const int coding)
 {
     size_t r = run_length(p, *i, len);
     uint8_t b = (p + *i)[-1];
-    int far = *i >= 4 && load32(p + *i - 4) == 0x01010101u * b;
     *i += r;
     if (!coding) {
-        for (uint32_t d = far ? 4 : 1; r >= 3; r -= r < 258 ? r : 258, d = 4)
-            out = put_match(h, r < 258 ? r : 258, d, out, pbb, pbc, coding);
+        for (; r >= 3; r -= r < 258 ? r : 258)
+            out = put_match(h, r < 258 ? r : 258, 1, out, pbb, pbc, coding);
     } else {
         uint64_t bb = *pbb;
         unsigned bc = *pbc;
-        const uint64_t *mt = far ? h->run4 : h->run1;
-        for (; r >= 3; r -= r < 258 ? r : 258, mt = h->run4) {
-            uint64_t m = mt[r < 258 ? r : 258];
+        for (; r >= 3; r -= r < 258 ? r : 258) {
+            uint64_t m = h->run1[r < 258 ? r : 258];
             PUT(m & 0xffffffffffffull, (unsigned)(m >> 48));
             FLUSH();
         }
@@ -532,8 +532,9 @@ void pngio_huff_init(pngio_huff_t *h, uint32_t *tab, unsigned bpp)
 
 /* The code lengths of a table for counts cnt_in (286 literal/length
  * symbols, then 30 distances): every literal and length gets a code (+1
- * each), and every distance when matches may have any (else only the
- * runs' distances 1 and 4: 1 bit each). */
+ * each), and every distance when matches may have any (else distances 1
+ * and 4, 1 bit each: a complete code, though runs use only distance 1;
+ * strict decoders refuse an incomplete one). */
 static void table_lengths(const uint32_t *cnt_in, int matches, uint8_t *len)
 {
     uint32_t cnt[PNGIO_HUFF_COUNTS];
@@ -673,12 +674,10 @@ uint8_t *pngio_huff_begin(pngio_huff_t *h, uint8_t *out, int first, int final)
     h->len[0] = h->len[1] = h->len[2] = 0;
     for (int d = 0; d < PNGIO_HUFF_DISTS; d++)
         h->dist[d] = code[PNGIO_HUFF_SYMS + d] | (uint32_t)len[PNGIO_HUFF_SYMS + d] << 16;
-    for (unsigned m = 0; m <= 258; m++) {   /* runs: the length, then distance 1 or 4 */
+    for (unsigned m = 0; m <= 258; m++) {   /* runs: the length, then distance 1 */
         uint64_t lc = h->len[m] & 0xffffffu, n = h->len[m] >> 24;
         h->run1[m] = lc | (uint64_t)(h->dist[0] & 0xffffu) << n |
                      (n + (h->dist[0] >> 16)) << 48;
-        h->run4[m] = lc | (uint64_t)(h->dist[3] & 0xffffu) << n |
-                     (n + (h->dist[3] >> 16)) << 48;
     }
 
     uint8_t cll[19];

@@ -65,10 +65,10 @@ void pngio_rows_to_rgba(uint8_t *dst, const uint32_t *src, size_t n, int simd);
 
 /* ---- the fast deflate coder of level 1 (pngio-huff.c) ----
  * One zlib stream of dynamic Huffman blocks: literals, runs (matches at
- * distance 1, or 4 where the 4 bytes before are the run's byte) and,
- * given a table (unfiltered rows), matches found where pixels start.
- * Use: pngio_huff_init with a table of PNGIO_HUFF_HASH entries (or NULL:
- * runs only, the distance code of 1 and 4 alone) and the bytes per
+ * distance 1) and, given a table (unfiltered rows), matches found where
+ * pixels start. Use: pngio_huff_init with a table of PNGIO_HUFF_HASH
+ * entries (or NULL: runs only, a distance code of two 1-bit symbols,
+ * distances 1 and 4, a complete code of which runs use the first) and the bytes per
  * pixel; pngio_huff_count on the sampled rows of each band of rows (the
  * counts of each band kept by the caller; with a table, counting the row
  * before each sampled one first, its counts dropped, lets the sample see
@@ -106,7 +106,7 @@ typedef struct pngio_huff {
     uint32_t lit[256];                /* code | bits << 16 */
     uint32_t len[259];                /* by match length: code + extra, | bits << 24 */
     uint32_t dist[PNGIO_HUFF_DISTS];  /* code | bits << 16 */
-    uint64_t run1[259], run4[259];    /* by length: length + distance 1 or 4, | bits << 48 */
+    uint64_t run1[259];               /* by length: length + distance 1, | bits << 48 */
     uint32_t eob;
     uint64_t bb;                      /* pending bits, LSB first */
     unsigned bc;
