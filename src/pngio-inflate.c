@@ -3,21 +3,33 @@
  * (SSE2 on x86-64; RF_PNG_SCALAR selects the portable loops, which give
  * the same bytes).
  *
- * This way takes only what it is sure libpng would decode to the same
- * pixels without an error: it declines (returns -1, nothing called back,
- * nothing kept) for every other file, and for every file in which it sees
- * anything wrong, so that libpng (pngio-read.c) decides, with its own
- * messages. What it takes: the signature; IHDR first (13 bytes: depth 8,
- * color type 2 or 6, methods 0, no interlace, a size the precheck
- * allowed); then only IDAT chunks, one run of them, and ancillary chunks
+ * This way takes only what libpng would decode to the same pixels: it
+ * declines (returns -1, keeps nothing) for every other file and for
+ * every file in which it sees anything wrong, so that libpng
+ * (pngio-read.c) decides, with its own messages. What it takes: the
+ * signature; IHDR first (13 bytes: depth 8, color type 2 or 6, methods 0,
+ * no interlace, a size the precheck allowed, at most RF_FAST_MAX bytes
+ * filtered); then only IDAT chunks, one run of them, and ancillary chunks
  * (first letter lowercase, not tRNS), which libpng skips as we do; IEND.
  * Every chunk's CRC right, every length at most RF_PNG_MAX_CHUNK (under
  * libpng's limits), the zlib header plain (no preset dictionary; a window
- * of 32 KiB or at least the image), the stream ending exactly with the
- * IDAT data and with the image's last byte, its Adler-32 right (libpng
- * does not look; libdeflate does, and declines), every row's filter type
- * 0 to 4. Why: libpng's zlib inflates at a third of libdeflate's speed on
- * our level-1 files (BENCHMARKS.md, "The reader's fast way").
+ * of 32 KiB or at least the image), the deflate data ending exactly 4
+ * bytes before the IDAT data does and with the image's last byte, every
+ * row's filter type 0 to 4. The Adler-32 in those 4 bytes is not checked,
+ * as libpng is told not to (pngio-read.c: the CRCs cover every byte).
+ * The scan (pngio_fast_scan) looks at the chunks and the zlib header
+ * without allocating; the inflate follows (a caller's header callback
+ * may stop between the two).
+ *
+ * The one known difference: libdeflate reads some deflate streams that
+ * break RFC 1951 and that zlib refuses (the reserved symbols 286, 287,
+ * 30 and 31 as lengths of 258 and far distances, up to 288 and 32 codes
+ * declared, a run of code lengths past the end, an unused codeword of an
+ * incomplete code). Which of them a stream has shows only by decoding
+ * it, so such a file decodes here where libpng says "IDAT: invalid ...";
+ * no encoder writes them (tests/check_pngfast: lenient_streams_are_read).
+ * Why this way: libpng's zlib inflates our level-1 files at a third of
+ * libdeflate's speed (BENCHMARKS.md, "The reader's fast way").
  */
 #include "pngio-int.h"
 
@@ -36,6 +48,9 @@
 /* bytes after the last row that the 3-byte pixel loops may read and
  * write back unchanged */
 #define RF_ROW_SLACK 16
+/* the largest image this way inflates whole (filtered bytes: 8 K RGBA is
+ * 133 MB, 4 K RGBA 33 MB) */
+#define RF_FAST_MAX ((size_t)64 << 20)
 /* from this size the rows are a bigbuf (huge pages, populated at once) */
 #define RF_FAST_BIG (1u << 20)
 
@@ -285,54 +300,77 @@ static int scan_chunks(const uint8_t *d, size_t len, scan_t *s)
     }
 }
 
-/* ---- the rows' memory, kept per thread ----
+/* ---- what each thread keeps ----
  * A golden check decodes a file per frame: mapping, zeroing and unmapping
  * 8 MB for each 1080p file (the unmapping interrupting the CPUs that run
  * the renderers, to flush their TLBs) cost as much as the inflate saved.
- * So each thread keeps its last large buffer (up to RF_FAST_CACHE_MAX
- * bytes) for its next file: freed at thread exit (a key destructor) and,
- * for the thread that calls exit(), by an atexit handler. */
-#define RF_FAST_CACHE_MAX ((size_t)64 << 20)
+ * So each thread keeps its last large rows buffer (up to
+ * RF_FAST_CACHE_MAX bytes: a 1080p RGBA image's is 8.3 MB) and its
+ * decompressor for the next file: freed at thread exit (a key destructor)
+ * and, for the thread that calls exit(), by an atexit handler. */
+#define RF_FAST_CACHE_MAX ((size_t)16 << 20)
 
-static pthread_key_t cache_key;
-static pthread_once_t cache_once = PTHREAD_ONCE_INIT;
-static int cache_ok;
+typedef struct fast_keep {
+    rf_bigbuf_t rows;
+    struct libdeflate_decompressor *dc;
+} fast_keep_t;
 
-static void cache_free(void *p)
+static pthread_key_t keep_key;
+static pthread_once_t keep_once = PTHREAD_ONCE_INIT;
+static int keep_ok;
+
+static void keep_free(void *p)
 {
-    rf_bigbuf_t *b = p;
-    if (b != NULL) {
-        rf_bigbuf_free(b);
-        free(b);
+    fast_keep_t *k = p;
+    if (k != NULL) {
+        rf_bigbuf_free(&k->rows);
+        libdeflate_free_decompressor(k->dc);
+        free(k);
     }
 }
 
-static void cache_at_exit(void)
+static void keep_at_exit(void)
 {
-    cache_free(pthread_getspecific(cache_key));
-    pthread_setspecific(cache_key, NULL);
+    keep_free(pthread_getspecific(keep_key));
+    pthread_setspecific(keep_key, NULL);
 }
 
-static void cache_make(void)
+static void keep_make(void)
 {
-    cache_ok = pthread_key_create(&cache_key, cache_free) == 0;
-    if (cache_ok)
-        atexit(cache_at_exit);   /* key destructors skip the exiting thread */
+    keep_ok = pthread_key_create(&keep_key, keep_free) == 0;
+    if (keep_ok)
+        atexit(keep_at_exit);   /* key destructors skip the exiting thread */
 }
 
-/* *out: this thread's kept buffer when it holds need bytes, else a new
- * one, populated. 0, or -1 (no memory). */
+/* This thread's record, made on first use; NULL without memory or key. */
+static fast_keep_t *keep_get(void)
+{
+    pthread_once(&keep_once, keep_make);
+    if (!keep_ok)
+        return NULL;
+    fast_keep_t *k = pthread_getspecific(keep_key);
+    if (k == NULL) {
+        k = calloc(1, sizeof *k);
+        if (k != NULL && pthread_setspecific(keep_key, k) != 0) {
+            free(k);
+            k = NULL;
+        }
+    }
+    return k;
+}
+
+/* *out: the kept rows buffer when it holds need bytes, else a new one,
+ * populated. 0, or -1 (no memory). */
 static int rows_take(rf_bigbuf_t *out, size_t need)
 {
-    pthread_once(&cache_once, cache_make);
-    rf_bigbuf_t *c = cache_ok ? pthread_getspecific(cache_key) : NULL;
-    if (c != NULL && c->data != NULL) {
-        if (c->size >= need) {
-            *out = *c;
-            memset(c, 0, sizeof *c);
+    fast_keep_t *k = keep_get();
+    if (k != NULL && k->rows.data != NULL) {
+        if (k->rows.size >= need) {
+            *out = k->rows;
+            memset(&k->rows, 0, sizeof k->rows);
             return 0;
         }
-        rf_bigbuf_free(c);
+        rf_bigbuf_free(&k->rows);
     }
     if (rf_bigbuf_alloc(out, need) != 0)
         return -1;
@@ -345,36 +383,74 @@ static void rows_give_back(rf_bigbuf_t *b)
 {
     if (b->data == NULL)
         return;
-    rf_bigbuf_t *c = cache_ok ? pthread_getspecific(cache_key) : NULL;
-    if (cache_ok && b->size <= RF_FAST_CACHE_MAX) {
-        if (c == NULL) {
-            c = calloc(1, sizeof *c);
-            if (c != NULL && pthread_setspecific(cache_key, c) != 0) {
-                free(c);
-                c = NULL;
-            }
-        }
-        if (c != NULL && c->data == NULL) {
-            *c = *b;
-            memset(b, 0, sizeof *b);
-            return;
-        }
+    fast_keep_t *k = b->size <= RF_FAST_CACHE_MAX ? keep_get() : NULL;
+    if (k != NULL && k->rows.data == NULL) {
+        k->rows = *b;
+        memset(b, 0, sizeof *b);
+        return;
     }
     rf_bigbuf_free(b);
 }
 
-int pngio_fast_decode(const uint8_t *data, size_t len, pngio_fast_t *f)
+/* The zlib header's two bytes, across IDAT chunks of any size. */
+static void zlib_header(const uint8_t *data, size_t first, uint8_t h[2])
+{
+    size_t pos = first, got = 0;
+    while (got < 2) {
+        uint32_t n = get32(data + pos);
+        for (uint32_t k = 0; k < n && got < 2; k++)
+            h[got++] = data[pos + 8 + k];
+        pos += 12 + (size_t)n;
+    }
+}
+
+int pngio_fast_scan(const uint8_t *data, size_t len, pngio_fast_t *f)
 {
     memset(f, 0, sizeof *f);
     scan_t s;
-    if (scan_chunks(data, len, &s) != 0 || s.idat_len < 2)
+    /* 2 bytes of header, 4 of Adler-32 and at least one of deflate */
+    if (scan_chunks(data, len, &s) != 0 || s.idat_len < 7)
         return -1;
     unsigned bpp = s.ct == 6 ? 4 : 3;
     size_t rowbytes = (size_t)s.w * bpp;
     size_t total = (rowbytes + 1) * s.h;
+    /* deflate makes at most 1,032 bytes of one (a 258-byte match in 2
+     * bits): a shorter stream cannot fill the image, and nothing is
+     * mapped for a tiny file that claims a huge image */
+    if (total / 1032 > s.idat_len)
+        return -1;
+    /* the whole image inflated at once: beyond RF_FAST_MAX libpng's rows
+     * one at a time keep the memory small (two 16384 x 4096 RGBA files
+     * compared would hold 537 MB) */
+    if (total > RF_FAST_MAX)
+        return -1;
+    /* the zlib header: deflate, no dictionary; a window smaller than 32
+     * KiB only if it holds the whole image (zlib enforces the window
+     * declared; libdeflate allows 32 KiB) */
+    uint8_t h[2];
+    zlib_header(data, s.first, h);
+    unsigned cmf = h[0], flg = h[1];
+    if ((cmf & 15) != 8 || cmf >> 4 > 7 || (flg & 32) != 0 || (cmf * 256 + flg) % 31 != 0 ||
+        (cmf >> 4 < 7 && total > (size_t)1 << ((cmf >> 4) + 8)))
+        return -1;
+    f->width = s.w;
+    f->height = s.h;
+    f->color_type = s.ct;
+    f->bpp = bpp;
+    f->rowbytes = rowbytes;
+    f->first = s.first;
+    f->last = s.last;
+    f->nidat = s.nidat;
+    f->idat_len = s.idat_len;
+    return 0;
+}
+
+int pngio_fast_inflate(const uint8_t *data, pngio_fast_t *f)
+{
+    size_t total = (f->rowbytes + 1) * f->height;
     /* one allocation: the image's rows, then (for several IDAT chunks)
      * their zlib data gathered */
-    size_t need = total + RF_ROW_SLACK + (s.nidat > 1 ? s.idat_len : 0);
+    size_t need = total + RF_ROW_SLACK + (f->nidat > 1 ? f->idat_len : 0);
     if (need < RF_FAST_BIG) {
         f->heap = malloc(need);
         if (f->heap == NULL)
@@ -385,52 +461,48 @@ int pngio_fast_decode(const uint8_t *data, size_t len, pngio_fast_t *f)
             return -1;
         f->rows = f->buf.data;
     }
-    const uint8_t *in = data + s.first + 8;
-    if (s.nidat > 1) {
+    const uint8_t *in = data + f->first + 8;
+    if (f->nidat > 1) {
         uint8_t *g = f->rows + total + RF_ROW_SLACK;
-        size_t pos = s.first;
+        size_t pos = f->first;
         for (;;) {
             uint32_t n = get32(data + pos);
             memcpy(g, data + pos + 8, n);
             g += n;
-            if (pos == s.last)
+            if (pos == f->last)
                 break;
             pos += 12 + (size_t)n;
         }
         in = f->rows + total + RF_ROW_SLACK;
     }
-    /* the zlib header: deflate, no dictionary; a window smaller than 32
-     * KiB only if it holds the whole image (zlib enforces the window
-     * declared; libdeflate allows 32 KiB) */
-    unsigned cmf = in[0], flg = in[1];
-    if ((cmf & 15) != 8 || cmf >> 4 > 7 || (flg & 32) != 0 || (cmf * 256 + flg) % 31 != 0 ||
-        (cmf >> 4 < 7 && total > (size_t)1 << ((cmf >> 4) + 8))) {
-        pngio_fast_free(f);
-        return -1;
-    }
-    struct libdeflate_decompressor *dc = libdeflate_alloc_decompressor();
+    fast_keep_t *k = keep_get();
+    struct libdeflate_decompressor *dc = k != NULL ? k->dc : NULL;
     if (dc == NULL) {
+        dc = libdeflate_alloc_decompressor();
+        if (dc == NULL) {
+            pngio_fast_free(f);
+            return -1;
+        }
+        if (k != NULL)
+            k->dc = dc;
+    }
+    /* the deflate data between the header and the Adler-32, which is not
+     * checked: libpng's reader is told to ignore it (pngio-read.c), and
+     * the chunks' CRCs cover every byte; the 4 bytes must be there */
+    size_t in_used = 0, out_made = 0, n = f->idat_len - 6;
+    enum libdeflate_result r = libdeflate_deflate_decompress_ex(dc, in + 2, n, f->rows, total,
+                                                                &in_used, &out_made);
+    if (k == NULL)
+        libdeflate_free_decompressor(dc);
+    if (r != LIBDEFLATE_SUCCESS || in_used != n || out_made != total) {
         pngio_fast_free(f);
         return -1;
     }
-    size_t in_used = 0, out_made = 0;
-    enum libdeflate_result r = libdeflate_zlib_decompress_ex(dc, in, s.idat_len, f->rows,
-                                                             total, &in_used, &out_made);
-    libdeflate_free_decompressor(dc);
-    if (r != LIBDEFLATE_SUCCESS || in_used != s.idat_len || out_made != total) {
-        pngio_fast_free(f);
-        return -1;
-    }
-    for (uint32_t y = 0; y < s.h; y++)
-        if (f->rows[(size_t)y * (rowbytes + 1)] > 4) {
+    for (uint32_t y = 0; y < f->height; y++)
+        if (f->rows[(size_t)y * (f->rowbytes + 1)] > 4) {
             pngio_fast_free(f);
             return -1;                          /* libpng: "bad adaptive filter value" */
         }
-    f->width = s.w;
-    f->height = s.h;
-    f->color_type = s.ct;
-    f->bpp = bpp;
-    f->rowbytes = rowbytes;
     return 0;
 }
 
@@ -447,5 +519,6 @@ void pngio_fast_free(pngio_fast_t *f)
 {
     rows_give_back(&f->buf);
     free(f->heap);
-    memset(f, 0, sizeof *f);
+    f->heap = NULL;
+    f->rows = NULL;
 }

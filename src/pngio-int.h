@@ -128,23 +128,32 @@ uint8_t *pngio_huff_sync(pngio_huff_t *h, uint8_t *out);
 uint8_t *pngio_huff_end(pngio_huff_t *h, uint8_t *out, uint32_t adler);
 
 /* ---- the reader's fast way (pngio-inflate.c) ----
- * pngio_fast_decode takes a whole file of len bytes: 0 when it is an
- * 8-bit RGB or RGBA image this way is sure libpng decodes without an
- * error (the rules: pngio-inflate.c), its rows inflated into *f; -1 (*f
- * empty) for anything else, which is libpng's to decode or reject. Then
- * pngio_fast_row(f, y) for y = 0 .. height - 1 in order: row y unfiltered
- * in place (rowbytes bytes, valid until pngio_fast_free). scalar: the
- * portable loops instead of SSE2 (the same bytes). */
+ * pngio_fast_scan looks at a whole file of len bytes, allocating nothing:
+ * 0 when it is an 8-bit RGB or RGBA image whose chunks and zlib header
+ * this way takes (the rules: pngio-inflate.c), its size in *f; -1 for
+ * anything else, which is libpng's to decode or reject. After a 0, libpng
+ * would read the same header without an error. pngio_fast_inflate then
+ * inflates the image's rows: 0, or -1 (no memory, or the stream is not
+ * one this way takes: libpng's turn, the header as scanned). Then
+ * pngio_fast_row(f, y) for y = 0 .. height - 1 in order: row y
+ * unfiltered in place (rowbytes bytes, valid until pngio_fast_free).
+ * scalar: the portable loops instead of SSE2 (the same bytes).
+ * pngio_fast_free frees the rows (the thread keeps a large buffer and
+ * its decompressor for its next file); the size fields stay. */
 typedef struct pngio_fast {
     uint32_t width, height;
     int color_type;             /* 2 (RGB) or 6 (RGBA) */
     unsigned bpp;               /* 3 or 4 */
     size_t rowbytes;
+    size_t first, last;         /* the first and last IDAT chunk's offsets */
+    int nidat;
+    size_t idat_len;            /* bytes of zlib data in them */
     uint8_t *rows;              /* height rows of a filter type byte and rowbytes */
     uint8_t *heap;              /* rows of a small image, or NULL */
     rf_bigbuf_t buf;            /* rows of a large one */
 } pngio_fast_t;
-int pngio_fast_decode(const uint8_t *data, size_t len, pngio_fast_t *f);
+int pngio_fast_scan(const uint8_t *data, size_t len, pngio_fast_t *f);
+int pngio_fast_inflate(const uint8_t *data, pngio_fast_t *f);
 const uint8_t *pngio_fast_row(pngio_fast_t *f, uint32_t y, int scalar);
 void pngio_fast_free(pngio_fast_t *f);
 

@@ -38,6 +38,7 @@ typedef struct png_dec {
     rf_png_dest_fn dest;        /* NULL: rows go to d->rgba */
     void *ctx;
     rf_png_info_t hdr;
+    int header_sent;            /* the fast way called on_header already */
     uint8_t *raw;               /* one row as libpng gives it */
     uint8_t *rgba;              /* one converted row */
     uint8_t *image;             /* interlaced: the whole RGBA image */
@@ -388,7 +389,7 @@ static RF_NOINLINE int dec_run(png_dec_t *d)
         d->status = RF_PNG_NO_MEMORY;
         return -1;
     }
-    if (d->on_header != NULL && d->on_header(d->ctx, &d->hdr) != 0) {
+    if (!d->header_sent && d->on_header != NULL && d->on_header(d->ctx, &d->hdr) != 0) {
         d->status = RF_PNG_STOPPED;
         return -1;
     }
@@ -455,13 +456,15 @@ static int fast_off(void)
 /* The fast way (pngio-inflate.c) for a file wholly in memory: 0 when it
  * decoded it (callbacks called as dec_run calls them), -1 when it failed
  * after taking it (status set: no memory, or a callback stopped), 1 when
- * it did not take it (nothing called: libpng's turn). */
+ * it did not take it (libpng's turn; on_header may have been called:
+ * header_sent). */
 static int dec_fast(png_dec_t *d)
 {
     if (d->fd >= 0 || fast_off())
         return 1;
     pngio_fast_t f;
-    if (pngio_fast_decode(d->in + d->pos, d->end - d->pos, &f) != 0)
+    const uint8_t *file = d->in + d->pos;
+    if (pngio_fast_scan(file, d->end - d->pos, &f) != 0)
         return 1;
     int rc = -1, scalar = pngio_scalar_forced();
     uint32_t w = f.width;
@@ -470,13 +473,20 @@ static int dec_fast(png_dec_t *d)
     d->hdr.bit_depth = 8;
     d->hdr.color_type = (uint8_t)f.color_type;
     d->hdr.interlaced = 0;
+    /* The header before the inflate: a caller that stops there (a golden
+     * of another size) costs no inflate. Should the inflate decline,
+     * libpng goes on without calling it again: its png_read_info passes
+     * where the scan did and reads the same IHDR. */
+    if (d->on_header != NULL && d->on_header(d->ctx, &d->hdr) != 0) {
+        d->status = RF_PNG_STOPPED;
+        return -1;
+    }
+    d->header_sent = 1;
+    if (pngio_fast_inflate(file, &f) != 0)
+        return 1;
     d->rgba = malloc((size_t)w * 4);
     if (d->rgba == NULL) {
         d->status = RF_PNG_NO_MEMORY;
-        goto out;
-    }
-    if (d->on_header != NULL && d->on_header(d->ctx, &d->hdr) != 0) {
-        d->status = RF_PNG_STOPPED;
         goto out;
     }
     for (uint32_t y = 0; y < f.height; y++) {

@@ -9,7 +9,9 @@
  * sizes, ancillary chunks before and after the data. Each is decoded all
  * three ways: the same status, message and pixels. Then damaged and odd
  * files, each of which the fast way must decline (libpng decides, so the
- * outcome is libpng's, compared the same way), and files it must take.
+ * outcome is libpng's, compared the same way), and files it must take;
+ * on_header called once whichever way decodes; and the one known
+ * difference, streams libdeflate reads and zlib refuses.
  */
 #include <check.h>
 #include <stdint.h>
@@ -210,7 +212,7 @@ static int agree(const buf_t *b, const char *what)
     rf_png_rgba_destroy(&fast.img);
     rf_png_rgba_destroy(&scal.img);
     pngio_fast_t f;
-    int took = pngio_fast_decode(b->d, b->n, &f) == 0;
+    int took = pngio_fast_scan(b->d, b->n, &f) == 0 && pngio_fast_inflate(b->d, &f) == 0;
     pngio_fast_free(&f);
     return took;
 }
@@ -301,12 +303,17 @@ START_TEST(odd_and_damaged_files_are_left_to_libpng)
     free(z);
     raw[2 * rb] = 2;
 
-    /* a wrong Adler-32 (libpng ignores it and decodes) */
+    /* a wrong Adler-32: libpng is told to ignore it, and so is the fast
+     * way (the CRCs cover every byte): taken, decoded alike */
     z = deflated(raw, len, 6, 15, 0, &zlen);
     z[zlen - 1] ^= 1;
     b = with_stream(w, h, 6, z, zlen);
-    declined(&b, "wrong Adler-32");
+    ck_assert_msg(agree(&b, "wrong Adler-32"), "a wrong Adler-32 declined");
+    free(b.d);
     z[zlen - 1] ^= 1;
+    /* ...but the 4 bytes must be there */
+    b = with_stream(w, h, 6, z, zlen - 1);
+    declined(&b, "Adler-32 cut short");
 
     /* bytes after the zlib stream, in the same IDAT */
     uint8_t *z2 = malloc(zlen + 3);
@@ -475,6 +482,97 @@ START_TEST(odd_and_damaged_files_are_left_to_libpng)
 }
 END_TEST
 
+/* on_header once, also when the fast way called it and then declined
+ * the stream (libpng goes on without calling it again); and a caller
+ * that stops at the header stops there. */
+typedef struct counts {
+    int headers, rows, stop;
+} counts_t;
+
+static int count_header(void *ctx, const rf_png_info_t *info)
+{
+    counts_t *c = ctx;
+    (void)info;
+    c->headers++;
+    return c->stop;
+}
+
+static int count_row(void *ctx, uint32_t y, const uint8_t *rgba)
+{
+    counts_t *c = ctx;
+    (void)y;
+    (void)rgba;
+    c->rows++;
+    return 0;
+}
+
+START_TEST(header_once_when_the_stream_is_declined)
+{
+    const uint32_t w = 5, h = 3;
+    uint8_t raw[3 * 21];
+    for (size_t i = 0; i < sizeof raw; i++)
+        raw[i] = (uint8_t)(i * 7);
+    raw[0] = raw[21] = raw[42] = 1;
+    size_t zlen;
+    uint8_t *z = deflated(raw, sizeof raw, 6, 15, 0, &zlen);
+    for (int bad = 0; bad < 2; bad++) {
+        raw[21] = bad ? 5 : 1;   /* a filter type of 5: libpng's error, after the header */
+        free(z);
+        z = deflated(raw, sizeof raw, 6, 15, 0, &zlen);
+        buf_t b = with_stream(w, h, 6, z, zlen);
+        for (int stop = 0; stop < 2; stop++) {
+            counts_t c = { 0, 0, stop };
+            rf_png_error_t err;
+            rf_png_status_t st = rf_png_decode_mem(b.d, b.n, "t.png", count_header, count_row,
+                                                   &c, &err);
+            ck_assert_int_eq(c.headers, 1);
+            if (stop) {
+                ck_assert_int_eq(st, RF_PNG_STOPPED);
+                ck_assert_int_eq(c.rows, 0);
+            } else if (bad) {
+                ck_assert_int_eq(st, RF_PNG_CORRUPT);
+                ck_assert_msg(strstr(err.message, "bad adaptive filter value") != NULL, "%s",
+                              err.message);
+            } else {
+                ck_assert_int_eq(st, RF_PNG_SUCCESS);
+                ck_assert_int_eq(c.rows, (int)h);
+            }
+        }
+        free(b.d);
+    }
+    free(z);
+}
+END_TEST
+
+/* Streams that break RFC 1951 in ways libdeflate reads and zlib refuses
+ * (tests/fuzz/corpus/png/lenient-*.png, made by a review's generator):
+ * the one known way the fast way and libpng differ (pngio-inflate.c,
+ * runeframe(1) RF_PNG_READER). Held here so that a change shows. */
+START_TEST(lenient_streams_are_read)
+{
+    static const char *const names[] = {
+        "A-litlen-286", "B-dist-sym-30", "C-hdist-32", "C-hlit-288", "D-repeat-overrun",
+        "E-incomplete-dist-code-bit1",
+    };
+    const char *top = getenv("top_srcdir");
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/tests/fuzz/corpus/png/lenient-%s.png",
+                 top != NULL ? top : ".", names[i]);
+        rf_png_rgba_t a, c;
+        rf_png_error_t err;
+        ck_assert_msg(rf_png_read_path(path, &a, &err) == RF_PNG_SUCCESS, "%s: %s", path,
+                      err.message);
+        setenv("RF_PNG_READER", "libpng", 1);
+        rf_png_status_t st = rf_png_read_path(path, &c, &err);
+        unsetenv("RF_PNG_READER");
+        ck_assert_msg(st == RF_PNG_CORRUPT && strstr(err.message, "IDAT: ") != NULL,
+                      "%s: libpng gave %d (%s)", names[i], st, err.message);
+        rf_png_rgba_destroy(&a);
+    }
+}
+END_TEST
+
 /* Through a file path too (the reader reads it whole first). */
 START_TEST(path_reads_agree)
 {
@@ -507,6 +605,8 @@ int main(void)
     tcase_add_test(tc, random_files_decode_alike_every_way);
     tcase_add_test(tc, odd_and_damaged_files_are_left_to_libpng);
     tcase_add_test(tc, path_reads_agree);
+    tcase_add_test(tc, header_once_when_the_stream_is_declined);
+    tcase_add_test(tc, lenient_streams_are_read);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

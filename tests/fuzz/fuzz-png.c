@@ -9,7 +9,8 @@
  * decoded image, written again with rf_png_write_rgba_mem(), decodes to the
  * same bytes. libpng alone (RF_PNG_READER=libpng) and the portable loops
  * (RF_PNG_SCALAR=1) give what the default (the fast way where it takes
- * the file) gives.
+ * the file) gives, but for deflate streams libdeflate reads and zlib
+ * refuses (lenient_deflate).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -124,6 +125,24 @@ static uint8_t *fix_crcs(const uint8_t *data, size_t size)
 
 static void check_png(const uint8_t *data, size_t size);
 
+/* 1 when libpng's message is one of zlib's about a Huffman code that
+ * libdeflate reads anyway (RFC 1951's reserved symbols 286, 287, 30, 31,
+ * up to 288 and 32 codes declared, a run of code lengths past the end, an
+ * incomplete code used): the one way the fast way and libpng may differ. */
+static int lenient_deflate(const char *msg)
+{
+    static const char *const zlib_says[] = {
+        "invalid literal/length code", "invalid distance code",
+        "too many length or distance symbols", "invalid bit length repeat",
+        "invalid code lengths set", "invalid literal/lengths set", "invalid distances set",
+        "invalid code -- missing end-of-block",
+    };
+    for (size_t i = 0; i < sizeof zlib_says / sizeof zlib_says[0]; i++)
+        if (strstr(msg, zlib_says[i]) != NULL)
+            return 1;
+    return 0;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     check_png(data, size);
@@ -169,6 +188,11 @@ static void check_png(const uint8_t *data, size_t size)
         setenv(way == 0 ? "RF_PNG_READER" : "RF_PNG_SCALAR", way == 0 ? "libpng" : "1", 1);
         rf_png_status_t st3 = rf_png_read_mem(data, size, "fuzz.png", &other, &err3);
         unsetenv(way == 0 ? "RF_PNG_READER" : "RF_PNG_SCALAR");
+        if (way == 0 && st == RF_PNG_SUCCESS && st3 == RF_PNG_CORRUPT &&
+            lenient_deflate(err3.message)) {
+            rf_png_rgba_destroy(&other);
+            continue;   /* a stream libdeflate reads and zlib refuses (pngio-inflate.c) */
+        }
         FUZZ_CHECK(st3 == st, "way %d: %d, the default %d (%s)", way, (int)st3, (int)st,
                    err3.message);
         if (st3 == RF_PNG_SUCCESS)
