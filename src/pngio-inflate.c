@@ -52,7 +52,7 @@
  * 133 MB, 4 K RGBA 33 MB) */
 #define RF_FAST_MAX ((size_t)64 << 20)
 /* from this size the rows are a bigbuf (huge pages, populated at once) */
-#define RF_FAST_BIG (1u << 20)
+#define RF_FAST_BIG (256u << 10)
 
 static uint32_t get32(const uint8_t *p)
 {
