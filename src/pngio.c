@@ -53,12 +53,14 @@ rf_png_status_t pngio_fail(rf_png_error_t *err, rf_png_status_t status,
     err->status = status;
     err->sys_errno = sys_errno;
     const char *what = rf_png_status_to_string(status);
+    if (detail != NULL && detail[0] == '\0')
+        detail = NULL;   /* the reader's empty detail buffer: none */
     if (status == RF_PNG_IO_ERROR || status == RF_PNG_NOT_FOUND) {
         /* strerror says it better than the status */
         snprintf(err->message, sizeof err->message, "%s: %s%s%s", name,
                  detail != NULL ? detail : "", detail != NULL ? ": " : "",
                  strerror(sys_errno));
-    } else if (detail != NULL && detail[0] != '\0') {
+    } else if (detail != NULL) {
         snprintf(err->message, sizeof err->message, "%s: %s (%s)", name, what, detail);
     } else {
         snprintf(err->message, sizeof err->message, "%s: %s", name, what);
