@@ -49,13 +49,6 @@ static inline uint64_t load64(const uint8_t *p)
     return v;
 }
 
-static inline uint32_t load32(const uint8_t *p)
-{
-    uint32_t v;
-    memcpy(&v, p, 4);
-    return v;
-}
-
 static inline void store64(uint8_t *p, uint64_t v)
 {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__

@@ -54,11 +54,6 @@
 /* from this size the rows are a bigbuf (huge pages, populated at once) */
 #define RF_FAST_BIG (256u << 10)
 
-static uint32_t get32(const uint8_t *p)
-{
-    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
 static int is_letter(uint8_t c)
 {
     return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
@@ -122,9 +117,10 @@ static inline void px_store(uint8_t *p, __m128i v)
 /* The pixel loops: Sub, Average and Paeth carry the pixel to the left in
  * a register, and load the next pixel's bytes before storing this one's
  * (with 3-byte pixels a load after the store would overlap it, which the
- * CPU cannot forward: a stall per pixel); Up is 16 bytes at a time. Paeth in 16-bit lanes:
- * pa = |b - c|, pb = |a - c|, pc = |(b - c) + (a - c)|, the first of a, b,
- * c whose distance is the least. keep: the lanes of the pixel. Reads 4
+ * CPU cannot forward: a stall per pixel); Up is 16 bytes at a time.
+ * Paeth in 16-bit lanes: pa = |b - c|, pb = |a - c|,
+ * pc = |(b - c) + (a - c)|, the first of a, b, c whose distance is the
+ * least. keep: the lanes of the pixel. Reads 4
  * bytes at cur + n and prior + n - bpp. */
 static inline __attribute__((always_inline))
 void unfilter_sse2(uint8_t *restrict cur, const uint8_t *restrict prior, size_t n,
@@ -237,64 +233,55 @@ static void unfilter_row(uint8_t *cur, const uint8_t *prior, size_t n, unsigned 
 
 /* ---- the file ---- */
 
-/* The chunks, checked: 0 with the IHDR fields and where the IDAT data is
- * (its total, the first and the last IDAT chunk), or -1. */
-typedef struct scan {
-    uint32_t w, h;
-    int ct;
-    size_t idat_len;            /* bytes of zlib data */
-    size_t first, last;         /* offsets of the first and last IDAT chunk */
-    int nidat;
-} scan_t;
-
-static int scan_chunks(const uint8_t *d, size_t len, scan_t *s)
+/* The chunks, checked: 0 with IHDR's size and color type and where the
+ * IDAT data is (its total, the first and the last IDAT chunk) in *f, or
+ * -1. */
+static int scan_chunks(const uint8_t *d, size_t len, pngio_fast_t *f)
 {
     static const uint8_t sig[8] = { 137, 'P', 'N', 'G', '\r', '\n', 26, '\n' };
     if (len < 8 + 25 || memcmp(d, sig, 8) != 0)
         return -1;
-    memset(s, 0, sizeof *s);
     size_t pos = 8;
-    int seen_idat = 0, after_idat = 0;
+    int after_idat = 0;
     for (int k = 0;; k++) {
         if (len - pos < 12)
             return -1;                          /* truncated: no IEND */
-        uint32_t n = get32(d + pos);
+        uint32_t n = pngio_get32(d + pos);
         const uint8_t *t = d + pos + 4;
         if (n > RF_PNG_MAX_CHUNK || n > len - pos - 12)
             return -1;
         if (!is_letter(t[0]) || !is_letter(t[1]) || !is_letter(t[2]) || !is_letter(t[3]))
             return -1;
-        if (libdeflate_crc32(0, t, (size_t)n + 4) != get32(t + 4 + n))
+        if (libdeflate_crc32(0, t, (size_t)n + 4) != pngio_get32(t + 4 + n))
             return -1;
         const uint8_t *p = t + 4;
         if (k == 0) {
             if (memcmp(t, "IHDR", 4) != 0 || n != 13)
                 return -1;
-            s->w = get32(p);
-            s->h = get32(p + 4);
-            s->ct = p[9];
-            if (s->w == 0 || s->h == 0 || s->w > RF_PNG_MAX_DIMENSION ||
-                s->h > RF_PNG_MAX_DIMENSION || (uint64_t)s->w * s->h > RF_PNG_MAX_PIXELS ||
-                p[8] != 8 || (s->ct != 2 && s->ct != 6) || p[10] != 0 || p[11] != 0 ||
+            f->width = pngio_get32(p);
+            f->height = pngio_get32(p + 4);
+            f->color_type = p[9];
+            if (f->width == 0 || f->height == 0 || f->width > RF_PNG_MAX_DIMENSION ||
+                f->height > RF_PNG_MAX_DIMENSION ||
+                (uint64_t)f->width * f->height > RF_PNG_MAX_PIXELS || p[8] != 8 ||
+                (f->color_type != 2 && f->color_type != 6) || p[10] != 0 || p[11] != 0 ||
                 p[12] != 0)
                 return -1;
         } else if (memcmp(t, "IDAT", 4) == 0) {
             if (after_idat)
                 return -1;                      /* a second run of IDAT */
-            if (!seen_idat)
-                s->first = pos;
-            s->last = pos;
-            seen_idat = 1;
-            s->nidat++;
-            s->idat_len += n;
+            if (f->nidat++ == 0)
+                f->first = pos;
+            f->last = pos;
+            f->idat_len += n;
         } else if (memcmp(t, "IEND", 4) == 0) {
-            return seen_idat && n == 0 ? 0 : -1;
+            return f->nidat > 0 && n == 0 ? 0 : -1;
         } else if (t[0] >= 'A' && t[0] <= 'Z') {
             return -1;                          /* PLTE, an unknown critical chunk */
         } else if (memcmp(t, "tRNS", 4) == 0) {
             return -1;                          /* a color key: libpng's way */
         } else {
-            after_idat = seen_idat;             /* skipped, as libpng skips it */
+            after_idat = f->nidat > 0;          /* skipped, as libpng skips it */
         }
         pos += 12 + (size_t)n;
     }
@@ -397,7 +384,7 @@ static void zlib_header(const uint8_t *data, size_t first, uint8_t h[2])
 {
     size_t pos = first, got = 0;
     while (got < 2) {
-        uint32_t n = get32(data + pos);
+        uint32_t n = pngio_get32(data + pos);
         for (uint32_t k = 0; k < n && got < 2; k++)
             h[got++] = data[pos + 8 + k];
         pos += 12 + (size_t)n;
@@ -407,17 +394,16 @@ static void zlib_header(const uint8_t *data, size_t first, uint8_t h[2])
 int pngio_fast_scan(const uint8_t *data, size_t len, pngio_fast_t *f)
 {
     memset(f, 0, sizeof *f);
-    scan_t s;
     /* 2 bytes of header, 4 of Adler-32 and at least one of deflate */
-    if (scan_chunks(data, len, &s) != 0 || s.idat_len < 7)
+    if (scan_chunks(data, len, f) != 0 || f->idat_len < 7)
         return -1;
-    unsigned bpp = s.ct == 6 ? 4 : 3;
-    size_t rowbytes = (size_t)s.w * bpp;
-    size_t total = (rowbytes + 1) * s.h;
+    f->bpp = f->color_type == 6 ? 4 : 3;
+    f->rowbytes = (size_t)f->width * f->bpp;
+    size_t total = (f->rowbytes + 1) * f->height;
     /* deflate makes at most 1,032 bytes of one (a 258-byte match in 2
      * bits): a shorter stream cannot fill the image, and nothing is
      * mapped for a tiny file that claims a huge image */
-    if (total / 1032 > s.idat_len)
+    if (total / 1032 > f->idat_len)
         return -1;
     /* the whole image inflated at once: beyond RF_FAST_MAX libpng's rows
      * one at a time keep the memory small (two 16384 x 4096 RGBA files
@@ -428,20 +414,11 @@ int pngio_fast_scan(const uint8_t *data, size_t len, pngio_fast_t *f)
      * KiB only if it holds the whole image (zlib enforces the window
      * declared; libdeflate allows 32 KiB) */
     uint8_t h[2];
-    zlib_header(data, s.first, h);
+    zlib_header(data, f->first, h);
     unsigned cmf = h[0], flg = h[1];
     if ((cmf & 15) != 8 || cmf >> 4 > 7 || (flg & 32) != 0 || (cmf * 256 + flg) % 31 != 0 ||
         (cmf >> 4 < 7 && total > (size_t)1 << ((cmf >> 4) + 8)))
         return -1;
-    f->width = s.w;
-    f->height = s.h;
-    f->color_type = s.ct;
-    f->bpp = bpp;
-    f->rowbytes = rowbytes;
-    f->first = s.first;
-    f->last = s.last;
-    f->nidat = s.nidat;
-    f->idat_len = s.idat_len;
     return 0;
 }
 
@@ -466,7 +443,7 @@ int pngio_fast_inflate(const uint8_t *data, pngio_fast_t *f)
         uint8_t *g = f->rows + total + RF_ROW_SLACK;
         size_t pos = f->first;
         for (;;) {
-            uint32_t n = get32(data + pos);
+            uint32_t n = pngio_get32(data + pos);
             memcpy(g, data + pos + 8, n);
             g += n;
             if (pos == f->last)

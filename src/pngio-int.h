@@ -19,6 +19,12 @@
 #define RF_NOINLINE
 #endif
 
+/* A big-endian 32-bit field of a PNG chunk (a length, a CRC, IHDR's size). */
+static inline uint32_t pngio_get32(const uint8_t *p)
+{
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
 /* ---- the encoder core (pngio-enc.c) ---- */
 
 /* Writes row y of the image, width * (alpha ? 4 : 3) bytes, into dst. */
@@ -68,9 +74,9 @@ void pngio_rows_to_rgba(uint8_t *dst, const uint32_t *src, size_t n, int simd);
  * distance 1) and, given a table (unfiltered rows), matches found where
  * pixels start. Use: pngio_huff_init with a table of PNGIO_HUFF_HASH
  * entries (or NULL: runs only, a distance code of two 1-bit symbols,
- * distances 1 and 4, a complete code of which runs use the first) and the bytes per
- * pixel; pngio_huff_count on the sampled rows of each band of rows (the
- * counts of each band kept by the caller; with a table, counting the row
+ * distances 1 and 4, a complete code of which runs use the first) and
+ * the bytes per pixel; pngio_huff_count on the sampled rows of each band
+ * of rows (the counts of each band kept by the caller; with a table, counting the row
  * before each sampled one first, its counts dropped, lets the sample see
  * matches from it), pngio_huff_cost of their sum (the estimated bits of
  * coding them), pngio_huff_plan (which bands start a block: starts[b] 1;
@@ -165,7 +171,7 @@ typedef struct rf_png_memflag {
 } rf_png_memflag_t;
 
 /* Stores a failure in err (when given) and returns status. detail may be
- * NULL; sys_errno is shown with strerror when nonzero. */
+ * NULL or empty (none); sys_errno is shown with strerror when nonzero. */
 rf_png_status_t pngio_fail(rf_png_error_t *err, rf_png_status_t status,
                             const char *name, const char *detail, int sys_errno);
 /* Stores success in err (when given). */

@@ -31,6 +31,7 @@ typedef struct png_dec {
     const uint8_t *in;          /* unread bytes are in[pos .. end) */
     size_t pos, end;
     uint8_t *buf;               /* fd input buffer */
+    size_t cap;                 /* its size */
     uint64_t total;             /* bytes taken from the source so far */
     /* output */
     rf_png_header_fn on_header;
@@ -65,7 +66,7 @@ static int dec_fill(png_dec_t *d, size_t want)
         d->pos = 0;
     }
     while (d->end < want) {
-        ssize_t n = read(d->fd, d->buf + d->end, RF_READ_BUFSIZE - d->end);
+        ssize_t n = read(d->fd, d->buf + d->end, d->cap - d->end);
         if (n < 0 && errno == EINTR)
             continue;
         if (n < 0) {
@@ -124,11 +125,6 @@ static void dec_error(png_structp png, png_const_charp msg)
     png_longjmp(png, 1);
 }
 
-static uint32_t be32(const uint8_t *p)
-{
-    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
 /* Checks the signature and IHDR's size before libpng sees them, so the
  * status names the problem and nothing is allocated for a hostile size. */
 static int dec_precheck(png_dec_t *d)
@@ -149,8 +145,8 @@ static int dec_precheck(png_dec_t *d)
     }
     if (have < 24)
         return 0;   /* libpng reports the truncation */
-    if (be32(p + 8) == 13 && memcmp(p + 12, "IHDR", 4) == 0) {
-        uint32_t w = be32(p + 16), h = be32(p + 20);
+    if (pngio_get32(p + 8) == 13 && memcmp(p + 12, "IHDR", 4) == 0) {
+        uint32_t w = pngio_get32(p + 16), h = pngio_get32(p + 20);
         if (w == 0 || h == 0 || w > PNG_UINT_31_MAX || h > PNG_UINT_31_MAX) {
             d->status = RF_PNG_BAD_DIMENSIONS;
             snprintf(d->detail, sizeof d->detail, "IHDR says %lux%lu",
@@ -199,10 +195,11 @@ static uint32_t rgb_to_rgba_ssse3(const uint8_t *restrict in, uint8_t *restrict 
 #define RF_HAVE_SSSE3_ROWS 0
 #endif
 
-/* Converts n pixels of d->raw to RGBA in out. 0, or -1 (status set). */
-static int dec_convert(png_dec_t *d, uint8_t *restrict out, uint32_t n)
+/* Converts n pixels of one row as libpng gives it (in) to RGBA in out.
+ * 0, or -1 (status set). */
+static int dec_convert(png_dec_t *d, const uint8_t *restrict in, uint8_t *restrict out,
+                       uint32_t n)
 {
-    const uint8_t *restrict in = d->raw;
     int depth = d->hdr.bit_depth;
     switch (d->hdr.color_type) {
     case PNG_COLOR_TYPE_GRAY:
@@ -404,7 +401,7 @@ static RF_NOINLINE int dec_run(png_dec_t *d)
                 png_read_row(d->png, row, NULL);
             } else {
                 png_read_row(d->png, d->raw, NULL);
-                if (dec_convert(d, row, w) != 0)
+                if (dec_convert(d, d->raw, row, w) != 0)
                     return -1;
             }
             if (d->on_row != NULL && d->on_row(d->ctx, y, row) != 0) {
@@ -427,7 +424,7 @@ static RF_NOINLINE int dec_run(png_dec_t *d)
                 continue;
             for (uint32_t r = 0; r < ph; r++) {
                 png_read_row(d->png, d->raw, NULL);
-                if (dec_convert(d, d->rgba, pw) != 0)
+                if (dec_convert(d, d->raw, d->rgba, pw) != 0)
                     return -1;
                 uint8_t *dst = d->image + (size_t)PNG_ROW_FROM_PASS_ROW(r, pass) * w * 4;
                 for (uint32_t c = 0; c < pw; c++)
@@ -496,12 +493,8 @@ static int dec_fast(png_dec_t *d)
         const uint8_t *raw = pngio_fast_row(&f, y, scalar);
         if (f.color_type == PNG_COLOR_TYPE_RGB_ALPHA) {
             memcpy(row, raw, (size_t)w * 4);
-        } else {
-            d->raw = (uint8_t *)(uintptr_t)raw;
-            int bad = dec_convert(d, row, w);
-            d->raw = NULL;
-            if (bad != 0)
-                goto out;
+        } else if (dec_convert(d, raw, row, w) != 0) {
+            goto out;
         }
         if (d->on_row != NULL && d->on_row(d->ctx, y, row) != 0) {
             d->status = RF_PNG_STOPPED;
@@ -589,44 +582,35 @@ rf_png_status_t rf_png_decode_path(const char *path, rf_png_header_fn on_header,
     return rf_png_decode_path_into(path, on_header, NULL, on_row, ctx, err);
 }
 
-/* Reads the file whole (size bytes, as fstat said) and decodes it from
- * memory: *done 1 and the status; *done 0 when the file turned out longer
- * than size (it grew), back at its start for the streaming reader. */
+/* Reads the file whole (size bytes, as fstat said, through dec_fill) and
+ * decodes it from memory: *done 1 and the status; *done 0 when the file
+ * turned out longer than size (it grew), back at its start for the
+ * streaming reader. */
 static rf_png_status_t dec_whole_file(int fd, size_t size, const char *path,
                                       rf_png_header_fn on_header, rf_png_dest_fn dest,
                                       rf_png_row_fn on_row, void *ctx, rf_png_error_t *err,
                                       int *done)
 {
-    uint8_t *buf = malloc(size + 1);
-    if (buf == NULL) {
-        *done = 1;
-        return pngio_fail(err, RF_PNG_NO_MEMORY, path, NULL, 0);
-    }
-    size_t have = 0;
-    while (have < size + 1) {
-        ssize_t got = read(fd, buf + have, size + 1 - have);
-        if (got < 0 && errno == EINTR)
-            continue;
-        if (got < 0) {
-            int e = errno;
-            free(buf);
-            *done = 1;
-            return pngio_fail(err, RF_PNG_IO_ERROR, path, NULL, e);
-        }
-        if (got == 0)
-            break;
-        have += (size_t)got;
-    }
-    if (have > size) {
-        free(buf);
-        *done = lseek(fd, 0, SEEK_SET) != 0;
-        return *done ? pngio_fail(err, RF_PNG_IO_ERROR, path, NULL, errno) : RF_PNG_SUCCESS;
-    }
     png_dec_t d;
-    dec_init(&d, path, buf, have, on_header, dest, on_row, ctx);
-    rf_png_status_t st = dec_main(&d, err);
-    free(buf);
+    dec_init(&d, path, NULL, 0, on_header, dest, on_row, ctx);
     *done = 1;
+    d.cap = size + 1;
+    d.buf = malloc(d.cap);
+    if (d.buf == NULL)
+        return pngio_fail(err, RF_PNG_NO_MEMORY, path, NULL, 0);
+    d.fd = fd;
+    d.in = d.buf;
+    rf_png_status_t st;
+    if (dec_fill(&d, d.cap) != 0) {
+        st = pngio_fail(err, d.status, path, d.detail, d.sys_errno);
+    } else if (d.end > size) {
+        *done = lseek(fd, 0, SEEK_SET) != 0;
+        st = *done ? pngio_fail(err, RF_PNG_IO_ERROR, path, NULL, errno) : RF_PNG_SUCCESS;
+    } else {
+        d.fd = -1;   /* all of it in memory */
+        st = dec_main(&d, err);
+    }
+    free(d.buf);
     return st;
 }
 
@@ -684,7 +668,8 @@ rf_png_status_t rf_png_decode_path_into(const char *path, rf_png_header_fn on_he
     }
     png_dec_t d;
     dec_init(&d, path, NULL, 0, on_header, dest, on_row, ctx);
-    d.buf = malloc(RF_READ_BUFSIZE);
+    d.cap = RF_READ_BUFSIZE;
+    d.buf = malloc(d.cap);
     if (d.buf == NULL) {
         close(fd);
         return pngio_fail(err, RF_PNG_NO_MEMORY, path, NULL, 0);
