@@ -273,6 +273,8 @@ static rf_frames_producer_t *producer_create(const rf_scene_t *scene, rf_frames_
         rf_frames_producer_destroy(p);
         return NULL;
     }
+    /* the worker's cores (png.threads: jobs / workers) draw too */
+    rf_renderer_set_threads(p->renderer, p->png.threads);
     return p;
 oom:
     if (sys_errno != NULL)

@@ -4,8 +4,12 @@
 
 #include <cairo.h>
 #include <math.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define ARENA_MIN (64u << 10)
 #define SLOTS_MIN 64u   /* the table starts this small and doubles */
@@ -29,6 +33,26 @@ typedef struct cert {
     int ok;
     double k;
 } cert_t;
+
+/* A mask placed and waiting to be painted (plan, paint): its bytes in the
+ * arena, the outline and where it goes in them. */
+typedef struct job {
+    uint8_t *a;
+    int w, h, stride;
+    int ix0, iy0;              /* the mask's top-left from the glyph's pixel */
+    int px, py;                /* the phase */
+    double k;
+    uint32_t src, gid;
+    const uint8_t *cmds;       /* the outline (borrowed from the caller) */
+    uint32_t ncmd;
+    const double *pts;
+    int bx0, by0;              /* the outline box's corner at phase 0, px */
+    uint32_t cert;             /* its certificate's slot in cert[] */
+} job_t;
+
+typedef struct helper helper_t;
+static void helper_stop(helper_t *h);
+static int paint_groups(struct rf_glyph_masks *c, rf_raster_t *ras);
 
 /* A source of outlines (rf_glyph_masks_source). */
 typedef struct source {
@@ -57,6 +81,15 @@ struct rf_glyph_masks {
     uint32_t cur;              /* the chunk being filled */
     size_t used;               /* bytes taken of it */
     size_t total;              /* all chunks' bytes */
+    /* a batch: masks reserved, not painted yet (rf_glyph_masks_reserve) */
+    job_t *jobs;
+    uint32_t njobs, jobs_cap;
+    uint32_t *order;           /* the jobs by certificate slot (jobs_cap) */
+    uint32_t group[CERTS + 1]; /* group g: order[group[g] .. group[g + 1]) */
+    uint32_t ngroups;
+    atomic_uint next_group;    /* the next group a thread takes */
+    int threads;               /* rf_glyph_masks_set_threads: 1 or 2 */
+    helper_t *helper;          /* the second thread, NULL until a batch needs it */
 };
 
 rf_glyph_masks_t *rf_glyph_masks_create(void)
@@ -72,6 +105,9 @@ void rf_glyph_masks_destroy(rf_glyph_masks_t *c)
 {
     if (c == NULL)
         return;
+    helper_stop(c->helper);
+    free(c->jobs);
+    free(c->order);
     free(c->slots);
     for (uint32_t i = 0; i < c->nchunk; i++)
         free(c->chunk[i]);
@@ -159,9 +195,10 @@ static int table_grow(rf_glyph_masks_t *c)
 /* Room for need bytes in the arena (16-byte aligned): in the chunk being
  * filled, the next one that holds it, a new one twice the last's size
  * while the arena stays within RF_GLYPH_MASKS_BYTES, or else after
- * starting the cache over (the first chunk that holds it); NULL when out
- * of memory. */
-static uint8_t *arena_take(rf_glyph_masks_t *c, size_t need)
+ * starting the cache over (the first chunk that holds it) when restart
+ * is 1; NULL when out of memory, or with *full set when the cache would
+ * have to start over and restart is 0. */
+static uint8_t *arena_take(rf_glyph_masks_t *c, size_t need, int restart, int *full)
 {
     need = (need + 15) & ~(size_t)15;
     if (c->nchunk > 0 && c->used + need <= c->chunk_cap[c->cur])
@@ -185,6 +222,10 @@ static uint8_t *arena_take(rf_glyph_masks_t *c, size_t need)
         c->cur = c->nchunk++;
         c->used = 0;
         goto take;
+    }
+    if (!restart) {
+        *full = 1; /* the caller's batch holds masks of this arena */
+        return NULL;
     }
     start_over(c); /* full at its bound */
     while (need > c->chunk_cap[c->cur])
@@ -267,11 +308,13 @@ static int fill_by_cairo(uint8_t *a, int w, int h, int stride, double k, double 
     return bad ? -1 : 0;
 }
 
-/* Rasterizes the outline into e->m: by FreeType through ras when
- * rf_raster_simple shows its coverage exact, else by cairo's fill. 0, -1
- * when out of memory, 1 when too large. */
-static int rasterize(rf_glyph_masks_t *c, rf_raster_t *ras, entry_t *e, int px, int py,
-                     const uint8_t *cmds, uint32_t ncmd, const double *pts)
+/* Places the mask of the outline: its box at the phase into e->m (the
+ * arena's bytes for it taken and zeroed) and what paint() needs into j
+ * (j->a NULL: an empty outline, nothing to paint). 0, 1 when too large,
+ * -1 when out of memory, 2 when the arena is full and restart is 0 (the
+ * cache would have to start over). */
+static int plan(rf_glyph_masks_t *c, entry_t *e, int px, int py, const uint8_t *cmds,
+                uint32_t ncmd, const double *pts, int restart, job_t *j)
 {
     double k = e->k, fx = (double)px / RF_GLYPH_PHASES, fy = (double)py / RF_GLYPH_PHASES;
     double x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY;
@@ -292,6 +335,7 @@ static int rasterize(rf_glyph_masks_t *c, rf_raster_t *ras, entry_t *e, int px, 
         }
     }
     memset(&e->m, 0, sizeof e->m);
+    j->a = NULL;
     if (!(x1 >= x0 && y1 >= y0))
         return 0; /* no outline: an empty mask */
     /* too large, or too far from the origin for an int (a scale past any
@@ -303,47 +347,116 @@ static int rasterize(rf_glyph_masks_t *c, rf_raster_t *ras, entry_t *e, int px, 
     int stride = cairo_format_stride_for_width(CAIRO_FORMAT_A8, w);
     if (stride <= 0 || (size_t)stride * (size_t)h > RF_GLYPH_MASKS_BYTES / 4)
         return 1;
-    uint8_t *a = arena_take(c, (size_t)stride * (size_t)h);
+    int full = 0;
+    uint8_t *a = arena_take(c, (size_t)stride * (size_t)h, restart, &full);
     if (a == NULL)
-        return -1;
+        return full ? 2 : -1;
     memset(a, 0, (size_t)stride * (size_t)h);
+    e->m = (rf_glyph_mask_t){ a, ix0, iy0, w, h, stride };
+    *j = (job_t){ a,   w,      h,   stride, ix0,  iy0,  px,    py,  k,
+                  e->src, e->gid, cmds, ncmd, pts, (int)floor(bx) - 1, (int)floor(by) - 1,
+                  hash_key(e->src, e->gid, 0, k, CERTS) };
+    return 0;
+}
+
+/* Paints job j's mask: by FreeType through ras when rf_raster_simple
+ * shows its coverage exact (the answer kept in cert[j->cert]), else by
+ * cairo's fill. 0, or -1 when out of memory. */
+static int paint(rf_glyph_masks_t *c, rf_raster_t *ras, const job_t *j)
+{
     int st = 1;
     if (ras != NULL) {
         /* the outline at phase 0, a whole pixel and more inside its
          * box (every coordinate positive: one rounding), moved by whole
          * 1/64 px to the phase and the mask: at every phase the same
          * rounded outline, so one certificate serves them all */
-        int bx0 = (int)floor(bx) - 1, by0 = (int)floor(by) - 1;
-        cert_t *ce = &c->cert[hash_key(e->src, e->gid, 0, k, CERTS)];
-        int known = ce->gid == e->gid && ce->src == e->src && ce->k == k;
+        cert_t *ce = &c->cert[j->cert];
+        int known = ce->gid == j->gid && ce->src == j->src && ce->k == j->k;
         if (!known || ce->ok) {
-            int built = build(ras, k, -bx0, -by0, cmds, ncmd, pts);
+            int built = build(ras, j->k, -j->bx0, -j->by0, j->cmds, j->ncmd, j->pts);
             if (!known) {
                 int ok = built ? rf_raster_simple(ras) : 0;
                 if (ok < 0)
                     return -1; /* no answer: nothing cached */
-                ce->gid = e->gid;
-                ce->src = e->src;
-                ce->k = k;
+                ce->gid = j->gid;
+                ce->src = j->src;
+                ce->k = j->k;
                 ce->ok = ok;
             }
             if (ce->ok && built) {
-                rf_raster_shift(ras, (bx0 - ix0) * 64 + px * (64 / RF_GLYPH_PHASES),
-                                (by0 - iy0) * 64 + py * (64 / RF_GLYPH_PHASES));
-                st = rf_raster_fill(ras, 0, a, w, h, stride, 0, 0);
+                rf_raster_shift(ras, (j->bx0 - j->ix0) * 64 + j->px * (64 / RF_GLYPH_PHASES),
+                                (j->by0 - j->iy0) * 64 + j->py * (64 / RF_GLYPH_PHASES));
+                st = rf_raster_fill(ras, 0, j->a, j->w, j->h, j->stride, 0, 0);
             }
         }
     }
     if (st == 1)
-        st = fill_by_cairo(a, w, h, stride, k, fx - ix0, fy - iy0, cmds, ncmd, pts);
-    if (st != 0)
+        st = fill_by_cairo(j->a, j->w, j->h, j->stride, j->k,
+                           (double)j->px / RF_GLYPH_PHASES - j->ix0,
+                           (double)j->py / RF_GLYPH_PHASES - j->iy0, j->cmds, j->ncmd, j->pts);
+    return st != 0 ? -1 : 0;
+}
+
+/* The table's slots, made on first use; -1 when out of memory. */
+static int slots_ready(rf_glyph_masks_t *c)
+{
+    if (c->slots != NULL)
+        return 0;
+    c->slots = malloc(SLOTS_MIN * sizeof *c->slots);
+    if (c->slots == NULL)
         return -1;
-    e->m.a = a;
-    e->m.x0 = ix0;
-    e->m.y0 = iy0;
-    e->m.w = w;
-    e->m.h = h;
-    e->m.stride = stride;
+    c->nslots = SLOTS_MIN;
+    c->n = 0;
+    start_over(c);
+    return 0;
+}
+
+/* The slot of key (src, gid, phase, k): its entry's (*found 1) or the free
+ * one it would take (*found 0). */
+static uint32_t slot_of(const rf_glyph_masks_t *c, uint32_t src, uint32_t gid, uint32_t phase,
+                        double k, int *found)
+{
+    uint32_t i = hash_key(src, gid, phase, k, c->nslots);
+    for (;;) {
+        const entry_t *e = &c->slots[i];
+        if (e->gid == UINT32_MAX)
+            break;
+        if (e->gid == gid && e->phase == phase && e->src == src && e->k == k) {
+            *found = 1;
+            return i;
+        }
+        i = (i + 1) & (c->nslots - 1);
+    }
+    *found = 0;
+    return i;
+}
+
+/* The key (src, gid, k) at phase (*px, *py), reduced to 0 ..
+ * RF_GLYPH_PHASES - 1 each, as *phase, and its slot in *i: 1 when it is
+ * cached, 0 when not (*i is then the free slot it takes, the table grown
+ * or started over to have room), -1 when out of memory, 2 when the table
+ * is full and restart is 0 (nothing changed). */
+static int find(rf_glyph_masks_t *c, uint32_t src, uint32_t gid, double k, int *px, int *py,
+                int restart, uint32_t *phase, uint32_t *i)
+{
+    int found;
+    *px &= RF_GLYPH_PHASES - 1;
+    *py &= RF_GLYPH_PHASES - 1;
+    *phase = (uint32_t)*px + RF_GLYPH_PHASES * (uint32_t)*py;
+    if (slots_ready(c) != 0)
+        return -1;
+    *i = slot_of(c, src, gid, *phase, k, &found);
+    if (found || c->n < c->nslots / 4 * 3)
+        return found;
+    if (c->nslots < RF_GLYPH_MASKS_SLOTS) {
+        if (table_grow(c) != 0)
+            return -1;
+    } else if (restart) {
+        start_over(c); /* the table is full */
+    } else {
+        return 2;
+    }
+    *i = slot_of(c, src, gid, *phase, k, &found);
     return 0;
 }
 
@@ -351,53 +464,265 @@ int rf_glyph_masks_get(rf_glyph_masks_t *c, rf_raster_t *ras, uint32_t src, uint
                        double k, int px, int py, const uint8_t *cmds, uint32_t ncmd,
                        const double *pts, const rf_glyph_mask_t **out)
 {
-    px &= RF_GLYPH_PHASES - 1;
-    py &= RF_GLYPH_PHASES - 1;
-    uint32_t phase = (uint32_t)px + RF_GLYPH_PHASES * (uint32_t)py;
-    if (c->slots == NULL) {
-        c->slots = malloc(SLOTS_MIN * sizeof *c->slots);
-        if (c->slots == NULL)
-            return -1;
-        c->nslots = SLOTS_MIN;
-        c->n = 0;
-        start_over(c);
-    }
-    uint32_t i = hash_key(src, gid, phase, k, c->nslots);
-    for (;;) {
-        entry_t *e = &c->slots[i];
-        if (e->gid == UINT32_MAX)
-            break;
-        if (e->gid == gid && e->phase == phase && e->src == src && e->k == k) {
-            *out = &e->m;
-            return 0;
-        }
-        i = (i + 1) & (c->nslots - 1);
-    }
-    if (c->n >= c->nslots / 4 * 3) {
-        if (c->nslots < RF_GLYPH_MASKS_SLOTS) {
-            if (table_grow(c) != 0)
-                return -1;
-        } else {
-            start_over(c); /* the table is full */
-        }
-        i = hash_key(src, gid, phase, k, c->nslots);
-        while (c->slots[i].gid != UINT32_MAX)
-            i = (i + 1) & (c->nslots - 1);
-    }
+    uint32_t phase, i;
+    int found = find(c, src, gid, k, &px, &py, 1, &phase, &i);
+    if (found == 1)
+        *out = &c->slots[i].m;
+    if (found != 0)
+        return found == 1 ? 0 : -1;
     entry_t tmp = { gid, phase, src, k, { NULL, 0, 0, 0, 0, 0 } };
+    job_t j;
     uint32_t epoch = c->epoch;
-    int st = rasterize(c, ras, &tmp, px, py, cmds, ncmd, pts);
+    int st = plan(c, &tmp, px, py, cmds, ncmd, pts, 1, &j);
+    if (st == 0 && j.a != NULL)
+        st = paint(c, ras, &j);
     if (st != 0)
         return st;
-    if (c->epoch != epoch) {
-        /* the arena started over while taking room: the table is empty */
-        i = hash_key(src, gid, phase, k, c->nslots);
-        while (c->slots[i].gid != UINT32_MAX)
-            i = (i + 1) & (c->nslots - 1);
-    }
+    if (c->epoch != epoch) /* the arena started over while taking room: the table is empty */
+        i = slot_of(c, src, gid, phase, k, &found);
     c->slots[i] = tmp;
     c->n++;
     *out = &c->slots[i].m;
+    return 0;
+}
+
+/* ---- batches on two threads ----
+ * The caller reserves the masks a layer needs (plan: their places, one
+ * thread), then paints them: its own share and, on a second thread, the
+ * helper's. Each certificate slot is painted by one thread only (the
+ * jobs of a slot all go to one side), so the two never write the same
+ * bytes; the table and the arena are not touched while they paint. */
+
+/* Batches smaller than this are painted by the caller alone. */
+#define BATCH_MIN 8
+/* How long the helper keeps polling for the next batch before it sleeps
+ * (the next layer's batch often comes within this; waking a sleeping
+ * thread costs about 50 us on the virtual machines measured). */
+#define HELPER_SPIN_NS 150000L
+
+struct helper {
+    pthread_t thread;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    rf_glyph_masks_t *c;
+    rf_raster_t *ras;          /* the helper's own (FreeType per thread) */
+    atomic_uint posted;        /* batches given (release: the jobs are set) */
+    atomic_uint finished;      /* batches painted (release: the bytes) */
+    atomic_int failed;         /* a job of the helper's ran out of memory */
+    int sleeping, quit;        /* under mu */
+};
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+}
+
+static long elapsed_ns(const struct timespec *t0)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (t.tv_sec - t0->tv_sec) * 1000000000L + (t.tv_nsec - t0->tv_nsec);
+}
+
+static void *helper_main(void *arg)
+{
+    helper_t *h = arg;
+    unsigned seen = 0;
+    for (;;) {
+        unsigned p = atomic_load_explicit(&h->posted, memory_order_acquire);
+        if (p == seen) {
+            struct timespec t0;
+            clock_gettime(CLOCK_MONOTONIC, &t0);
+            for (int i = 1; p == seen; i++) {
+                cpu_relax();
+                if ((i & 255) == 0 && elapsed_ns(&t0) > HELPER_SPIN_NS)
+                    break;
+                p = atomic_load_explicit(&h->posted, memory_order_acquire);
+            }
+        }
+        if (p == seen) {
+            pthread_mutex_lock(&h->mu);
+            while ((p = atomic_load_explicit(&h->posted, memory_order_acquire)) == seen &&
+                   !h->quit) {
+                h->sleeping = 1;
+                pthread_cond_wait(&h->cv, &h->mu);
+            }
+            h->sleeping = 0;
+            int quit = p == seen;
+            pthread_mutex_unlock(&h->mu);
+            if (quit)
+                break;
+        }
+        seen = p;
+        if (h->ras == NULL)
+            h->ras = rf_raster_create();
+        int bad = h->ras == NULL || paint_groups(h->c, h->ras) != 0;
+        if (bad)
+            atomic_store(&h->failed, 1);
+        atomic_store_explicit(&h->finished, seen, memory_order_release);
+    }
+    rf_raster_destroy(h->ras);
+    return NULL;
+}
+
+/* The helper of c, started on first use; NULL when it cannot start. */
+static helper_t *helper_get(rf_glyph_masks_t *c)
+{
+    if (c->helper != NULL)
+        return c->helper;
+    helper_t *h = calloc(1, sizeof *h);
+    if (h == NULL)
+        return NULL;
+    h->c = c;
+    atomic_init(&h->posted, 0);
+    atomic_init(&h->finished, 0);
+    atomic_init(&h->failed, 0);
+    if (pthread_mutex_init(&h->mu, NULL) != 0) {
+        free(h);
+        return NULL;
+    }
+    if (pthread_cond_init(&h->cv, NULL) != 0 ||
+        pthread_create(&h->thread, NULL, helper_main, h) != 0) {
+        pthread_cond_destroy(&h->cv);
+        pthread_mutex_destroy(&h->mu);
+        free(h);
+        c->threads = 1; /* no second thread here: one from now on */
+        return NULL;
+    }
+    c->helper = h;
+    return h;
+}
+
+static void helper_stop(helper_t *h)
+{
+    if (h == NULL)
+        return;
+    pthread_mutex_lock(&h->mu);
+    h->quit = 1;
+    pthread_cond_signal(&h->cv);
+    pthread_mutex_unlock(&h->mu);
+    pthread_join(h->thread, NULL);
+    pthread_cond_destroy(&h->cv);
+    pthread_mutex_destroy(&h->mu);
+    free(h);
+}
+
+/* The batch's jobs in groups, one per certificate slot (a counting
+ * sort: order[] lists them slot by slot), so that each slot is painted
+ * by one thread. */
+static void group_jobs(rf_glyph_masks_t *c)
+{
+    uint32_t count[CERTS + 1];
+    memset(count, 0, sizeof count);
+    for (uint32_t i = 0; i < c->njobs; i++)
+        count[c->jobs[i].cert + 1]++;
+    c->ngroups = 0;
+    uint32_t at = 0;
+    for (uint32_t g = 0; g < CERTS; g++) {
+        uint32_t n = count[g + 1];
+        count[g + 1] = at; /* where slot g's jobs start */
+        if (n > 0)
+            c->group[c->ngroups++] = at;
+        at += n;
+    }
+    c->group[c->ngroups] = at;
+    for (uint32_t i = 0; i < c->njobs; i++)
+        c->order[count[c->jobs[i].cert + 1]++] = i;
+    atomic_store_explicit(&c->next_group, 0, memory_order_relaxed);
+}
+
+/* Paints groups until none is left to take; 0, or -1 when out of
+ * memory (the rest of this thread's groups are left). */
+static int paint_groups(rf_glyph_masks_t *c, rf_raster_t *ras)
+{
+    for (;;) {
+        uint32_t g = atomic_fetch_add_explicit(&c->next_group, 1, memory_order_relaxed);
+        if (g >= c->ngroups)
+            return 0;
+        for (uint32_t i = c->group[g]; i < c->group[g + 1]; i++)
+            if (paint(c, ras, &c->jobs[c->order[i]]) != 0)
+                return -1;
+    }
+}
+
+void rf_glyph_masks_set_threads(rf_glyph_masks_t *c, int n)
+{
+    c->threads = n >= 2 ? 2 : 1;
+}
+
+int rf_glyph_masks_threads(const rf_glyph_masks_t *c)
+{
+    return c->threads >= 2 ? 2 : 1;
+}
+
+int rf_glyph_masks_reserve(rf_glyph_masks_t *c, uint32_t src, uint32_t gid, double k, int px,
+                           int py, const uint8_t *cmds, uint32_t ncmd, const double *pts)
+{
+    uint32_t phase, i;
+    int found = find(c, src, gid, k, &px, &py, 0, &phase, &i);
+    if (found != 0)
+        return found == 1 ? 0 : found; /* 2: the table is full, the batch first */
+    if (c->njobs == c->jobs_cap) {
+        uint32_t cap = c->jobs_cap ? 2 * c->jobs_cap : 64;
+        job_t *j = realloc(c->jobs, cap * sizeof *j);
+        if (j == NULL)
+            return -1;
+        c->jobs = j;
+        uint32_t *o = realloc(c->order, cap * sizeof *o);
+        if (o == NULL)
+            return -1;
+        c->order = o;
+        c->jobs_cap = cap;
+    }
+    entry_t tmp = { gid, phase, src, k, { NULL, 0, 0, 0, 0, 0 } };
+    job_t *j = &c->jobs[c->njobs];
+    int st = plan(c, &tmp, px, py, cmds, ncmd, pts, 0, j);
+    if (st != 0)
+        return st;
+    c->slots[i] = tmp;
+    c->n++;
+    if (j->a != NULL)
+        c->njobs++;
+    return 0;
+}
+
+int rf_glyph_masks_paint(rf_glyph_masks_t *c, rf_raster_t *ras)
+{
+    int bad = 0;
+    helper_t *h = NULL;
+    if (c->njobs == 0)
+        return 0;
+    if (c->threads > 1 && c->njobs >= BATCH_MIN && ras != NULL)
+        h = helper_get(c);
+    if (h != NULL) {
+        group_jobs(c);
+        unsigned p = atomic_load_explicit(&h->posted, memory_order_relaxed) + 1;
+        atomic_store_explicit(&h->posted, p, memory_order_release);
+        pthread_mutex_lock(&h->mu);
+        if (h->sleeping)
+            pthread_cond_signal(&h->cv);
+        pthread_mutex_unlock(&h->mu);
+        bad = paint_groups(c, ras) != 0;
+        /* the helper is painting: a short wait, polled, then yielding */
+        for (int i = 0; atomic_load_explicit(&h->finished, memory_order_acquire) != p; i++) {
+            if (i < 4096)
+                cpu_relax();
+            else
+                sched_yield();
+        }
+        if (atomic_exchange(&h->failed, 0))
+            bad = 1;
+    } else {
+        for (uint32_t i = 0; !bad && i < c->njobs; i++)
+            bad = paint(c, ras, &c->jobs[i]) != 0;
+    }
+    c->njobs = 0;
+    if (bad) {
+        start_over(c); /* masks left unpainted must not be found */
+        return -1;
+    }
     return 0;
 }
 

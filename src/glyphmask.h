@@ -2,7 +2,7 @@
  * "Text": text drawn through the cache sits on a 1/16 px grid).
  *
  * Owns: rf_glyph_masks_t, the A8 masks of every text layer of one
- * renderer (so one thread: no locks). A mask is the coverage of one glyph
+ * renderer (used by one thread). A mask is the coverage of one glyph
  * outline of one source (a font instance: rf_glyph_masks_source) at one
  * scale (device px per font unit) and one of RF_GLYPH_PHASES^2 sub-pixel
  * phases (x and y in 1/RF_GLYPH_PHASES of a pixel): layers that show the
@@ -24,6 +24,9 @@
  * phase): the cache never changes what a frame looks like, only what it
  * costs, whatever was drawn before (--jobs, --shard and seek draw the
  * same bytes).
+ *
+ * Thread-safety: one thread uses a cache; while rf_glyph_masks_paint
+ * runs, the cache's own helper thread paints part of the batch (below).
  *
  * Bounded: masks live in one arena that grows by doubling from 64 KiB to
  * RF_GLYPH_MASKS_BYTES; when it or the table (RF_GLYPH_MASKS_SLOTS keys)
@@ -98,6 +101,38 @@ uint32_t rf_glyph_masks_source(rf_glyph_masks_t *c, const void *font, const void
 int rf_glyph_masks_get(rf_glyph_masks_t *c, rf_raster_t *ras, uint32_t src, uint32_t gid,
                        double k, int px, int py, const uint8_t *cmds, uint32_t ncmd,
                        const double *pts, const rf_glyph_mask_t **out);
+
+/* ---- batches: the masks of a layer made on two threads ----
+ * A cold frame of text spends most of its drawing making masks (a 1080p
+ * page of text: about 1,500 of them, 9 ms); they are independent of each
+ * other, so a caller that may use a second core (a single frame: `seek`,
+ * a one-frame `render`) reserves the masks a layer needs, then paints
+ * them at once: its own share on the calling thread and the rest on a
+ * helper thread the cache starts on first use and joins in
+ * rf_glyph_masks_destroy. What a mask holds stays a pure function of its
+ * key: the same bytes on one thread or two. */
+
+/* How many threads batches may use: 1 (the default: the caller's alone)
+ * or 2. */
+void rf_glyph_masks_set_threads(rf_glyph_masks_t *c, int n);
+int rf_glyph_masks_threads(const rf_glyph_masks_t *c);
+
+/* Reserves the mask rf_glyph_masks_get would make for these arguments
+ * (the outline borrowed until rf_glyph_masks_paint: unchanged, not
+ * moved): its place is taken, its bytes are painted by the next
+ * rf_glyph_masks_paint. 0 when it is cached or now reserved, 1 when it
+ * would be too large (rf_glyph_masks_get says so again), -1 when out of
+ * memory, 2 when the cache is full (paint the batch, then go on with
+ * rf_glyph_masks_get, which starts the cache over). Call nothing but
+ * this and rf_glyph_masks_paint until the batch is painted. */
+int rf_glyph_masks_reserve(rf_glyph_masks_t *c, uint32_t src, uint32_t gid, double k, int px,
+                           int py, const uint8_t *cmds, uint32_t ncmd, const double *pts);
+
+/* Paints every reserved mask, with ras (the caller's) and on the helper
+ * thread when the cache may use two and the batch has 8 masks or more.
+ * 0, or -1 when memory ran out (the cache then starts over: no mask is
+ * left unpainted). */
+int rf_glyph_masks_paint(rf_glyph_masks_t *c, rf_raster_t *ras);
 
 /* Adds mask m, its top-left pixel at (x, y) of an A8 buffer dst (w x h,
  * rows stride apart), scaled by a8 / 255 (255: as is), saturating at 255;

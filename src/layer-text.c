@@ -283,23 +283,64 @@ static int use_masks(struct rf_renderer *r, const rf_layer_t *L, text_state_t *s
  * font unit) into the coverage c, at opacity a8 / 255. 1 when its mask
  * would be too large (the caller draws its outline), else 0 (also when
  * out of memory: the glyph is left out, as the outline path does). */
-static int add_glyph(text_state_t *st, rf_raster_t *ras, rf_coverage_t *c,
-                     const rf_glyph_pos_t *g, const cairo_matrix_t *m, double kd, unsigned a8)
+/* Where glyph g goes under m: the whole pixel (*ix, *iy) and the phase
+ * (*px, *py) of its pen rounded to 1/RF_GLYPH_PHASES px. 0 when it is too
+ * far off the view for that (the outline path's guard decides). */
+static int glyph_place(const rf_glyph_pos_t *g, const cairo_matrix_t *m, long *ix, long *iy,
+                       int *px, int *py)
 {
     double X = m->xx * g->x + m->x0, Y = m->yy * g->y + m->y0;
     if (!(fabs(X) < 1e7 && fabs(Y) < 1e7))
-        return 1; /* far off the view: the outline path's guard decides */
+        return 0;
     const long q = RF_GLYPH_PHASES;
     long qx = (long)floor(X * q + 0.5), qy = (long)floor(Y * q + 0.5);
-    long ix = (long)floor((double)qx / q), iy = (long)floor((double)qy / q);
+    *ix = (long)floor((double)qx / q);
+    *iy = (long)floor((double)qy / q);
+    *px = (int)(qx - q * *ix);
+    *py = (int)(qy - q * *iy);
+    return 1;
+}
+
+/* The masks of the shown glyphs under m made in one batch (glyphmask.h),
+ * on two threads where the cache may use them, before add_glyph takes
+ * them one by one. Where anything fails, add_glyph makes the rest. */
+static void make_masks(text_state_t *st, rf_raster_t *ras, const rf_glyph_pos_t *gp,
+                       const cairo_matrix_t *m, double kd)
+{
+    const uint8_t *cmd;
+    const double *pt;
+    uint32_t nc;
+    long ix, iy;
+    int px, py;
+    /* every outline first: fetching one may move the others */
+    for (long i = 0; i < st->n; i++)
+        if (gp[i].rank < st->shown && rf_text_outline(st->eng, gp[i].gid, &cmd, &nc, &pt) != 0)
+            return;
+    for (long i = 0; i < st->n; i++) {
+        if (gp[i].rank >= st->shown || !glyph_place(&gp[i], m, &ix, &iy, &px, &py) ||
+            rf_text_outline(st->eng, gp[i].gid, &cmd, &nc, &pt) != 0 || nc == 0)
+            continue;
+        int got = rf_glyph_masks_reserve(st->masks, st->src, gp[i].gid, kd, px, py, cmd, nc, pt);
+        if (got == 2 || got < 0)
+            break; /* full, or out of memory: what is reserved, then one by one */
+    }
+    rf_glyph_masks_paint(st->masks, ras);
+}
+
+static int add_glyph(text_state_t *st, rf_raster_t *ras, rf_coverage_t *c,
+                     const rf_glyph_pos_t *g, const cairo_matrix_t *m, double kd, unsigned a8)
+{
+    long ix, iy;
+    int px, py;
+    if (!glyph_place(g, m, &ix, &iy, &px, &py))
+        return 1; /* far off the view: the outline path's guard decides */
     const uint8_t *cmd;
     const double *pt;
     uint32_t nc;
     if (rf_text_outline(st->eng, g->gid, &cmd, &nc, &pt) != 0 || nc == 0)
         return 0; /* out of memory, or nothing to draw */
     const rf_glyph_mask_t *gm;
-    int got = rf_glyph_masks_get(st->masks, ras, st->src, g->gid, kd, (int)(qx - q * ix),
-                                 (int)(qy - q * iy), cmd, nc, pt, &gm);
+    int got = rf_glyph_masks_get(st->masks, ras, st->src, g->gid, kd, px, py, cmd, nc, pt, &gm);
     if (got != 0 || gm->w == 0)
         return got > 0;
     long x = ix + gm->x0 - c->ox, y = iy + gm->y0 - c->oy;
@@ -333,6 +374,8 @@ static int draw_masked(struct rf_renderer *r, const rf_layer_t *L, uint32_t idx,
         return 0; /* out of memory: the outlines, as without a coverage */
     const rf_glyph_pos_t *gp = rf_text_glyphs(st->eng);
     long outlines = 0; /* glyphs whose masks would be too large */
+    if (rf_glyph_masks_threads(st->masks) > 1)
+        make_masks(st, ras, gp, m, kd);
     for (long i = 0; i < st->n; i++)
         if (gp[i].rank < st->shown)
             outlines += add_glyph(st, ras, c, &gp[i], m, kd, 255);

@@ -92,6 +92,7 @@ struct rf_renderer {
     rf_bigbuf_t cov_buf;       /* cov.a's bytes */
     rf_raster_t *ras;          /* shapes' outlines (raster.h); NULL until used */
     rf_glyph_masks_t *glyph_masks; /* every text layer's (glyphmask.h); NULL until used */
+    int threads;                   /* rf_renderer_set_threads */
     rf_raster_t *ras_out;      /* strokes' outlines (offset.h); NULL until used */
     rf_raster_t *ras_piece;    /* an open stroke's outline a slab at a time; NULL until used */
     double *open_xy;           /* an open stroke's polyline, long edges cut (grown, kept) */

@@ -585,9 +585,19 @@ void rf_render_shape(rf_renderer_t *r, const rf_layer_t *L, uint32_t idx,
 
 struct rf_glyph_masks *rf_render_glyph_masks(rf_renderer_t *r)
 {
-    if (r->glyph_masks == NULL)
+    if (r->glyph_masks == NULL) {
         r->glyph_masks = rf_glyph_masks_create();
+        if (r->glyph_masks != NULL)
+            rf_glyph_masks_set_threads(r->glyph_masks, r->threads);
+    }
     return r->glyph_masks;
+}
+
+void rf_renderer_set_threads(rf_renderer_t *r, int n)
+{
+    r->threads = n;
+    if (r->glyph_masks != NULL)
+        rf_glyph_masks_set_threads(r->glyph_masks, n);
 }
 
 struct rf_raster *rf_render_raster(rf_renderer_t *r)

@@ -129,6 +129,14 @@ rf_renderer_t *rf_renderer_create(const rf_scene_t *scene, char *err, size_t err
  * a no-op. */
 void rf_renderer_destroy(rf_renderer_t *r);
 
+/* How many cores the renderer may use while it draws a frame: 1 (the
+ * default) or more. With 2 or more, text layers make their glyph masks
+ * on two threads (glyphmask.h: a second thread the renderer keeps until
+ * rf_renderer_destroy); what a frame looks like does not change. Given
+ * by frames.c when a worker has the machine's cores to itself (a single
+ * frame). */
+void rf_renderer_set_threads(rf_renderer_t *r, int n);
+
 /* Draws the frame at time t (seconds): evaluates every value at t, clears
  * the surface to the background and draws every layer, then flushes the
  * surface. The static prefix (the layers drawn first that read no value,

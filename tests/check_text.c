@@ -666,6 +666,69 @@ START_TEST(test_masks_overlap_cairo)
 }
 END_TEST
 
+/* Masks made in batches on two threads (rf_glyph_masks_reserve, then
+ * rf_glyph_masks_paint) are the masks made one by one: Inter's glyphs,
+ * overlapping ones ('t', 'e', 'k', 'A': cairo's fill) among them, at all
+ * 256 phases and five sizes, more than the table holds (12,288 masks:
+ * the batch stops at "full", is painted, and the cache starts over in the
+ * gets that follow). */
+START_TEST(test_masks_batched)
+{
+    rig_t g = rig_open("Inter-roman.var.ttf");
+    rf_glyph_masks_t *two = rf_glyph_masks_create();
+    ck_assert(two != NULL);
+    rf_glyph_masks_set_threads(two, 2);
+    ck_assert_int_eq(rf_glyph_masks_threads(two), 2);
+    ck_assert_int_eq(rf_glyph_masks_threads(g.ft), 1);
+    uint32_t gid[16];
+    long n = glyphs_of(g.e, "tekAaon8gRWx", gid);
+    static const double em[] = { 9, 11, 13, 15, 17 };
+    int fulls = 0;
+    long compared = 0;
+    for (int s = 0; s < 5; s++) {
+        double k = em[s] / rf_text_upem(g.e);
+        const uint8_t *cmd;
+        const double *pts;
+        uint32_t nc;
+        for (long i = 0; i < n; i++)
+            ck_assert_int_eq(rf_text_outline(g.e, gid[i], &cmd, &nc, &pts), 0);
+        int full = 0;
+        for (long i = 0; i < n && !full; i++)
+            for (int ph = 0; ph < RF_GLYPH_PHASES * RF_GLYPH_PHASES && !full; ph++) {
+                rf_text_outline(g.e, gid[i], &cmd, &nc, &pts);
+                int st = rf_glyph_masks_reserve(two, 0, gid[i], k, ph % RF_GLYPH_PHASES,
+                                                ph / RF_GLYPH_PHASES, cmd, nc, pts);
+                ck_assert_int_ge(st, 0);
+                ck_assert_int_ne(st, 1);
+                full = st == 2;
+            }
+        fulls += full;
+        ck_assert_int_eq(rf_glyph_masks_paint(two, g.ras), 0);
+        for (long i = 0; i < n; i++)
+            for (int ph = 0; ph < RF_GLYPH_PHASES * RF_GLYPH_PHASES; ph++) {
+                int px = ph % RF_GLYPH_PHASES, py = ph / RF_GLYPH_PHASES;
+                const rf_glyph_mask_t *a, *b;
+                rf_text_outline(g.e, gid[i], &cmd, &nc, &pts);
+                ck_assert_int_eq(rf_glyph_masks_get(g.ft, g.ras, 0, gid[i], k, px, py, cmd, nc,
+                                                    pts, &b), 0);
+                ck_assert_int_eq(rf_glyph_masks_get(two, g.ras, 0, gid[i], k, px, py, cmd, nc,
+                                                    pts, &a), 0);
+                ck_assert(a->w == b->w && a->h == b->h && a->x0 == b->x0 && a->y0 == b->y0);
+                for (int y = 0; y < a->h; y++)
+                    ck_assert_msg(memcmp(a->a + y * a->stride, b->a + y * b->stride,
+                                         (size_t)a->w) == 0,
+                                  "glyph %u at %g px, phase %d: row %d differs", gid[i], em[s],
+                                  ph, y);
+                compared++;
+            }
+    }
+    ck_assert_int_ge(fulls, 1);
+    ck_assert_int_eq(compared, 5 * n * 256);
+    rf_glyph_masks_destroy(two);
+    rig_close(&g);
+}
+END_TEST
+
 /* The renderer's glyph masks are shared by its text layers, keyed by the
  * layers' font and variations: the same word in sans, sans-bold (the same
  * font file at another weight), sans at weight 650 by `variations`, and
@@ -879,6 +942,7 @@ static Suite *text_suite(void)
     tcase_add_test(tc, test_raster_simple_cases);
     tcase_add_test(tc, test_masks_exact);
     tcase_add_test(tc, test_masks_overlap_cairo);
+    tcase_add_test(tc, test_masks_batched);
     tcase_add_test(tc, test_masks_shared_by_source);
     tcase_add_test(tc, test_glyph_mask_arena_refills);
     tcase_add_test(tc, test_glyph_mask_sources);
