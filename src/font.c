@@ -173,8 +173,11 @@ rf_font_t *rf_font_create(const char *name, const char *file, unsigned char *byt
     f->name = strdup(name);
     f->file = strdup(file);
     f->def_wght = NAN;
+    /* the blob owns the bytes (HarfBuzz frees them, at once when it has
+     * no memory for the blob): they live as long as the face, which fonts
+     * sharing the file (rf_font_share) reference */
     hb_blob_t *blob = hb_blob_create((const char *)bytes, (unsigned)len, HB_MEMORY_MODE_READONLY,
-                                     NULL, NULL);
+                                     bytes, free);
     f->face = hb_face_create(blob, 0);
     hb_blob_destroy(blob);
     if (f->name == NULL || f->file == NULL || f->face == hb_face_get_empty()) {
@@ -210,13 +213,30 @@ rf_font_t *rf_font_create(const char *name, const char *file, unsigned char *byt
     return f;
 }
 
+rf_font_t *rf_font_share(const rf_font_t *of, const char *name)
+{
+    rf_font_t *f = malloc(sizeof *f);
+    if (f == NULL)
+        return NULL;
+    *f = *of;
+    f->name = strdup(name);
+    f->file = strdup(of->file);
+    if (f->name == NULL || f->file == NULL) {
+        free(f->name);
+        free(f->file);
+        free(f);
+        return NULL;
+    }
+    hb_face_reference(f->face);
+    return f;
+}
+
 void rf_font_destroy(rf_font_t *f)
 {
     if (f == NULL)
         return;
     if (f->face != NULL)
-        hb_face_destroy(f->face);
-    free(f->bytes);
+        hb_face_destroy(f->face); /* and the bytes with the last face */
     free(f->name);
     free(f->file);
     free(f);

@@ -38,7 +38,7 @@ typedef struct rf_font {
     char *file;                  /* the file as the scene names it, or the
                                     built-in's file name */
     int builtin;                 /* 1: ships with runeframe */
-    unsigned char *bytes;        /* the whole file */
+    unsigned char *bytes;        /* the whole file (owned by face's blob) */
     size_t len;
     int hashed;                  /* sha256 holds the file's digest (set by
                                     rf_font_sha256_hex, under its lock) */
@@ -60,7 +60,14 @@ typedef struct rf_font {
 rf_font_t *rf_font_create(const char *name, const char *file, unsigned char *bytes, size_t len,
                           char *err, size_t errlen);
 
-/* Frees the font. NULL is a no-op. */
+/* A font of another name over the same file as of (its bytes and face
+ * shared, not read or checked again: sans-bold is sans at weight 700);
+ * the caller sets what differs (def_wght). Either may be destroyed first.
+ * NULL when out of memory. */
+rf_font_t *rf_font_share(const rf_font_t *of, const char *name);
+
+/* Frees the font (the file's bytes with the last font sharing them). NULL
+ * is a no-op. */
 void rf_font_destroy(rf_font_t *f);
 
 /* The SHA-256 of the font's file in hex into hex (what `info` prints and a

@@ -45,6 +45,7 @@
     HV(hb_draw_funcs_set_quadratic_to_func, (hb_draw_funcs_t *dfuncs, hb_draw_quadratic_to_func_t func, void *user_data, hb_destroy_func_t destroy), (dfuncs, func, user_data, destroy)) \
     HR(hb_face_t *, hb_face_create, (hb_blob_t *blob, unsigned int index), (blob, index)) \
     HV(hb_face_destroy, (hb_face_t *face), (face)) \
+    HR(hb_face_t *, hb_face_reference, (hb_face_t *face), (face)) \
     HR(hb_face_t *, hb_face_get_empty, (void), ()) \
     HR(unsigned int, hb_face_get_glyph_count, (const hb_face_t *face), (face)) \
     HR(unsigned int, hb_face_get_upem, (const hb_face_t *face), (face)) \

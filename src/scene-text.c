@@ -153,6 +153,19 @@ static const rf_font_t *builtin_font(loader_t *L, const char *key, const char *n
         return have;
     if (!rf_font_builtin(name, &file, &wght))
         return NULL;
+    for (uint32_t i = 0; i < L->sc->nfonts; i++) {
+        const rf_font_t *o = L->sc->fonts[i];
+        if (!o->builtin || strcmp(o->file, file) != 0)
+            continue;
+        /* another built-in of this file (sans for sans-bold): shared */
+        rf_font_t *font = rf_font_share(o, name);
+        if (font == NULL) {
+            scene_err_oom(L);
+            return NULL;
+        }
+        font->def_wght = wght;
+        return add_font(L, font) == 0 ? font : NULL;
+    }
     char dir[4096], path[4200];
     if (rf_font_dir(dir, sizeof dir) != 0) {
         scene_err_key(L, key, "the built-in fonts are missing: runeframe looks in "

@@ -666,6 +666,51 @@ START_TEST(test_masks_overlap_cairo)
 }
 END_TEST
 
+/* sans-bold is sans's file at weight 700: a scene with both reads the
+ * file once (rf_font_share: one face, one copy of the bytes), each font
+ * with its own name and weight; mono is its own file. Either font may be
+ * the first one loaded. */
+START_TEST(test_builtin_fonts_share_file)
+{
+    static const char *order[2][2] = { { "sans", "sans-bold" }, { "sans-bold", "sans" } };
+    for (int o = 0; o < 2; o++) {
+        char json[600];
+        snprintf(json, sizeof json,
+                 "{\"runeframe\": 1, \"canvas\": {\"width\": 64, \"height\": 32}, "
+                 "\"timeline\": {\"fps\": 10, \"duration\": 1}, \"layers\": ["
+                 "{\"type\": \"text\", \"text\": \"a\", \"font\": \"%s\"},"
+                 "{\"type\": \"text\", \"text\": \"b\", \"font\": \"%s\"},"
+                 "{\"type\": \"text\", \"text\": \"c\", \"font\": \"mono\"}]}",
+                 order[o][0], order[o][1]);
+        rf_scene_t *sc = load(json);
+        ck_assert_uint_eq(sc->nfonts, 3);
+        const rf_font_t *sans = NULL, *bold = NULL, *mono = NULL;
+        for (uint32_t i = 0; i < sc->nfonts; i++) {
+            const rf_font_t *f = sc->fonts[i];
+            ck_assert(f->builtin);
+            if (strcmp(f->name, "sans") == 0)
+                sans = f;
+            else if (strcmp(f->name, "sans-bold") == 0)
+                bold = f;
+            else if (strcmp(f->name, "mono") == 0)
+                mono = f;
+        }
+        ck_assert(sans != NULL && bold != NULL && mono != NULL);
+        ck_assert_ptr_eq(sans->face, bold->face);
+        ck_assert_ptr_eq(sans->bytes, bold->bytes);
+        ck_assert_ptr_ne(sans->face, mono->face);
+        ck_assert_str_eq(sans->file, bold->file);
+        ck_assert(isnan(sans->def_wght));
+        ck_assert(bold->def_wght == 700);
+        char a[RF_SHA256_HEX], b[RF_SHA256_HEX];
+        rf_font_sha256_hex(sans, a);
+        rf_font_sha256_hex(bold, b);
+        ck_assert_str_eq(a, b);
+        rf_scene_destroy(sc);
+    }
+}
+END_TEST
+
 /* Masks made in batches on two threads (rf_glyph_masks_reserve, then
  * rf_glyph_masks_paint) are the masks made one by one: Inter's glyphs,
  * overlapping ones ('t', 'e', 'k', 'A': cairo's fill) among them, at all
@@ -943,6 +988,7 @@ static Suite *text_suite(void)
     tcase_add_test(tc, test_masks_exact);
     tcase_add_test(tc, test_masks_overlap_cairo);
     tcase_add_test(tc, test_masks_batched);
+    tcase_add_test(tc, test_builtin_fonts_share_file);
     tcase_add_test(tc, test_masks_shared_by_source);
     tcase_add_test(tc, test_glyph_mask_arena_refills);
     tcase_add_test(tc, test_glyph_mask_sources);
