@@ -50,9 +50,21 @@ typedef struct job {
     uint32_t cert;             /* its certificate's slot in cert[] */
 } job_t;
 
+/* What a rasterizer holds after paint(): the outline of (src, gid, k)
+ * built at phase 0 (build's answer in built), moved since by (sx, sy) /
+ * 64 px, while its generation is gen (raster.h). */
+typedef struct built {
+    const rf_raster_t *ras;
+    uint64_t gen;
+    uint32_t src, gid;
+    double k;
+    int built;
+    int sx, sy;
+} built_t;
+
 typedef struct helper helper_t;
 static void helper_stop(helper_t *h);
-static int paint_groups(struct rf_glyph_masks *c, rf_raster_t *ras);
+static int paint_groups(struct rf_glyph_masks *c, rf_raster_t *ras, built_t *b);
 
 /* A source of outlines (rf_glyph_masks_source). */
 typedef struct source {
@@ -90,6 +102,7 @@ struct rf_glyph_masks {
     atomic_uint next_group;    /* the next group a thread takes */
     int threads;               /* rf_glyph_masks_set_threads: 1 or 2 */
     helper_t *helper;          /* the second thread, NULL until a batch needs it */
+    built_t built;             /* what the caller's rasterizer holds (paint) */
 };
 
 rf_glyph_masks_t *rf_glyph_masks_create(void)
@@ -361,8 +374,10 @@ static int plan(rf_glyph_masks_t *c, entry_t *e, int px, int py, const uint8_t *
 
 /* Paints job j's mask: by FreeType through ras when rf_raster_simple
  * shows its coverage exact (the answer kept in cert[j->cert]), else by
- * cairo's fill. 0, or -1 when out of memory. */
-static int paint(rf_glyph_masks_t *c, rf_raster_t *ras, const job_t *j)
+ * cairo's fill. b says what ras holds from the last paint with it (the
+ * next phase of one glyph is a shift of it, not a new build). 0, or -1
+ * when out of memory. */
+static int paint(rf_glyph_masks_t *c, rf_raster_t *ras, const job_t *j, built_t *b)
 {
     int st = 1;
     if (ras != NULL) {
@@ -373,7 +388,18 @@ static int paint(rf_glyph_masks_t *c, rf_raster_t *ras, const job_t *j)
         cert_t *ce = &c->cert[j->cert];
         int known = ce->gid == j->gid && ce->src == j->src && ce->k == j->k;
         if (!known || ce->ok) {
-            int built = build(ras, j->k, -j->bx0, -j->by0, j->cmds, j->ncmd, j->pts);
+            int built;
+            if (b->ras == ras && b->gen == rf_raster_generation(ras) && b->gid == j->gid &&
+                b->src == j->src && b->k == j->k) {
+                built = b->built; /* ours, moved by (sx, sy) */
+                if (!known) {     /* the certificate is of phase 0 */
+                    rf_raster_shift(ras, -b->sx, -b->sy);
+                    b->sx = b->sy = 0;
+                }
+            } else {
+                built = build(ras, j->k, -j->bx0, -j->by0, j->cmds, j->ncmd, j->pts);
+                *b = (built_t){ ras, rf_raster_generation(ras), j->src, j->gid, j->k, built, 0, 0 };
+            }
             if (!known) {
                 int ok = built ? rf_raster_simple(ras) : 0;
                 if (ok < 0)
@@ -384,8 +410,11 @@ static int paint(rf_glyph_masks_t *c, rf_raster_t *ras, const job_t *j)
                 ce->ok = ok;
             }
             if (ce->ok && built) {
-                rf_raster_shift(ras, (j->bx0 - j->ix0) * 64 + j->px * (64 / RF_GLYPH_PHASES),
-                                (j->by0 - j->iy0) * 64 + j->py * (64 / RF_GLYPH_PHASES));
+                int sx = (j->bx0 - j->ix0) * 64 + j->px * (64 / RF_GLYPH_PHASES);
+                int sy = (j->by0 - j->iy0) * 64 + j->py * (64 / RF_GLYPH_PHASES);
+                rf_raster_shift(ras, sx - b->sx, sy - b->sy); /* exact: whole 1/64 px */
+                b->sx = sx;
+                b->sy = sy;
                 st = rf_raster_fill(ras, 0, j->a, j->w, j->h, j->stride, 0, 0);
             }
         }
@@ -475,7 +504,7 @@ int rf_glyph_masks_get(rf_glyph_masks_t *c, rf_raster_t *ras, uint32_t src, uint
     uint32_t epoch = c->epoch;
     int st = plan(c, &tmp, px, py, cmds, ncmd, pts, 1, &j);
     if (st == 0 && j.a != NULL)
-        st = paint(c, ras, &j);
+        st = paint(c, ras, &j, &c->built);
     if (st != 0)
         return st;
     if (c->epoch != epoch) /* the arena started over while taking room: the table is empty */
@@ -506,6 +535,7 @@ struct helper {
     pthread_cond_t cv;
     rf_glyph_masks_t *c;
     rf_raster_t *ras;          /* the helper's own (FreeType per thread) */
+    built_t built;             /* what ras holds */
     atomic_uint posted;        /* batches given (release: the jobs are set) */
     atomic_uint finished;      /* batches painted (release: the bytes) */
     atomic_int failed;         /* a job of the helper's ran out of memory */
@@ -558,7 +588,7 @@ static void *helper_main(void *arg)
         seen = p;
         if (h->ras == NULL)
             h->ras = rf_raster_create();
-        int bad = h->ras == NULL || paint_groups(h->c, h->ras) != 0;
+        int bad = h->ras == NULL || paint_groups(h->c, h->ras, &h->built) != 0;
         if (bad)
             atomic_store(&h->failed, 1);
         atomic_store_explicit(&h->finished, seen, memory_order_release);
@@ -635,14 +665,14 @@ static void group_jobs(rf_glyph_masks_t *c)
 
 /* Paints groups until none is left to take; 0, or -1 when out of
  * memory (the rest of this thread's groups are left). */
-static int paint_groups(rf_glyph_masks_t *c, rf_raster_t *ras)
+static int paint_groups(rf_glyph_masks_t *c, rf_raster_t *ras, built_t *b)
 {
     for (;;) {
         uint32_t g = atomic_fetch_add_explicit(&c->next_group, 1, memory_order_relaxed);
         if (g >= c->ngroups)
             return 0;
         for (uint32_t i = c->group[g]; i < c->group[g + 1]; i++)
-            if (paint(c, ras, &c->jobs[c->order[i]]) != 0)
+            if (paint(c, ras, &c->jobs[c->order[i]], b) != 0)
                 return -1;
     }
 }
@@ -696,15 +726,15 @@ int rf_glyph_masks_paint(rf_glyph_masks_t *c, rf_raster_t *ras)
         return 0;
     if (c->threads > 1 && c->njobs >= BATCH_MIN && ras != NULL)
         h = helper_get(c);
+    group_jobs(c); /* a glyph's phases one after another: shifts, not builds */
     if (h != NULL) {
-        group_jobs(c);
         unsigned p = atomic_load_explicit(&h->posted, memory_order_relaxed) + 1;
         atomic_store_explicit(&h->posted, p, memory_order_release);
         pthread_mutex_lock(&h->mu);
         if (h->sleeping)
             pthread_cond_signal(&h->cv);
         pthread_mutex_unlock(&h->mu);
-        bad = paint_groups(c, ras) != 0;
+        bad = paint_groups(c, ras, &c->built) != 0;
         /* the helper is painting: a short wait, polled, then yielding */
         for (int i = 0; atomic_load_explicit(&h->finished, memory_order_acquire) != p; i++) {
             if (i < 4096)
@@ -715,8 +745,7 @@ int rf_glyph_masks_paint(rf_glyph_masks_t *c, rf_raster_t *ras)
         if (atomic_exchange(&h->failed, 0))
             bad = 1;
     } else {
-        for (uint32_t i = 0; !bad && i < c->njobs; i++)
-            bad = paint(c, ras, &c->jobs[i]) != 0;
+        bad = paint_groups(c, ras, &c->built) != 0;
     }
     c->njobs = 0;
     if (bad) {
@@ -724,6 +753,32 @@ int rf_glyph_masks_paint(rf_glyph_masks_t *c, rf_raster_t *ras)
         return -1;
     }
     return 0;
+}
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+/* d[q] = min(255, d[q] + s[q]) for q in [0, n). */
+static void add_sat(uint8_t *d, const uint8_t *s, int n)
+{
+    int q = 0;
+#if defined(__SSE2__)
+    for (; q + 16 <= n; q += 16) {
+        __m128i a = _mm_loadu_si128((const __m128i *)(const void *)(d + q));
+        __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(s + q));
+        _mm_storeu_si128((__m128i *)(void *)(d + q), _mm_adds_epu8(a, b));
+    }
+    for (; q + 8 <= n; q += 8) { /* small glyphs' rows: 8 bytes at once */
+        __m128i a = _mm_loadl_epi64((const __m128i *)(const void *)(d + q));
+        __m128i b = _mm_loadl_epi64((const __m128i *)(const void *)(s + q));
+        _mm_storel_epi64((__m128i *)(void *)(d + q), _mm_adds_epu8(a, b));
+    }
+#endif
+    for (; q < n; q++) {
+        unsigned v = d[q] + s[q];
+        d[q] = (uint8_t)(v > 255 ? 255 : v);
+    }
 }
 
 void rf_glyph_mask_add(uint8_t *dst, int w, int h, int stride, const rf_glyph_mask_t *m, int x,
@@ -741,10 +796,7 @@ void rf_glyph_mask_add(uint8_t *dst, int w, int h, int stride, const rf_glyph_ma
         const uint8_t *s = m->a + (size_t)r * (size_t)m->stride;
         uint8_t *d = dst + (size_t)(y + r) * (size_t)stride + x;
         if (a8 >= 255) {
-            for (int q = sx0; q < sx1; q++) {
-                unsigned v = d[q] + s[q];
-                d[q] = (uint8_t)(v > 255 ? 255 : v);
-            }
+            add_sat(d + sx0, s + sx0, sx1 - sx0);
         } else {
             for (int q = sx0; q < sx1; q++) {
                 unsigned t = s[q] * a8 + 128; /* s * a8 / 255, rounded */

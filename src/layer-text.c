@@ -301,9 +301,10 @@ static int glyph_place(const rf_glyph_pos_t *g, const cairo_matrix_t *m, long *i
     return 1;
 }
 
-/* The masks of the shown glyphs under m made in one batch (glyphmask.h),
- * on two threads where the cache may use them, before add_glyph takes
- * them one by one. Where anything fails, add_glyph makes the rest. */
+/* The masks of the shown glyphs under m made in one batch (glyphmask.h):
+ * a glyph's phases one after another (each a shift of one outline), on
+ * two threads where the cache may use them, before add_glyph takes them
+ * one by one. Where anything fails, add_glyph makes the rest. */
 static void make_masks(text_state_t *st, rf_raster_t *ras, const rf_glyph_pos_t *gp,
                        const cairo_matrix_t *m, double kd)
 {
@@ -374,8 +375,7 @@ static int draw_masked(struct rf_renderer *r, const rf_layer_t *L, uint32_t idx,
         return 0; /* out of memory: the outlines, as without a coverage */
     const rf_glyph_pos_t *gp = rf_text_glyphs(st->eng);
     long outlines = 0; /* glyphs whose masks would be too large */
-    if (rf_glyph_masks_threads(st->masks) > 1)
-        make_masks(st, ras, gp, m, kd);
+    make_masks(st, ras, gp, m, kd);
     for (long i = 0; i < st->n; i++)
         if (gp[i].rank < st->shown)
             outlines += add_glyph(st, ras, c, &gp[i], m, kd, 255);

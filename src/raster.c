@@ -22,6 +22,7 @@ struct rf_raster {
     int bad;                   /* 1: a point not finite, too far, or too
                                   many; 2: out of memory */
     FT_Pos x0, y0, x1, y1;     /* the points' box */
+    uint64_t gen;              /* rf_raster_reset calls (rf_raster_generation) */
     /* rf_raster_simple's scratch, grown by doubling and kept */
     struct edge *edge;
     uint32_t *slot, *count;
@@ -64,6 +65,7 @@ void rf_raster_destroy(rf_raster_t *r)
 
 void rf_raster_reset(rf_raster_t *r)
 {
+    r->gen++;
     r->npt = r->nend = 0;
     r->open = r->bad = 0;
     r->x0 = r->y0 = LONG_MAX;
@@ -190,6 +192,11 @@ void rf_raster_arc(rf_raster_t *r, const double c[2], const double u[2], const d
     ca = cos(a1);
     sa = sin(a1);
     rf_raster_line(r, c[0] + u[0] * ca + v[0] * sa, c[1] + u[1] * ca + v[1] * sa);
+}
+
+uint64_t rf_raster_generation(const rf_raster_t *r)
+{
+    return r->gen;
 }
 
 void rf_raster_shift(rf_raster_t *r, int dx, int dy)

@@ -46,6 +46,10 @@ void rf_raster_destroy(rf_raster_t *r);
 
 /* Forgets the outline. */
 void rf_raster_reset(rf_raster_t *r);
+/* Counts the rf_raster_reset calls: an outline a caller built is still
+ * the one the raster holds while this says what it said after the build
+ * (shifts and fills keep it). */
+uint64_t rf_raster_generation(const rf_raster_t *r);
 /* Starts a contour at (x, y) (device px, y down); the previous one is
  * closed. Points are rounded to 1/64 px; a coordinate not finite or past
  * 2^24 px marks the outline unusable (rf_raster_fill says 1). */

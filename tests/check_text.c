@@ -236,6 +236,34 @@ START_TEST(test_glyph_mask_pure)
 }
 END_TEST
 
+/* Adding rows of every width from 1 to 40 (the vector path takes 16 and
+ * 8 bytes at a time, the rest one by one), at offsets that cut them on
+ * either side, saturating: each byte min(255, dst + src), by hand. */
+START_TEST(test_glyph_mask_add_widths)
+{
+    static uint8_t src[40 * 3], dst[48 * 5], want[48 * 5];
+    uint32_t seed = 12345;
+    for (int w = 1; w <= 40; w++)
+        for (int x = -3; x <= 10; x += 13) {
+            for (size_t i = 0; i < sizeof src; i++)
+                src[i] = (uint8_t)((seed = seed * 1103515245u + 12345u) >> 24);
+            for (size_t i = 0; i < sizeof dst; i++)
+                dst[i] = want[i] = (uint8_t)((seed = seed * 1103515245u + 12345u) >> 24);
+            rf_glyph_mask_t m = { src, 0, 0, w, 3, 40 };
+            for (int r = 0; r < 3; r++)
+                for (int q = 0; q < w; q++) {
+                    int dx = x + q;
+                    if (dx < 0 || dx >= 48)
+                        continue;
+                    unsigned v = want[(1 + r) * 48 + dx] + src[r * 40 + q];
+                    want[(1 + r) * 48 + dx] = (uint8_t)(v > 255 ? 255 : v);
+                }
+            rf_glyph_mask_add(dst, 48, 5, 48, &m, x, 1, 255);
+            ck_assert_msg(memcmp(dst, want, sizeof dst) == 0, "width %d at x %d", w, x);
+        }
+}
+END_TEST
+
 /* Adding saturates at 255 and scales by a8 / 255, rounded; what falls
  * off the buffer is left out. */
 START_TEST(test_glyph_mask_add)
@@ -982,6 +1010,7 @@ static Suite *text_suite(void)
     tcase_add_test(tc, test_glyph_mask_pure);
     tcase_add_test(tc, test_glyph_mask_table_grows);
     tcase_add_test(tc, test_glyph_mask_add);
+    tcase_add_test(tc, test_glyph_mask_add_widths);
     tcase_add_test(tc, test_sixteenth_pixel_rounding);
     tcase_add_test(tc, test_masks_against_outlines);
     tcase_add_test(tc, test_raster_simple_cases);
