@@ -191,6 +191,9 @@ int rf_cmd_parse_jobs(const rf_cmd_t *cmd, const char *arg, long *jobs);
 /* The worker threads for --jobs N: N, or without it (0) the online CPUs
  * (1 .. RF_FRAMES_MAX_JOBS). */
 int rf_cmd_jobs(long jobs);
+/* The CPUs this process may run on (its affinity mask: taskset, a
+ * container's cpuset), else the online ones; 1 .. RF_FRAMES_MAX_JOBS. */
+int rf_cmd_cpus(void);
 int rf_cmd_parse_png_level(const rf_cmd_t *cmd, const char *arg, struct rf_png_options *png);
 int rf_cmd_parse_png_filter(const rf_cmd_t *cmd, const char *arg, struct rf_png_options *png);
 /* Drafts (cli.md): --scale S, 0 < S <= 1, and --fps F, 0 < F <= 1000 (as

@@ -273,8 +273,6 @@ static rf_frames_producer_t *producer_create(const rf_scene_t *scene, rf_frames_
         rf_frames_producer_destroy(p);
         return NULL;
     }
-    /* the worker's cores (png.threads: jobs / workers) draw too */
-    rf_renderer_set_threads(p->renderer, p->png.threads);
     return p;
 oom:
     if (sys_errno != NULL)
@@ -385,6 +383,11 @@ static int producer_canvas(rf_frames_producer_t *p, double t, int *reused, char 
         p->have = p->reuse;
     }
     return 0;
+}
+
+void rf_frames_producer_set_threads(rf_frames_producer_t *p, int n)
+{
+    rf_renderer_set_threads(p->renderer, n);
 }
 
 int rf_frames_produce_into(rf_frames_producer_t *p, double t, uint8_t *dst, int *reused,
@@ -596,6 +599,8 @@ static void *worker_main(void *arg)
         run_fail(r, e, "%s", err);
         goto out;
     }
+    /* the worker's share of the threads (jobs / workers) draws too */
+    rf_renderer_set_threads(p->renderer, r->png.threads);
     if (r->pipe) {
         p->swap = 1;
         w->piped = p;

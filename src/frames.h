@@ -103,6 +103,12 @@ rf_frames_producer_t *rf_frames_producer_create_with(const rf_scene_t *scene,
                                                      rf_frames_format_t format,
                                                      const rf_png_options_t *png, int reuse,
                                                      rf_renderer_t *r, char *err, size_t errlen);
+
+/* How many cores the producer's renderer may use to draw a frame
+ * (render.h rf_renderer_set_threads; 1 until set): a caller drawing one
+ * frame alone (seek) gives it the CPUs it may run on. rf_frames_run sets
+ * each worker's share itself. */
+void rf_frames_producer_set_threads(rf_frames_producer_t *p, int n);
 void rf_frames_producer_destroy(rf_frames_producer_t *p);
 
 /* Produces the frame at time t: *data, *len are the frame's bytes, owned by

@@ -402,8 +402,10 @@ static int paint(rf_glyph_masks_t *c, rf_raster_t *ras, const job_t *j, built_t 
             }
             if (!known) {
                 int ok = built ? rf_raster_simple(ras) : 0;
-                if (ok < 0)
+                if (ok < 0) {
+                    b->ras = NULL;
                     return -1; /* no answer: nothing cached */
+                }
                 ce->gid = j->gid;
                 ce->src = j->src;
                 ce->k = j->k;
@@ -423,7 +425,16 @@ static int paint(rf_glyph_masks_t *c, rf_raster_t *ras, const job_t *j, built_t 
         st = fill_by_cairo(j->a, j->w, j->h, j->stride, j->k,
                            (double)j->px / RF_GLYPH_PHASES - j->ix0,
                            (double)j->py / RF_GLYPH_PHASES - j->iy0, j->cmds, j->ncmd, j->pts);
-    return st != 0 ? -1 : 0;
+    if (st != 0) {
+        b->ras = NULL; /* what ras holds is not to be used again */
+        return -1;
+    }
+#ifdef __SANITIZE_THREAD__
+    /* FreeType and cairo write the bytes out of ThreadSanitizer's sight:
+     * a write it sees, so that the reads of another thread are checked */
+    *(volatile uint8_t *)j->a = *(volatile uint8_t *)j->a;
+#endif
+    return 0;
 }
 
 /* The table's slots, made on first use; -1 when out of memory. */
@@ -588,8 +599,8 @@ static void *helper_main(void *arg)
         seen = p;
         if (h->ras == NULL)
             h->ras = rf_raster_create();
-        int bad = h->ras == NULL || paint_groups(h->c, h->ras, &h->built) != 0;
-        if (bad)
+        /* no rasterizer (no memory): the caller paints every group */
+        if (h->ras != NULL && paint_groups(h->c, h->ras, &h->built) != 0)
             atomic_store(&h->failed, 1);
         atomic_store_explicit(&h->finished, seen, memory_order_release);
     }
@@ -603,26 +614,26 @@ static helper_t *helper_get(rf_glyph_masks_t *c)
     if (c->helper != NULL)
         return c->helper;
     helper_t *h = calloc(1, sizeof *h);
-    if (h == NULL)
-        return NULL;
-    h->c = c;
-    atomic_init(&h->posted, 0);
-    atomic_init(&h->finished, 0);
-    atomic_init(&h->failed, 0);
-    if (pthread_mutex_init(&h->mu, NULL) != 0) {
-        free(h);
-        return NULL;
+    int mu = 0, cv = 0;
+    if (h != NULL) {
+        h->c = c;
+        atomic_init(&h->posted, 0);
+        atomic_init(&h->finished, 0);
+        atomic_init(&h->failed, 0);
+        mu = pthread_mutex_init(&h->mu, NULL) == 0;
+        cv = mu && pthread_cond_init(&h->cv, NULL) == 0;
+        if (cv && pthread_create(&h->thread, NULL, helper_main, h) == 0) {
+            c->helper = h;
+            return h;
+        }
     }
-    if (pthread_cond_init(&h->cv, NULL) != 0 ||
-        pthread_create(&h->thread, NULL, helper_main, h) != 0) {
+    if (cv)
         pthread_cond_destroy(&h->cv);
+    if (mu)
         pthread_mutex_destroy(&h->mu);
-        free(h);
-        c->threads = 1; /* no second thread here: one from now on */
-        return NULL;
-    }
-    c->helper = h;
-    return h;
+    free(h);
+    c->threads = 1; /* no second thread here: one from now on */
+    return NULL;
 }
 
 static void helper_stop(helper_t *h)

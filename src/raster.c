@@ -336,6 +336,8 @@ static int inside(const FT_Vector *pt, uint32_t a, uint32_t b, int64_t px, int64
 
 int rf_raster_simple(rf_raster_t *r)
 {
+    if (r->bad == 2)
+        return -1; /* the outline ran out of memory: no answer */
     if (r->bad || r->npt < 3)
         return 0;
     if (r->x1 - r->x0 >= (1 << 22) || r->y1 - r->y0 >= (1 << 22))

@@ -109,7 +109,7 @@ void rf_raster_shift(rf_raster_t *r, int dx, int dy);
  * unusable. A glyph whose contours overlap (variable fonts keep them)
  * says 0: FreeType would sum the overlap twice where edges cross inside
  * a pixel. Allocates scratch the first time (kept, like the points):
- * -1 when that memory runs out (no answer). */
+ * -1 when that memory, or the outline's own, ran out (no answer). */
 int rf_raster_simple(rf_raster_t *r);
 
 /* Adds nothing, writes: the coverage of the outline over the device pixels

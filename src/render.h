@@ -132,9 +132,10 @@ void rf_renderer_destroy(rf_renderer_t *r);
 /* How many cores the renderer may use while it draws a frame: 1 (the
  * default) or more. With 2 or more, text layers make their glyph masks
  * on two threads (glyphmask.h: a second thread the renderer keeps until
- * rf_renderer_destroy); what a frame looks like does not change. Given
- * by frames.c when a worker has the machine's cores to itself (a single
- * frame). */
+ * rf_renderer_destroy); what a frame looks like does not change.
+ * frames.c gives each worker of a run its share of --jobs (two or more
+ * only when there are fewer frames than jobs), seek the CPUs it may run
+ * on; the preview server's workers draw on one. */
 void rf_renderer_set_threads(rf_renderer_t *r, int n);
 
 /* Draws the frame at time t (seconds): evaluates every value at t, clears
