@@ -173,14 +173,25 @@ rf_font_t *rf_font_create(const char *name, const char *file, unsigned char *byt
     f->name = strdup(name);
     f->file = strdup(file);
     f->def_wght = NAN;
-    /* the blob owns the bytes (HarfBuzz frees them, at once when it has
-     * no memory for the blob): they live as long as the face, which fonts
-     * sharing the file (rf_font_share) reference */
-    hb_blob_t *blob = hb_blob_create((const char *)bytes, (unsigned)len, HB_MEMORY_MODE_READONLY,
-                                     bytes, free);
-    f->face = hb_face_create(blob, 0);
-    hb_blob_destroy(blob);
-    if (f->name == NULL || f->file == NULL || f->face == hb_face_get_empty()) {
+    /* f->blob owns the bytes (HarfBuzz frees them, at once when it has no
+     * memory for it) and every font sharing the file (rf_font_share) holds
+     * a reference to it. The face reads them through a sub-blob of its
+     * own: HarfBuzz may let go of its view of them (a copy made while it
+     * checks a collection's offsets) while f->bytes must stay valid */
+    f->blob = hb_blob_create((const char *)bytes, (unsigned)len, HB_MEMORY_MODE_READONLY, bytes,
+                             free);
+    if (f->blob == hb_blob_get_empty()) {
+        f->blob = NULL;
+        f->bytes = NULL; /* freed by HarfBuzz */
+        set_err(err, errlen, "out of memory");
+        rf_font_destroy(f);
+        return NULL;
+    }
+    hb_blob_t *view = hb_blob_create_sub_blob(f->blob, 0, (unsigned)len);
+    f->face = view != hb_blob_get_empty() ? hb_face_create(view, 0) : NULL;
+    hb_blob_destroy(view);
+    if (f->name == NULL || f->file == NULL || f->face == NULL ||
+        f->face == hb_face_get_empty()) {
         set_err(err, errlen, "out of memory");
         rf_font_destroy(f);
         return NULL;
@@ -228,6 +239,7 @@ rf_font_t *rf_font_share(const rf_font_t *of, const char *name)
         return NULL;
     }
     hb_face_reference(f->face);
+    hb_blob_reference(f->blob);
     return f;
 }
 
@@ -236,7 +248,9 @@ void rf_font_destroy(rf_font_t *f)
     if (f == NULL)
         return;
     if (f->face != NULL)
-        hb_face_destroy(f->face); /* and the bytes with the last face */
+        hb_face_destroy(f->face);
+    if (f->blob != NULL)
+        hb_blob_destroy(f->blob); /* and the bytes with the last font's */
     free(f->name);
     free(f->file);
     free(f);

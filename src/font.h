@@ -22,6 +22,7 @@
 #include "sha256.h"
 
 struct hb_face_t;
+struct hb_blob_t;
 
 /* The largest font file we read: larger is an error, not a crash. */
 #define RF_FONT_MAX_BYTES (32u << 20)
@@ -38,7 +39,9 @@ typedef struct rf_font {
     char *file;                  /* the file as the scene names it, or the
                                     built-in's file name */
     int builtin;                 /* 1: ships with runeframe */
-    unsigned char *bytes;        /* the whole file (owned by face's blob) */
+    unsigned char *bytes;        /* the whole file (owned by blob) */
+    struct hb_blob_t *blob;      /* over bytes, shared by the fonts of one
+                                    file (rf_font_share) */
     size_t len;
     int hashed;                  /* sha256 holds the file's digest (set by
                                     rf_font_sha256_hex, under its lock) */

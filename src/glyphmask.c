@@ -552,6 +552,10 @@ struct helper {
     atomic_uint finished;      /* batches painted (release: the bytes) */
     atomic_int failed;         /* a job of the helper's ran out of memory */
     int sleeping, quit;        /* under mu */
+#if defined(__linux__) && defined(CPU_COUNT)
+    cpu_set_t cpus;            /* the process's CPUs when it started */
+#endif
+    int widen;                 /* 1: started on all but its creator's CPU */
 };
 
 static inline void cpu_relax(void)
@@ -572,6 +576,10 @@ static void *helper_main(void *arg)
 {
     helper_t *h = arg;
     unsigned seen = 0;
+#if defined(__linux__) && defined(CPU_COUNT)
+    if (h->widen) /* running away from its creator now: free to move */
+        pthread_setaffinity_np(pthread_self(), sizeof h->cpus, &h->cpus);
+#endif
     for (;;) {
         unsigned p = atomic_load_explicit(&h->posted, memory_order_acquire);
         if (p == seen) {
@@ -620,14 +628,18 @@ static int helper_start(helper_t *h)
     cpu_set_t set;
     pthread_attr_t attr;
     int me = sched_getcpu();
-    if (me >= 0 && me < CPU_SETSIZE && sched_getaffinity(0, sizeof set, &set) == 0 &&
-        CPU_ISSET(me, &set) && CPU_COUNT(&set) > 1 && pthread_attr_init(&attr) == 0) {
+    if (me >= 0 && me < CPU_SETSIZE && sched_getaffinity(0, sizeof h->cpus, &h->cpus) == 0 &&
+        CPU_ISSET(me, &h->cpus) && CPU_COUNT(&h->cpus) > 1 && pthread_attr_init(&attr) == 0) {
+        set = h->cpus;
         CPU_CLR(me, &set);
+        h->widen = 1; /* helper_main gives itself every CPU back once running */
         int rc = pthread_attr_setaffinity_np(&attr, sizeof set, &set) == 0
                      ? pthread_create(&h->thread, &attr, helper_main, h)
-                     : pthread_create(&h->thread, NULL, helper_main, h);
+                     : -1;
         pthread_attr_destroy(&attr);
-        return rc;
+        if (rc == 0)
+            return 0;
+        h->widen = 0; /* (a cpuset that changed, a policy refusing it) */
     }
 #endif
     return pthread_create(&h->thread, NULL, helper_main, h);

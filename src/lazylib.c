@@ -24,6 +24,9 @@
 #define HB_FUNCS(HR, HV) \
     HR(hb_blob_t *, hb_blob_create, (const char *data, unsigned int length, hb_memory_mode_t mode, void *user_data, hb_destroy_func_t destroy), (data, length, mode, user_data, destroy)) \
     HV(hb_blob_destroy, (hb_blob_t *blob), (blob)) \
+    HR(hb_blob_t *, hb_blob_reference, (hb_blob_t *blob), (blob)) \
+    HR(hb_blob_t *, hb_blob_get_empty, (void), ()) \
+    HR(hb_blob_t *, hb_blob_create_sub_blob, (hb_blob_t *parent, unsigned int offset, unsigned int length), (parent, offset, length)) \
     HV(hb_buffer_add_utf8, (hb_buffer_t *buffer, const char *text, int text_length, unsigned int item_offset, int item_length), (buffer, text, text_length, item_offset, item_length)) \
     HR(hb_bool_t, hb_buffer_allocation_successful, (hb_buffer_t *buffer), (buffer)) \
     HV(hb_buffer_clear_contents, (hb_buffer_t *buffer), (buffer)) \

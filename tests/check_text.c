@@ -694,6 +694,58 @@ START_TEST(test_masks_overlap_cairo)
 }
 END_TEST
 
+/* A font collection whose second face's offset is far past its end:
+ * FreeType opens face 0, and HarfBuzz, checking the header, lets go of
+ * the bytes it was given (it works on a copy with the offset cleared).
+ * The font's own bytes must stay readable: its SHA-256 (what `info` and
+ * golden traces print) is the file's. Under the sanitizer build and
+ * valgrind a freed read fails here. */
+START_TEST(test_font_collection_bad_offset)
+{
+    const char *dir = getenv("RUNEFRAME_FONT_DIR");
+    char path[4096], err[256];
+    snprintf(path, sizeof path, "%s/JetBrainsMono-Regular.ttf", dir != NULL ? dir : "fonts");
+    FILE *f = fopen(path, "rb");
+    ck_assert_msg(f != NULL, "cannot open %s", path);
+    static unsigned char ttf[1 << 20];
+    size_t n = fread(ttf, 1, sizeof ttf, f);
+    fclose(f);
+    ck_assert(n > 12 && n < sizeof ttf);
+    /* 'ttcf' 1.0, two faces at 20 and 0x7fffff00, then the font with its
+     * table offsets moved by the 20 bytes before it */
+    size_t len = 20 + n;
+    unsigned char *ttc = malloc(len);
+    ck_assert_ptr_nonnull(ttc);
+    static const unsigned char head[20] = { 't', 't', 'c', 'f', 0, 1, 0, 0, 0, 0, 0, 2,
+                                            0, 0, 0, 20, 0x7f, 0xff, 0xff, 0 };
+    memcpy(ttc, head, 20);
+    memcpy(ttc + 20, ttf, n);
+    unsigned ntables = (unsigned)ttf[4] << 8 | ttf[5];
+    for (unsigned t = 0; t < ntables; t++) {
+        unsigned char *o = ttc + 20 + 12 + 16 * t + 8;
+        uint32_t off = (uint32_t)o[0] << 24 | (uint32_t)o[1] << 16 | (uint32_t)o[2] << 8 | o[3];
+        off += 20;
+        o[0] = (unsigned char)(off >> 24);
+        o[1] = (unsigned char)(off >> 16);
+        o[2] = (unsigned char)(off >> 8);
+        o[3] = (unsigned char)off;
+    }
+    uint8_t want[RF_SHA256_BYTES];
+    char want_hex[RF_SHA256_HEX], got_hex[RF_SHA256_HEX];
+    rf_sha256(ttc, len, want);
+    rf_sha256_hex(want, want_hex);
+    rf_font_t *font = rf_font_create("brand", "bad.ttc", ttc, len, err, sizeof err);
+    ck_assert_msg(font != NULL, "%s", err);
+    ck_assert_uint_gt(font->nglyphs, 0);
+    rf_font_t *other = rf_font_share(font, "brand2");
+    ck_assert_ptr_nonnull(other);
+    rf_font_destroy(font); /* the shared one keeps the bytes */
+    rf_font_sha256_hex(other, got_hex);
+    ck_assert_str_eq(got_hex, want_hex);
+    rf_font_destroy(other);
+}
+END_TEST
+
 /* sans-bold is sans's file at weight 700: a scene with both reads the
  * file once (rf_font_share: one face, one copy of the bytes), each font
  * with its own name and weight; mono is its own file. Either font may be
@@ -1018,6 +1070,7 @@ static Suite *text_suite(void)
     tcase_add_test(tc, test_masks_overlap_cairo);
     tcase_add_test(tc, test_masks_batched);
     tcase_add_test(tc, test_builtin_fonts_share_file);
+    tcase_add_test(tc, test_font_collection_bad_offset);
     tcase_add_test(tc, test_masks_shared_by_source);
     tcase_add_test(tc, test_glyph_mask_arena_refills);
     tcase_add_test(tc, test_glyph_mask_sources);
