@@ -6,7 +6,9 @@
  * text. Mode picks the font: the built-in sans or mono (found through
  * RUNEFRAME_FONT_DIR, which tests/fuzz.test and run.sh set), or, when the
  * text holds a NUL, the bytes after it as a font file of its own (FreeType
- * must refuse it cleanly or HarfBuzz must shape with it).
+ * must refuse it cleanly or HarfBuzz must shape with it; the font's
+ * SHA-256 is then its bytes': a collection HarfBuzz checks on a copy of
+ * its own must leave the font's bytes alone).
  *
  * Invariants: every formatted number fits RF_FMT_MAX_BYTES and is a
  * NUL-terminated string; a layout has at most one glyph per input byte
@@ -24,6 +26,7 @@
 #include <string.h>
 
 #include "font.h"
+#include "sha256.h"
 #include "glyphmask.h"
 #include "layer.h"
 #include "template.h"
@@ -178,6 +181,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         memcpy(fb2, text + tl + 1, fl);
         own = rf_font_create("f", "f", fb2, fl, err, sizeof err);
         font = own;
+        if (own != NULL) { /* its bytes are the file's, whatever HarfBuzz did with its copy */
+            uint8_t want[RF_SHA256_BYTES];
+            char a[RF_SHA256_HEX], b[RF_SHA256_HEX];
+            rf_sha256((const unsigned char *)text + tl + 1, fl, want);
+            rf_sha256_hex(want, a);
+            rf_font_sha256_hex(own, b);
+            FUZZ_CHECK(strcmp(a, b) == 0, "the font's SHA-256 %s is not its file's %s", b, a);
+        }
     } else {
         font = builtin((mode >> 1) & 1);
     }
