@@ -2,10 +2,9 @@
  * declarative entry's option spec turned into getopt_long's table, the
  * parsing loop, help output, one-line usage errors, operand counts, scene
  * loading with error reporting, and the argument parsers commands share. */
-#define _GNU_SOURCE 1 /* sched_getaffinity, CPU_COUNT */
+#define _GNU_SOURCE 1 /* cpu_set_t (spawn.h) */
 #include <errno.h>
 #include <getopt.h>
-#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +20,7 @@
 #include "pngio.h"
 #include "render.h"
 #include "scene.h"
+#include "spawn.h"
 #include "series.h"
 #include "suggest.h"
 
@@ -428,13 +428,8 @@ int rf_cmd_parse_jobs(const rf_cmd_t *cmd, const char *arg, long *jobs)
 
 int rf_cmd_cpus(void)
 {
-#ifdef CPU_COUNT
-    cpu_set_t set;
-    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
-        return CPU_COUNT(&set);
-#endif
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n < 1 ? 1 : n > RF_FRAMES_MAX_JOBS ? RF_FRAMES_MAX_JOBS : (int)n;
+    int n = rf_spawn_cpus();
+    return n > RF_FRAMES_MAX_JOBS ? RF_FRAMES_MAX_JOBS : n;
 }
 
 int rf_cmd_jobs(long jobs)

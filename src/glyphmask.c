@@ -1,6 +1,6 @@
 /* glyphmask.c - glyph coverage masks rasterized by FreeType or cairo,
  * cached (glyphmask.h). */
-#define _GNU_SOURCE 1 /* sched_getcpu, CPU_COUNT, pthread_attr_setaffinity_np */
+#define _GNU_SOURCE 1 /* cpu_set_t (spawn.h) */
 #include "glyphmask.h"
 
 #include <cairo.h>
@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#include "spawn.h"
 
 #define ARENA_MIN (64u << 10)
 #define SLOTS_MIN 64u   /* the table starts this small and doubles */
@@ -552,10 +554,7 @@ struct helper {
     atomic_uint finished;      /* batches painted (release: the bytes) */
     atomic_int failed;         /* a job of the helper's ran out of memory */
     int sleeping, quit;        /* under mu */
-#if defined(__linux__) && defined(CPU_COUNT)
-    cpu_set_t cpus;            /* the process's CPUs when it started */
-#endif
-    int widen;                 /* 1: started on all but its creator's CPU */
+    rf_spawn_cpus_t cpus;      /* where its thread started (spawn.h) */
 };
 
 static inline void cpu_relax(void)
@@ -576,10 +575,7 @@ static void *helper_main(void *arg)
 {
     helper_t *h = arg;
     unsigned seen = 0;
-#if defined(__linux__) && defined(CPU_COUNT)
-    if (h->widen) /* running away from its creator now: free to move */
-        pthread_setaffinity_np(pthread_self(), sizeof h->cpus, &h->cpus);
-#endif
+    rf_spawn_widen(&h->cpus);
     for (;;) {
         unsigned p = atomic_load_explicit(&h->posted, memory_order_acquire);
         if (p == seen) {
@@ -617,31 +613,22 @@ static void *helper_main(void *arg)
     return NULL;
 }
 
-/* Starts h's thread on the CPUs of the process but the caller's one, when
- * there are others: a new thread otherwise starts on its creator's CPU
- * and shares it until the scheduler moves it (measured: a cold 1080p
- * text frame as slow as on one thread when the parent of the process
- * had just been busy). 0, or pthread_create's error. */
+/* Starts h's thread on the process's CPUs but its creator's (spawn.h;
+ * measured: a cold 1080p text frame right after its parent had been busy
+ * was slower than on one thread when the helper started on its creator's
+ * CPU), or anywhere when that start fails (a cpuset that changed). 0, or
+ * pthread_create's error. */
 static int helper_start(helper_t *h)
 {
-#if defined(__linux__) && defined(CPU_COUNT)
-    cpu_set_t set;
     pthread_attr_t attr;
-    int me = sched_getcpu();
-    if (me >= 0 && me < CPU_SETSIZE && sched_getaffinity(0, sizeof h->cpus, &h->cpus) == 0 &&
-        CPU_ISSET(me, &h->cpus) && CPU_COUNT(&h->cpus) > 1 && pthread_attr_init(&attr) == 0) {
-        set = h->cpus;
-        CPU_CLR(me, &set);
-        h->widen = 1; /* helper_main gives itself every CPU back once running */
-        int rc = pthread_attr_setaffinity_np(&attr, sizeof set, &set) == 0
-                     ? pthread_create(&h->thread, &attr, helper_main, h)
-                     : -1;
+    if (pthread_attr_init(&attr) == 0) {
+        rf_spawn_elsewhere(&attr, &h->cpus);
+        int rc = pthread_create(&h->thread, &attr, helper_main, h);
         pthread_attr_destroy(&attr);
-        if (rc == 0)
-            return 0;
-        h->widen = 0; /* (a cpuset that changed, a policy refusing it) */
+        if (rc == 0 || !h->cpus.narrowed)
+            return rc;
     }
-#endif
+    h->cpus.narrowed = 0;
     return pthread_create(&h->thread, NULL, helper_main, h);
 }
 

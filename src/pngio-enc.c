@@ -10,17 +10,18 @@
  * table setup, which do not change its output.
  */
 #ifndef _GNU_SOURCE
-#define _GNU_SOURCE 1   /* sched_getcpu, pthread_attr_setaffinity_np */
+#define _GNU_SOURCE 1   /* cpu_set_t (spawn.h) */
 #endif
 #include "pngio-int.h"
 
 #include <errno.h>
-#include <sched.h>
 #include <stdatomic.h>
 #include <libdeflate.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "spawn.h"
 
 /* ---- the filters, twice ---- */
 #define PF(name) pf_vec_##name
@@ -128,8 +129,7 @@ typedef struct enc_part {
     int ending;                 /* the half's last cut: nothing follows */
     atomic_int claimed;         /* the second half: 1 once a thread took it */
     atomic_int done;            /* its thread has finished with it */
-    cpu_set_t cpus;             /* its thread's CPUs once running */
-    int pinned;                 /* it starts on one other CPU */
+    rf_spawn_cpus_t cpus;       /* where its thread starts (spawn.h) */
     uint8_t *rows, *raw;        /* its thread's filter buffers */
     /* results */
     uint32_t adler;             /* of this half's filtered rows */
@@ -523,8 +523,7 @@ static uint8_t *cut_keep(enc_part_t *pt, uint8_t *from, uint8_t *to)
 static void *part_thread(void *arg)
 {
     enc_part_t *pt = arg;
-    if (pt->pinned)
-        pthread_setaffinity_np(pthread_self(), sizeof pt->cpus, &pt->cpus);
+    rf_spawn_widen(&pt->cpus);
     if (atomic_exchange(&pt->claimed, 1) == 0)
         code_part(pt, pt->rows, pt->raw);
     atomic_store(&pt->done, 1);
@@ -564,12 +563,11 @@ static uint32_t split_band(const uint32_t *bands, uint32_t nb, uint32_t band, ui
 }
 
 /* Starts pt's half on a thread of its own, placed on a CPU other than
- * the caller's where there is one (a new thread may otherwise queue
- * behind its creator; it widens its CPUs again once running). */
+ * the caller's where there is one (spawn.h). */
 static int part_spawn(pthread_t *tid, enc_part_t *pt, uint8_t *stack, size_t stack_len)
 {
     pthread_attr_t attr;
-    int me = sched_getcpu(), rc;
+    int rc;
     if (pthread_attr_init(&attr) != 0)
         return -1;
     /* a stack from the heap: no mapping, guard page or unmapping (each a
@@ -578,17 +576,7 @@ static int part_spawn(pthread_t *tid, enc_part_t *pt, uint8_t *stack, size_t sta
         pthread_attr_destroy(&attr);
         return -1;
     }
-    if (me >= 0 && sched_getaffinity(0, sizeof pt->cpus, &pt->cpus) == 0 &&
-        CPU_COUNT(&pt->cpus) > 1) {
-        cpu_set_t one;
-        CPU_ZERO(&one);
-        for (int c = 0; c < CPU_SETSIZE; c++)
-            if (c != me && CPU_ISSET(c, &pt->cpus)) {
-                CPU_SET(c, &one);
-                break;
-            }
-        pt->pinned = pthread_attr_setaffinity_np(&attr, sizeof one, &one) == 0;
-    }
+    rf_spawn_elsewhere(&attr, &pt->cpus);
     rc = pthread_create(tid, &attr, part_thread, pt);
     pthread_attr_destroy(&attr);
     return rc;
