@@ -104,13 +104,15 @@ static int seek_exec(void *state, const rf_cmd_args_t *args)
     /* The same time render gives frame N: one division (scene.h). */
     t = o->has_frame ? rf_scene_frame_time(scene, o->frame) : o->time;
 
+    /* one frame: every core it may use encodes and draws it (the same bytes) */
+    int cpus = rf_cmd_cpus();
     rf_png_options_t png = o->png;
-    png.threads = rf_cmd_cpus();   /* one frame: every core it may use encodes it (the same bytes) */
+    png.threads = cpus;
     /* the lint's renderer, when the draft is the scene itself */
     p = rf_frames_producer_create_with(scene, RF_FRAMES_PNG, &png, 0,
                                        o->scale == 1 ? args->renderer : NULL, err, sizeof err);
     if (p != NULL)
-        rf_frames_producer_set_threads(p, rf_cmd_cpus());
+        rf_frames_producer_set_threads(p, cpus);
     if (p == NULL || (produced = rf_frames_produce(p, t, &data, &len, NULL, err,
                                                    sizeof err)) != 0) {
         fprintf(stderr, "runeframe: seek: %s\n", err);

@@ -279,10 +279,6 @@ static int use_masks(struct rf_renderer *r, const rf_layer_t *L, text_state_t *s
     return 1;
 }
 
-/* Adds glyph g under m (translation and uniform scale, kd device px per
- * font unit) into the coverage c, at opacity a8 / 255. 1 when its mask
- * would be too large (the caller draws its outline), else 0 (also when
- * out of memory: the glyph is left out, as the outline path does). */
 /* Where glyph g goes under m: the whole pixel (*ix, *iy) and the phase
  * (*px, *py) of its pen rounded to 1/RF_GLYPH_PHASES px. 0 when it is too
  * far off the view for that (the outline path's guard decides). */
@@ -328,6 +324,10 @@ static void make_masks(text_state_t *st, rf_raster_t *ras, const rf_glyph_pos_t 
     rf_glyph_masks_paint(st->masks, ras);
 }
 
+/* Adds glyph g under m (translation and uniform scale, kd device px per
+ * font unit) into the coverage c, at opacity a8 / 255. 1 when its mask
+ * would be too large (the caller draws its outline), else 0 (also when
+ * out of memory: the glyph is left out, as the outline path does). */
 static int add_glyph(text_state_t *st, rf_raster_t *ras, rf_coverage_t *c,
                      const rf_glyph_pos_t *g, const cairo_matrix_t *m, double kd, unsigned a8)
 {
