@@ -68,7 +68,9 @@ int gradfill_walker_init(walker_t *wk, const rf_gradfill_stop_t *stops, int n, i
 int gradfill_color_breaks(const walker_t *wk, int64_t lo, int64_t hi, int64_t *bx, uint32_t *bc,
                           int cap, uint32_t *c0);
 
-/* 0 when RF_GRADFILL_SCALAR asks for the one-pixel combine, else 1. */
+/* The widest combine to use: 2 (AVX2 where the CPU has it, else SSE2)
+ * unless RF_GRADFILL_SCALAR says "sse2" (1: SSE2) or anything else but
+ * "0" (0: one pixel at a time). Every width writes the same bytes. */
 int gradfill_simd(void);
 
 /* 1 when every stop's alpha is at most 0xff as cairo's short: cairo
