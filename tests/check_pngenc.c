@@ -11,8 +11,9 @@
  *     showcase scenes), 720p and 1080p, at the render default (720p also
  *     at the golden one), decoded by libpng and by pngtool.py: every
  *     pixel back exactly;
- *   - the same bytes with the filters' scalar path (RF_PNG_SCALAR=1) as
- *     with the vectorized one, on the corpus and on odd sizes;
+ *   - the same bytes with the filters' scalar path (RF_PNG_SCALAR=1) and
+ *     their SSE2 one (RF_PNG_SCALAR=sse2) as with the AVX2 one, on the
+ *     corpus and on odd sizes;
  *   - widths 1, 3, 17, 1-row images, 16384-wide images, RGB and RGBA,
  *     every level and every filter;
  *   - level 1 (our own deflate coder) is one dynamic block on uniform
@@ -140,12 +141,14 @@ static void assert_same_pixels(const uint8_t *got, const uint8_t *want, uint32_t
                       want[4 * i + 1], want[4 * i + 2], want[4 * i + 3]);
 }
 
-/* Encodes f with opt into out, with the scalar filters when scalar. */
+/* Encodes f with opt into out, with the filters' scalar copy when scalar
+ * is 1, their baseline (SSE2) copy when 2, else the best the CPU runs
+ * (AVX2 where it has it). */
 static void encode(const rf_png_frame_t *f, const rf_png_options_t *opt, int scalar,
                    rf_png_buffer_t *out)
 {
     if (scalar)
-        setenv("RF_PNG_SCALAR", "1", 1);
+        setenv("RF_PNG_SCALAR", scalar == 2 ? "sse2" : "1", 1);
     else
         unsetenv("RF_PNG_SCALAR");
     rf_png_error_t err;
@@ -177,6 +180,9 @@ static void check_frame(const rf_png_frame_t *f, const rf_png_options_t *opts, i
             encode(f, &opts[i], 1, &b);
             ck_assert_msg(a.len == b.len && memcmp(a.data, b.data, a.len) == 0,
                           "%s: scalar and vector filters wrote different bytes", label);
+            encode(f, &opts[i], 2, &b);
+            ck_assert_msg(a.len == b.len && memcmp(a.data, b.data, a.len) == 0,
+                          "%s: SSE2 and AVX2 filters wrote different bytes", label);
         }
         uint32_t w, h;
         uint8_t *got = libpng_decode(a.data, a.len, &w, &h);
