@@ -239,7 +239,6 @@ static void count_pixel(rf_diff_result_t *r, uint32_t x, uint32_t y)
     r->different++;
 }
 
-/* Compares row y (rows y-2 .. y+2 hold their pixels). */
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
 /* skip_equal's first part with AVX2: equal pixels eight at a time. */
@@ -279,6 +278,7 @@ static inline uint32_t skip_equal(const uint8_t *ra, const uint8_t *rb, uint32_t
     return x;
 }
 
+/* Compares row y (rows y-2 .. y+2 hold their pixels). */
 static void diff_row(rf_diff_t *d, uint32_t y)
 {
     const size_t w = d->width;

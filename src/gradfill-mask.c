@@ -307,6 +307,14 @@ void gradfill_over_row(uint32_t *out, const uint32_t *src, const uint8_t *m, int
     over_row(out, src, 0, m, w, simd);
 }
 
+/* C's next value along a row, modulo 2^64: the walk steps once past a
+ * row's last pixel, which at the 2^30 limits of row_setup may leave
+ * int64 (the value is not used; every pixel's is in range). */
+static inline int64_t step(int64_t v, int64_t d)
+{
+    return (int64_t)((uint64_t)v + (uint64_t)d);
+}
+
 /* The pixels a row's source colors are kept for at once (2 KiB). */
 #define RADIAL_CHUNK 512
 
@@ -366,7 +374,7 @@ static void keys_row(uint32_t *src, int n, int64_t *c, int64_t *dc, int64_t ddc,
     int64_t cc = *c, dd = *dc;
     const int sh = keys->sh, last = keys->n - 1;
     const uint32_t base = keys->base;
-    for (int i = 0; i < n; i++, cc += dd, dd += ddc) {
+    for (int i = 0; i < n; i++, cc = step(cc, dd), dd = step(dd, ddc)) {
         int64_t j = (int64_t)c_key(cc, sh) - (int64_t)base;
         j = j < 0 ? 0 : j > last ? last : j;
         int k = keys->tab[j];
@@ -412,7 +420,7 @@ static void row_by_breaks(uint32_t *out, const uint8_t *m, int w, row_t row, con
     for (int at = 0; at < w; at += RADIAL_CHUNK) {
         int n = w - at < RADIAL_CHUNK ? w - at : RADIAL_CHUNK;
         const uint8_t *mm = m + at;
-        for (int i = 0; i < n; i++, c += dc, dc += row.ddc) {
+        for (int i = 0; i < n; i++, c = step(c, dc), dc = step(dc, row.ddc)) {
             if (mm[i] == 0)
                 continue;
             if (c >= bnd[k + 1]) {
@@ -436,7 +444,7 @@ static void row_by_pixel(uint32_t *out, const uint8_t *m, int w, row_t row, cons
 {
     int64_t c = row.c, dc = row.dc, lo = 0, hi = 0;
     int seg = -1;
-    for (int i = 0; i < w; i++, c += dc, dc += row.ddc) {
+    for (int i = 0; i < w; i++, c = step(c, dc), dc = step(dc, row.ddc)) {
         if (m[i] == 0)
             continue;
         int64_t x = radial_x(g, c);

@@ -25,7 +25,7 @@
 
 #include "spawn.h"
 
-/* ---- the filters, twice ---- */
+/* ---- the filters, three times: baseline, scalar, AVX2 ---- */
 #define PF(name) pf_vec_##name
 #define PF_NOVEC
 #include "pngio-filter.h"

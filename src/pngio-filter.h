@@ -1,8 +1,9 @@
 /* pngio-filter.h - PNG row filters and the per-row filter choice, as a
- * template that pngio-enc.c includes twice: once as written (the loops
- * are shaped for the auto-vectorizer: fixed-size blocks, no dependence
- * between bytes of a block) and once with vectorization turned off (the
- * scalar path RF_PNG_SCALAR=1 selects, which tests hold byte-identical).
+ * template that pngio-enc.c includes three times: as written for the
+ * baseline and again for AVX2 (the loops are shaped for the
+ * auto-vectorizer: fixed-size blocks, no dependence between bytes of a
+ * block), and once with vectorization turned off (the scalar path
+ * RF_PNG_SCALAR=1 selects); tests hold the three byte-identical.
  *
  * Owns: nothing of its own; defines static functions named PF(name).
  * Included only by pngio-enc.c, which defines PF before each inclusion

@@ -57,8 +57,10 @@ rf_png_status_t pngio_encode(const pngio_image_t *img, int level, rf_png_filter_
 /* Frees the calling thread's encoder scratch (buffers and compressors
  * kept between calls; other threads' are freed when they exit). */
 void pngio_scratch_release(void);
-/* 1 when RF_PNG_SCALAR is set to something other than "" or "0": the
- * encoder then runs its filters' scalar (not vectorized) copy. */
+/* 1 when RF_PNG_SCALAR is set to something other than "", "0" or "sse2":
+ * the encoder then runs its filters' scalar (not vectorized) copy, the
+ * reader and the RGBA conversion their portable paths. ("sse2" selects
+ * the filters' baseline vectorized copy only: pngio-enc.c.) */
 int pngio_scalar_forced(void);
 
 /* rf_png_row_to_rgba with its vector path on (simd 1: AVX2, with FMA when
