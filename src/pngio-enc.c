@@ -88,6 +88,34 @@ static int filter_copy(void)
     return 1;
 }
 
+/* The template's filter_row and quick_choice by the copy filter_copy()
+ * chose. */
+static void filter_row(int copy, uint8_t *out, const uint8_t *cur, const uint8_t *prev, size_t n,
+                       size_t bpp, rf_png_filter_t mode, uint8_t *scratch)
+{
+#if RF_PF_AVX2
+    if (copy == 2) {
+        pf_avx2_filter_row(out, cur, prev, n, bpp, mode, scratch);
+        return;
+    }
+#endif
+    if (copy == 0)
+        pf_scalar_filter_row(out, cur, prev, n, bpp, mode, scratch);
+    else
+        pf_vec_filter_row(out, cur, prev, n, bpp, mode, scratch);
+}
+
+static rf_png_filter_t quick_choice(int copy, const uint8_t *cur, const uint8_t *prev, size_t n,
+                                    size_t bpp)
+{
+#if RF_PF_AVX2
+    if (copy == 2)
+        return pf_avx2_quick_choice(cur, prev, n, bpp);
+#endif
+    return copy == 0 ? pf_scalar_quick_choice(cur, prev, n, bpp)
+                     : pf_vec_quick_choice(cur, prev, n, bpp);
+}
+
 #define RF_IDAT_MAX (1u << 20)   /* bytes of zlib data per IDAT chunk */
 #define RF_TRIAL_ROWS 64         /* rows compressed twice to choose NONE or per row */
 
@@ -313,14 +341,7 @@ static void filter_rows(const pngio_image_t *img, uint32_t y0, uint32_t y1, size
     uint8_t *prev = rows + 8, *cur = rows + 8 + n + 8, *scratch = rows + 2 * (n + 8);
     for (uint32_t y = y0; y < y1; y++, dst += n + 1) {
         img->row(img->src, y, cur);
-        if (copy == 0)
-            pf_scalar_filter_row(dst, cur, prev, n, bpp, mode, scratch);
-#if RF_PF_AVX2
-        else if (copy == 2)
-            pf_avx2_filter_row(dst, cur, prev, n, bpp, mode, scratch);
-#endif
-        else
-            pf_vec_filter_row(dst, cur, prev, n, bpp, mode, scratch);
+        filter_row(copy, dst, cur, prev, n, bpp, mode, scratch);
         uint8_t *t = prev;
         prev = cur;
         cur = t;
@@ -435,21 +456,9 @@ static void filter_one(const pngio_image_t *img, uint32_t y, size_t n, size_t bp
                        uint8_t *cand, int copy)
 {
     img->row(img->src, y, cur);
-#if RF_PF_AVX2
-    if (copy == 2) {
-        if (mode == RF_PNG_FILTER_ALL)
-            mode = pf_avx2_quick_choice(cur, prev, n, bpp);
-        pf_avx2_filter_row(f, cur, prev, n, bpp, mode, cand);
-        return;
-    }
-#endif
     if (mode == RF_PNG_FILTER_ALL)
-        mode = copy == 0 ? pf_scalar_quick_choice(cur, prev, n, bpp)
-                           : pf_vec_quick_choice(cur, prev, n, bpp);
-    if (copy == 0)
-        pf_scalar_filter_row(f, cur, prev, n, bpp, mode, cand);
-    else
-        pf_vec_filter_row(f, cur, prev, n, bpp, mode, cand);
+        mode = quick_choice(copy, cur, prev, n, bpp);
+    filter_row(copy, f, cur, prev, n, bpp, mode, cand);
 }
 
 /* The Adler-32 of A then B from a (of A), b (of B) and B's length: the
