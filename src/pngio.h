@@ -120,10 +120,13 @@ typedef enum rf_png_filter {
     RF_PNG_FILTER_ALL,        /* adaptive: per row the filter whose bytes
                                  have the lowest sum of absolute values
                                  (level 1: summed over 32 bytes of every
-                                 128 of the row), or NONE for the whole
-                                 image when a sample of rows compresses
-                                 smaller so (level 1: by 3% or more, its
-                                 matches counted) */
+                                 128 of the row); or for the whole
+                                 image NONE (level 1: when a sample of
+                                 rows codes 3% smaller so, its matches
+                                 counted; other levels: NONE, SUB, UP or
+                                 PAETH when a sample of rows compresses
+                                 strictly smaller so than per row, the
+                                 smallest) */
 } rf_png_filter_t;
 
 typedef struct rf_png_options {
@@ -151,8 +154,9 @@ typedef struct rf_png_options {
  * (BENCHMARKS.md has the table): render frames level 1 + ALL (the fast
  * setting: our coder, the filter per row chosen on a sample of each row
  * or none with matches; 8x to 24x faster than cairo_surface_write_to_png
- * at 0.90x to 1.41x its size), goldens level 7 + ALL (the small setting, libdeflate: 0.76x
- * to 1.02x cairo's size on the corpus, still faster than cairo). A NULL
+ * at 0.90x to 1.41x its size), goldens level 7 + ALL (the small setting,
+ * libdeflate: 0.69x to 0.99x cairo's size on the corpus, still faster
+ * than cairo). A NULL
  * options pointer means RF_PNG_OPTIONS_RENDER. Use:
  * rf_png_options_t o = RF_PNG_OPTIONS_GOLDEN; */
 #define RF_PNG_OPTIONS_RENDER { 1, RF_PNG_FILTER_ALL, 0 }

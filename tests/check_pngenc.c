@@ -27,6 +27,10 @@
  *     tile, repeats longer than a match (258 bytes) and overlapping
  *     ones, across row boundaries, at distance 32768 (the window's edge)
  *     and 32769 (just beyond), through libpng and pngtool.py;
+ *   - levels 2..9 filter a whole frame one way when a sample of its rows
+ *     compresses strictly smaller so (SUB for rows that walk one step
+ *     sequence; ramps, runs and noise keep their per-row filters), the
+ *     filter types read back by pngtool.py;
  *   - a full disk (/dev/full) and a read-only folder leave no file.
  * Environment: top_srcdir (default "."), for the corpus and pngtool.py.
  */
@@ -367,6 +371,80 @@ START_TEST(per_row_filters_are_chosen)
     ck_assert_uint_eq(z[32 * 769], 1);
     rf_png_buffer_destroy(&a);
     rf_png_buffer_destroy(&b);
+    free(px);
+}
+END_TEST
+
+/* The filter type of each row of the PNG in a, as pngtool.py reads it
+ * (one digit a row) into out (room for h + 2). */
+static void row_filters(const rf_png_buffer_t *a, char *out, size_t cap)
+{
+    char path[512], cmd[1200];
+    snprintf(path, sizeof path, "%s/filters.png", tmpdir);
+    FILE *fp = fopen(path, "wb");
+    ck_assert_ptr_nonnull(fp);
+    ck_assert_uint_eq(fwrite(a->data, 1, a->len, fp), a->len);
+    ck_assert_int_eq(fclose(fp), 0);
+    snprintf(cmd, sizeof cmd, "python3 '%s/tests/pngtool.py' filters '%s'", top(), path);
+    FILE *p = popen(cmd, "r");
+    ck_assert_ptr_nonnull(p);
+    ck_assert_ptr_nonnull(fgets(out, (int)cap, p));
+    ck_assert_int_eq(pclose(p), 0);
+    out[strcspn(out, "\n")] = '\0';
+    unlink(path);
+}
+
+/* At the levels libdeflate codes, the whole frame may take one filter
+ * when a sample of its rows compresses strictly smaller so than filtered
+ * per row. Each row here is a horizontal walk of small steps (byte j =
+ * byte j - 3 + step[s + j]) over one sequence of steps, entered at a
+ * random s: SUB leaves every row a window of that one sequence (matches
+ * row after row), which the per-row choice by sums of absolute values
+ * does not see (level 0 stores its choice: mixed). Level 7: SUB on every
+ * row, and smaller than the rows filtered per row would be. A frame of
+ * ramps, runs and noise keeps its per-row filters at level 7. */
+START_TEST(level7_one_filter_for_the_frame_where_a_sample_says)
+{
+    enum { W = 256, H = 160 };
+    static uint8_t step[2 * W * 3];
+    for (size_t i = 0; i < sizeof step; i++)
+        step[i] = (uint8_t)(next32() % 5 - 2);
+    rf_png_frame_t f;
+    uint32_t *px = make_frame(W, H, 0, &f);
+    for (uint32_t y = 0; y < H; y++) {
+        uint8_t b[W * 3];
+        size_t s = next32() % (W * 3);
+        for (size_t j = 0; j < 3; j++)
+            b[j] = (uint8_t)next32();
+        for (size_t j = 3; j < W * 3; j++)
+            b[j] = (uint8_t)(b[j - 3] + step[s + j]);
+        uint32_t *row = (uint32_t *)(void *)((uint8_t *)px + y * f.stride);
+        for (uint32_t x = 0; x < W; x++)
+            row[x] = 0xff000000u | (uint32_t)b[3 * x] << 16 | (uint32_t)b[3 * x + 1] << 8 |
+                     b[3 * x + 2];
+    }
+    char got[H + 8];
+    rf_png_options_t stored = { 0, RF_PNG_FILTER_ALL, 0 }, small = { 7, RF_PNG_FILTER_ALL, 0 };
+    rf_png_buffer_t a = { 0 };
+    encode(&f, &stored, 0, &a);
+    row_filters(&a, got, sizeof got);
+    ck_assert_uint_eq(strlen(got), H);
+    ck_assert_msg(strspn(got, "1") < H, "the per-row choice took SUB everywhere: %s", got);
+    encode(&f, &small, 0, &a);
+    row_filters(&a, got, sizeof got);
+    ck_assert_msg(strspn(got, "1") == H, "level 7 did not take SUB throughout: %s", got);
+    check_frame(&f, &small, 1, 0, 1, "walks of one step sequence, level 7");
+    free(px);
+
+    px = make_frame(W, H, 0, &f);
+    encode(&f, &small, 0, &a);
+    row_filters(&a, got, sizeof got);
+    ck_assert_uint_eq(strlen(got), H);
+    int types = 0;
+    for (char c = '0'; c <= '4'; c++)
+        types += strchr(got, c) != NULL;
+    ck_assert_msg(types >= 2, "ramps, runs and noise: one filter at level 7: %s", got);
+    rf_png_buffer_destroy(&a);
     free(px);
 }
 END_TEST
@@ -789,6 +867,7 @@ static Suite *pngenc_suite(void)
     tcase_add_test(g, odd_widths_one_row_and_16384_wide);
     tcase_add_test(g, every_level_same_pixels_scalar_same_bytes);
     tcase_add_test(g, per_row_filters_are_chosen);
+    tcase_add_test(g, level7_one_filter_for_the_frame_where_a_sample_says);
     tcase_add_test(g, level1_is_one_dynamic_block_a_half_in_several_idats);
     tcase_add_test(g, level1_unfiltered_with_matches_where_smaller);
     tcase_add_test(g, level1_tiny_and_flat_frames_stay_filtered);

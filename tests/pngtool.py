@@ -18,6 +18,8 @@ own published fixtures before the tests trust it.
 Commands (pixels are "x,y,r,g,b,a"; colors "r,g,b,a"):
   decode IN [OUT.raw]          print "W H"; write RGBA (to stdout with '-')
   info IN                      print "W H depth colortype interlace"
+  filters IN                   the filter type of each row, one digit a row
+                               (8-bit RGB or RGBA, not interlaced)
   recode IN OUT KIND [--lossy] re-encode IN's pixels as KIND (see KINDS);
                                without --lossy refuse unless exact
   poke IN OUT PIXEL...         set pixels (written as RGB/RGBA 8-bit)
@@ -722,6 +724,17 @@ def main(argv):
     elif cmd == 'info':
         w, h, _, ih = load(a[0])
         print(w, h, ih['depth'], ih['ct'], ih['interlace'])
+    elif cmd == 'filters':
+        with open(a[0], 'rb') as f:
+            cs = read_chunks(f.read())
+        w, h, depth, ct, _, _, inter = struct.unpack('>IIBBBBB', cs[0][1])
+        if depth != 8 or ct not in (2, 6) or inter:
+            raise SystemExit('filters: 8-bit RGB or RGBA, not interlaced')
+        raw = zlib.decompress(b''.join(b for k, b in cs if k == b'IDAT'))
+        stride = 1 + w * CHANNELS[ct]
+        if len(raw) != stride * h:
+            raise SystemExit('filters: %d bytes of image data, not %d' % (len(raw), stride * h))
+        print(''.join(str(raw[y * stride]) for y in range(h)))
     elif cmd == 'recode':
         lossy = '--lossy' in a
         a = [x for x in a if x != '--lossy']
