@@ -1,18 +1,14 @@
 /* glyphmask.c - glyph coverage masks rasterized by FreeType or cairo,
  * cached (glyphmask.h). */
-#define _GNU_SOURCE 1 /* cpu_set_t (spawn.h) */
 #include "glyphmask.h"
 
 #include <cairo.h>
 #include <math.h>
-#include <pthread.h>
-#include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#include "spawn.h"
+#include "helper.h"
 
 #define ARENA_MIN (64u << 10)
 #define SLOTS_MIN 64u   /* the table starts this small and doubles */
@@ -65,8 +61,6 @@ typedef struct built {
     int sx, sy;
 } built_t;
 
-typedef struct helper helper_t;
-static void helper_stop(helper_t *h);
 static int paint_groups(struct rf_glyph_masks *c, rf_raster_t *ras, built_t *b);
 
 /* A source of outlines (rf_glyph_masks_source). */
@@ -104,7 +98,10 @@ struct rf_glyph_masks {
     uint32_t ngroups;
     atomic_uint next_group;    /* the next group a thread takes */
     int threads;               /* rf_glyph_masks_set_threads: 1 or 2 */
-    helper_t *helper;          /* the second thread, NULL until a batch needs it */
+    rf_helper_t *helper;       /* the second thread (helper.h), NULL until a batch needs it */
+    rf_raster_t *helper_ras;   /* the helper's rasterizer, made on its thread */
+    built_t helper_built;      /* what it holds */
+    int helper_failed;         /* a job of the helper's ran out of memory */
     built_t built;             /* what the caller's rasterizer holds (paint) */
 };
 
@@ -121,7 +118,8 @@ void rf_glyph_masks_destroy(rf_glyph_masks_t *c)
 {
     if (c == NULL)
         return;
-    helper_stop(c->helper);
+    rf_helper_destroy(c->helper);
+    rf_raster_destroy(c->helper_ras);
     free(c->jobs);
     free(c->order);
     free(c->slots);
@@ -538,140 +536,17 @@ int rf_glyph_masks_get(rf_glyph_masks_t *c, rf_raster_t *ras, uint32_t src, uint
 
 /* Batches smaller than this are painted by the caller alone. */
 #define BATCH_MIN 8
-/* How long the helper keeps polling for the next batch before it sleeps
- * (the next layer's batch often comes within this; waking a sleeping
- * thread costs about 50 us on the virtual machines measured). */
-#define HELPER_SPIN_NS 150000L
 
-struct helper {
-    pthread_t thread;
-    pthread_mutex_t mu;
-    pthread_cond_t cv;
-    rf_glyph_masks_t *c;
-    rf_raster_t *ras;          /* the helper's own (FreeType per thread) */
-    built_t built;             /* what ras holds */
-    atomic_uint posted;        /* batches given (release: the jobs are set) */
-    atomic_uint finished;      /* batches painted (release: the bytes) */
-    atomic_int failed;         /* a job of the helper's ran out of memory */
-    int sleeping, quit;        /* under mu */
-    rf_spawn_cpus_t cpus;      /* where its thread started (spawn.h) */
-};
-
-static inline void cpu_relax(void)
+/* The helper's share: groups taken until none is left, with its own
+ * rasterizer (FreeType per thread), made on its first batch; none (no
+ * memory): the caller paints every group. */
+static void helper_job(void *arg)
 {
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#endif
-}
-
-static long elapsed_ns(const struct timespec *t0)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (t.tv_sec - t0->tv_sec) * 1000000000L + (t.tv_nsec - t0->tv_nsec);
-}
-
-static void *helper_main(void *arg)
-{
-    helper_t *h = arg;
-    unsigned seen = 0;
-    rf_spawn_widen(&h->cpus);
-    for (;;) {
-        unsigned p = atomic_load_explicit(&h->posted, memory_order_acquire);
-        if (p == seen) {
-            struct timespec t0;
-            clock_gettime(CLOCK_MONOTONIC, &t0);
-            for (int i = 1; p == seen; i++) {
-                cpu_relax();
-                if ((i & 255) == 0 && elapsed_ns(&t0) > HELPER_SPIN_NS)
-                    break;
-                p = atomic_load_explicit(&h->posted, memory_order_acquire);
-            }
-        }
-        if (p == seen) {
-            pthread_mutex_lock(&h->mu);
-            while ((p = atomic_load_explicit(&h->posted, memory_order_acquire)) == seen &&
-                   !h->quit) {
-                h->sleeping = 1;
-                pthread_cond_wait(&h->cv, &h->mu);
-            }
-            h->sleeping = 0;
-            int quit = p == seen;
-            pthread_mutex_unlock(&h->mu);
-            if (quit)
-                break;
-        }
-        seen = p;
-        if (h->ras == NULL)
-            h->ras = rf_raster_create();
-        /* no rasterizer (no memory): the caller paints every group */
-        if (h->ras != NULL && paint_groups(h->c, h->ras, &h->built) != 0)
-            atomic_store(&h->failed, 1);
-        atomic_store_explicit(&h->finished, seen, memory_order_release);
-    }
-    rf_raster_destroy(h->ras);
-    return NULL;
-}
-
-/* Starts h's thread on the process's CPUs but its creator's (spawn.h;
- * measured: a cold 1080p text frame right after its parent had been busy
- * was slower than on one thread when the helper started on its creator's
- * CPU), or anywhere when that start fails (a cpuset that changed). 0, or
- * pthread_create's error. */
-static int helper_start(helper_t *h)
-{
-    pthread_attr_t attr;
-    if (pthread_attr_init(&attr) == 0) {
-        rf_spawn_elsewhere(&attr, &h->cpus);
-        int rc = pthread_create(&h->thread, &attr, helper_main, h);
-        pthread_attr_destroy(&attr);
-        if (rc == 0 || !h->cpus.narrowed)
-            return rc;
-    }
-    h->cpus.narrowed = 0;
-    return pthread_create(&h->thread, NULL, helper_main, h);
-}
-
-/* The helper of c, started on first use; NULL when it cannot start. */
-static helper_t *helper_get(rf_glyph_masks_t *c)
-{
-    if (c->helper != NULL)
-        return c->helper;
-    helper_t *h = calloc(1, sizeof *h);
-    int mu = 0, cv = 0;
-    if (h != NULL) {
-        h->c = c;
-        atomic_init(&h->posted, 0);
-        atomic_init(&h->finished, 0);
-        atomic_init(&h->failed, 0);
-        mu = pthread_mutex_init(&h->mu, NULL) == 0;
-        cv = mu && pthread_cond_init(&h->cv, NULL) == 0;
-        if (cv && helper_start(h) == 0) {
-            c->helper = h;
-            return h;
-        }
-    }
-    if (cv)
-        pthread_cond_destroy(&h->cv);
-    if (mu)
-        pthread_mutex_destroy(&h->mu);
-    free(h);
-    c->threads = 1; /* no second thread here: one from now on */
-    return NULL;
-}
-
-static void helper_stop(helper_t *h)
-{
-    if (h == NULL)
-        return;
-    pthread_mutex_lock(&h->mu);
-    h->quit = 1;
-    pthread_cond_signal(&h->cv);
-    pthread_mutex_unlock(&h->mu);
-    pthread_join(h->thread, NULL);
-    pthread_cond_destroy(&h->cv);
-    pthread_mutex_destroy(&h->mu);
-    free(h);
+    rf_glyph_masks_t *c = arg;
+    if (c->helper_ras == NULL)
+        c->helper_ras = rf_raster_create();
+    if (c->helper_ras != NULL && paint_groups(c, c->helper_ras, &c->helper_built) != 0)
+        c->helper_failed = 1;
 }
 
 /* The batch's jobs in groups, one per certificate slot (a counting
@@ -755,32 +630,22 @@ int rf_glyph_masks_reserve(rf_glyph_masks_t *c, uint32_t src, uint32_t gid, doub
 
 int rf_glyph_masks_paint(rf_glyph_masks_t *c, rf_raster_t *ras)
 {
-    int bad = 0;
-    helper_t *h = NULL;
     if (c->njobs == 0)
         return 0;
-    if (c->threads > 1 && c->njobs >= BATCH_MIN && ras != NULL)
-        h = helper_get(c);
+    int two = 0;
     group_jobs(c); /* a glyph's phases one after another: shifts, not builds */
-    if (h != NULL) {
-        unsigned p = atomic_load_explicit(&h->posted, memory_order_relaxed) + 1;
-        atomic_store_explicit(&h->posted, p, memory_order_release);
-        pthread_mutex_lock(&h->mu);
-        if (h->sleeping)
-            pthread_cond_signal(&h->cv);
-        pthread_mutex_unlock(&h->mu);
-        bad = paint_groups(c, ras, &c->built) != 0;
-        /* the helper is painting: a short wait, polled, then yielding */
-        for (int i = 0; atomic_load_explicit(&h->finished, memory_order_acquire) != p; i++) {
-            if (i < 4096)
-                cpu_relax();
-            else
-                sched_yield();
-        }
-        if (atomic_exchange(&h->failed, 0))
-            bad = 1;
-    } else {
-        bad = paint_groups(c, ras, &c->built) != 0;
+    if (c->threads > 1 && c->njobs >= BATCH_MIN && ras != NULL) {
+        if (c->helper == NULL)
+            c->helper = rf_helper_create();
+        two = rf_helper_post(c->helper, helper_job, c) == 0;
+        if (!two)
+            c->threads = 1; /* no second thread here: one from now on */
+    }
+    int bad = paint_groups(c, ras, &c->built) != 0;
+    if (two) {
+        rf_helper_wait(c->helper);
+        bad |= c->helper_failed;
+        c->helper_failed = 0;
     }
     c->njobs = 0;
     if (bad) {

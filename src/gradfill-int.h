@@ -34,6 +34,22 @@ typedef struct {
     seg_t seg[RF_GRADFILL_MAX_STOPS + 1];    /* segment n: x < sx[n], x >= sx[n - 1] */
 } walker_t;
 
+/* The widest box whose positions along a row are tabled (32 KiB of stack)
+ * for rows of dense color changes, and the widest linear fill through a
+ * mask. */
+#define RF_GRADFILL_DTAB 4096
+
+/* The rows of a box, y0 .. y1-1, with scratch (GRADFILL_SCRATCH words of
+ * the calling thread's own). */
+#define GRADFILL_SCRATCH RF_GRADFILL_DTAB
+typedef void (*gradfill_rows_fn)(const void *ctx, int y0, int y1, uint32_t *scratch);
+
+/* fn over rows 0 .. bh-1 of a bw-wide box: on the calling thread alone,
+ * or, given a helper and RF_GRADFILL_SPLIT pixels or more, rows bh / 2 on
+ * on the helper's thread at the same time (fn must write only its own
+ * rows). */
+void gradfill_rows(rf_helper_t *helper, int bw, int bh, gradfill_rows_fn fn, const void *ctx);
+
 /* _cairo_fixed_16_16_from_double: d * 65536 rounded to nearest (even). */
 int32_t gradfill_fixed(double d);
 

@@ -317,6 +317,7 @@ static inline int64_t step(int64_t v, int64_t d)
 
 /* The pixels a row's source colors are kept for at once (2 KiB). */
 #define RADIAL_CHUNK 512
+_Static_assert(RADIAL_CHUNK <= GRADFILL_SCRATCH, "a thread's scratch holds a chunk");
 
 /* Where a row's walk through the color changes starts: C's key (the bits
  * of the float nearest C, shifted right by sh; monotone in C, and C >= 0)
@@ -457,6 +458,47 @@ static void row_by_pixel(uint32_t *out, const uint8_t *m, int w, row_t row, cons
     }
 }
 
+/* What the rows of a radial fill read (rf_gradfill_radial's, shared by
+ * its threads). */
+typedef struct {
+    unsigned char *data;
+    int stride, b0, b1, bw;
+    const xform_t *t;
+    int has;
+    int32_t c1x, c1y;
+    int sx, sy;
+    const rf_gradfill_mask_t *mask;
+    const int64_t *bnd;
+    const uint32_t *col;
+    int nb;
+    const keys_t *keys;
+    const rad_t *g;
+    const walker_t *wk;
+    int simd;
+} rad_rows_t;
+
+/* Rows y0 .. y1-1 of a radial fill (gradfill_rows_fn); scratch: the
+ * source colors of RADIAL_CHUNK pixels, cleared first (row_by_breaks
+ * leaves uncovered pixels' as they were). */
+static void rad_rows(const void *ctx, int y0, int y1, uint32_t *scratch)
+{
+    const rad_rows_t *r = ctx;
+    const rf_gradfill_mask_t *mask = r->mask;
+    memset(scratch, 0, RADIAL_CHUNK * sizeof *scratch);
+    for (int y = y0; y < y1; y++) {
+        row_t row;
+        row_setup(r->t, r->has, r->c1x, r->c1y, r->sx, r->sy + y, r->bw, &row);
+        const uint8_t *m = mask->a + (size_t)(r->b1 + y - mask->y) * (size_t)mask->stride +
+                           (r->b0 - mask->x);
+        uint32_t *out = (uint32_t *)(void *)(r->data + (size_t)(r->b1 + y) * (size_t)r->stride) +
+                        r->b0;
+        if (r->nb >= 0)
+            row_by_breaks(out, m, r->bw, row, r->bnd, r->col, r->nb, r->keys, scratch, r->simd);
+        else
+            row_by_pixel(out, m, r->bw, row, r->g, r->wk);
+    }
+}
+
 int rf_gradfill_radial(unsigned char *data, int stride, int width, int height, const int clip[4],
                        const cairo_matrix_t *inv, double cx, double cy, double radius,
                        const rf_gradfill_stop_t *stops, int n, const rf_gradfill_mask_t *mask)
@@ -508,24 +550,15 @@ int rf_gradfill_radial(unsigned char *data, int stride, int width, int height, c
     bnd[0] = INT64_MIN;
     if (nb >= 0)
         bnd[nb + 1] = INT64_MAX;
-    uint32_t src[RADIAL_CHUNK] = { 0 };
     /* a table of at most a quarter entry a pixel (its making is the walk
      * of a pixel or so an entry) */
     keys_t keys;
     int64_t area = (int64_t)bw * bh / 4;
     int have_keys = nb >= 1 && keys_make(&keys, bnd, nb, cmax,
                                          area < KEY_TAB_MAX ? (int)area : KEY_TAB_MAX);
-    for (int y = 0; y < bh; y++) {
-        row_t row;
-        row_setup(&t, has, c1x, c1y, sx, sy + y, bw, &row);
-        const uint8_t *m = mask->a + (size_t)(b1 + y - mask->y) * (size_t)mask->stride +
-                           (b0 - mask->x);
-        uint32_t *out = (uint32_t *)(void *)(data + (size_t)(b1 + y) * (size_t)stride) + b0;
-        if (nb >= 0)
-            row_by_breaks(out, m, bw, row, bnd, col, nb, have_keys ? &keys : NULL, src, simd);
-        else
-            row_by_pixel(out, m, bw, row, &g, &wk);
-    }
+    const rad_rows_t r = { data, stride, b0, b1, bw, &t, has, c1x, c1y, sx, sy, mask, bnd, col, nb,
+                           have_keys ? &keys : NULL, &g, &wk, simd };
+    gradfill_rows(mask->helper, bw, bh, rad_rows, &r);
     return 1;
 }
 
@@ -601,7 +634,7 @@ static int probe_one(const cairo_matrix_t *m, const double p[4], double rad,
     cairo_surface_finish(s);
     cairo_surface_destroy(s);
     const int clip[4] = { 0, 0, W, H };
-    const rf_gradfill_mask_t mk = { cov, MW, mx, my, MW, MH };
+    const rf_gradfill_mask_t mk = { cov, MW, mx, my, MW, MH, NULL };
     unsigned char *d = (unsigned char *)b;
     if (st == NULL)
         rf_gradfill_solid_mask(d, W * 4, W, H, clip, c, &mk);

@@ -11,9 +11,6 @@
 
 #define FIXED_1 GRADFILL_FIXED_1
 #define PIXMAN_MAX_INT 32767.0         /* cairo-image-source.c */
-/* The widest box whose positions along a row are tabled (32 KiB of stack)
- * for rows of dense color changes. */
-#define RF_GRADFILL_DTAB 4096
 
 /* ---- cairo's side ---- */
 
@@ -504,6 +501,39 @@ int gradfill_breaks_cap(int64_t n, int cost)
     return cap < 4 ? 4 : cap > GRADFILL_MAX_BREAKS ? GRADFILL_MAX_BREAKS : (int)cap;
 }
 
+/* The helper's share of a box's rows: its own scratch (fn defines what
+ * it reads of it). */
+typedef struct {
+    gradfill_rows_fn fn;
+    const void *ctx;
+    int y0, y1;
+    uint32_t scratch[GRADFILL_SCRATCH];
+} rows_job_t;
+
+static void rows_job(void *arg)
+{
+    rows_job_t *j = arg;
+    j->fn(j->ctx, j->y0, j->y1, j->scratch);
+}
+
+void gradfill_rows(rf_helper_t *helper, int bw, int bh, gradfill_rows_fn fn, const void *ctx)
+{
+    uint32_t scratch[GRADFILL_SCRATCH];
+    int mid = bh;
+    rows_job_t j;
+    if (helper != NULL && bh >= 2 && (int64_t)bw * bh >= RF_GRADFILL_SPLIT) {
+        j.fn = fn;
+        j.ctx = ctx;
+        j.y0 = bh / 2;
+        j.y1 = bh;
+        if (rf_helper_post(helper, rows_job, &j) == 0)
+            mid = bh / 2;
+    }
+    fn(ctx, 0, mid, scratch);
+    if (mid < bh)
+        rf_helper_wait(helper);
+}
+
 /* A linear gradient over a box as pixman walks it: what every row needs. */
 typedef struct {
     lin_t g;
@@ -571,8 +601,24 @@ static int lin_box_init(lin_box_t *p, const int box[4], const cairo_matrix_t *in
     return 1;
 }
 
+/* (int64_t)(inc * i) for the dense walk, inc the first row's: the same
+ * down the rows (affine: always; a row of another inc walks without). */
+static void lin_box_dtab(lin_box_t *p)
+{
+    int64_t t;
+    double inc;
+    row_setup(&p->g, p->sx, p->sy, &t, &inc);
+    if (p->bw <= RF_GRADFILL_DTAB && (int64_t)(inc * p->bw) != 0) {
+        for (int i = 0; i < p->bw; i++)
+            p->dtab[i] = (int64_t)(inc * i);
+        p->dinc = inc;
+        p->have_d = 1;
+    }
+}
+
 /* Row y of the box (y > 0 of a horizontal gradient: pixman repeats its
- * first row, which the caller copies) into out[0 .. bw-1]. */
+ * first row, which the caller copies) into out[0 .. bw-1]; p is only
+ * read unless its changes are per row (nb < 0). */
 static void lin_box_row(lin_box_t *p, int y, uint32_t *out)
 {
     const lin_t *g = &p->g;
@@ -583,14 +629,6 @@ static void lin_box_row(lin_box_t *p, int y, uint32_t *out)
     if ((int64_t)(inc * bw) == 0) {
         fill32(out, 0, bw, gradfill_walk(&g->wk.seg[gradfill_seg_of(&g->wk, t)], t));
         return;
-    }
-    /* (int64_t)(inc * i), the same down the rows while inc is (affine:
-     * always), for the dense walk */
-    if (!p->have_d && bw <= RF_GRADFILL_DTAB) {
-        for (int i = 0; i < bw; i++)
-            p->dtab[i] = (int64_t)(inc * i);
-        p->dinc = inc;
-        p->have_d = 1;
     }
     int rn = p->nb;
     uint32_t rc0 = p->c0;
@@ -610,9 +648,34 @@ static void lin_box_row(lin_box_t *p, int y, uint32_t *out)
     }
 }
 
+/* What the rows of a box fill read. */
+typedef struct {
+    lin_box_t *p;
+    unsigned char *data;
+    int stride, x, y;
+    const rf_gradfill_mask_t *mask;
+    int simd;
+} lin_rows_t;
+
+/* Rows y0 .. y1-1 of a box fill (gradfill_rows_fn). */
+static void lin_fill_rows(const void *ctx, int y0, int y1, uint32_t *scratch)
+{
+    const lin_rows_t *r = ctx;
+    lin_box_t *p = r->p;
+    (void)scratch;
+    for (int y = y0; y < y1; y++) {
+        uint32_t *out = (uint32_t *)(void *)(r->data + (size_t)(r->y + y) * (size_t)r->stride) + r->x;
+        if (p->horizontal && y > 0) /* pixman repeats its first row */
+            memcpy(out, (uint32_t *)(void *)(r->data + (size_t)r->y * (size_t)r->stride) + r->x,
+                   sizeof *out * (size_t)p->bw);
+        else
+            lin_box_row(p, y, out);
+    }
+}
+
 int rf_gradfill_linear(unsigned char *data, int stride, int width, int height, const int box[4],
                        const cairo_matrix_t *inv, double x0, double y0, double x1, double y1,
-                       const rf_gradfill_stop_t *stops, int n)
+                       const rf_gradfill_stop_t *stops, int n, rf_helper_t *helper)
 {
     if (n <= 0 || n > RF_GRADFILL_MAX_STOPS || !(box[0] >= 0 && box[1] >= 0 &&
         box[2] <= width && box[3] <= height && box[0] < box[2] && box[1] < box[3]))
@@ -620,15 +683,30 @@ int rf_gradfill_linear(unsigned char *data, int stride, int width, int height, c
     lin_box_t p;
     if (!lin_box_init(&p, box, inv, x0, y0, x1, y1, stops, n, 0))
         return 0;
-    for (int y = 0; y < p.bh; y++) {
-        uint32_t *out = (uint32_t *)(void *)(data + (size_t)(box[1] + y) * (size_t)stride) + box[0];
-        if (p.horizontal && y > 0) /* pixman repeats its first row */
-            memcpy(out, (uint32_t *)(void *)(data + (size_t)box[1] * (size_t)stride) + box[0],
-                   sizeof *out * (size_t)p.bw);
-        else
-            lin_box_row(&p, y, out);
-    }
+    lin_box_dtab(&p);
+    const lin_rows_t r = { &p, data, stride, box[0], box[1], NULL, 0 };
+    /* two threads when the rows read p only: one list of changes, not
+     * copies of the first row */
+    gradfill_rows(p.nb >= 0 && !p.horizontal ? helper : NULL, p.bw, p.bh, lin_fill_rows, &r);
     return 1;
+}
+
+/* Rows y0 .. y1-1 of a fill through a mask (gradfill_rows_fn): each
+ * row's colors in scratch (a horizontal gradient's: its first row's, once
+ * a thread), composited. */
+static void lin_mask_rows(const void *ctx, int y0, int y1, uint32_t *scratch)
+{
+    const lin_rows_t *r = ctx;
+    lin_box_t *p = r->p;
+    const rf_gradfill_mask_t *mask = r->mask;
+    for (int y = y0; y < y1; y++) {
+        const uint8_t *m = mask->a + (size_t)(r->y + y - mask->y) * (size_t)mask->stride +
+                           (r->x - mask->x);
+        uint32_t *out = (uint32_t *)(void *)(r->data + (size_t)(r->y + y) * (size_t)r->stride) + r->x;
+        if (!(p->horizontal && y > y0)) /* pixman computes a horizontal one's first row only */
+            lin_box_row(p, p->horizontal ? 0 : y, scratch);
+        gradfill_over_row(out, scratch, m, p->bw, r->simd);
+    }
 }
 
 int rf_gradfill_linear_mask(unsigned char *data, int stride, int width, int height,
@@ -646,16 +724,9 @@ int rf_gradfill_linear_mask(unsigned char *data, int stride, int width, int heig
     lin_box_t p;
     if (!lin_box_init(&p, b, inv, x0, y0, x1, y1, stops, n, 1))
         return 0;
-    uint32_t row[RF_GRADFILL_DTAB];
-    int simd = gradfill_simd();
-    for (int y = 0; y < p.bh; y++) {
-        const uint8_t *m = mask->a + (size_t)(b[1] + y - mask->y) * (size_t)mask->stride +
-                           (b[0] - mask->x);
-        uint32_t *out = (uint32_t *)(void *)(data + (size_t)(b[1] + y) * (size_t)stride) + b[0];
-        if (!(p.horizontal && y > 0)) /* pixman computes a horizontal one's first row only */
-            lin_box_row(&p, y, row);
-        gradfill_over_row(out, row, m, p.bw, simd);
-    }
+    lin_box_dtab(&p);
+    const lin_rows_t r = { &p, data, stride, b[0], b[1], mask, gradfill_simd() };
+    gradfill_rows(p.nb >= 0 ? mask->helper : NULL, p.bw, p.bh, lin_mask_rows, &r);
     return 1;
 }
 
@@ -707,7 +778,7 @@ static int probe_one(const cairo_matrix_t *m, double uw, double uh, const double
     cairo_surface_destroy(s);
     int box[4] = { (int)bx0, (int)by0, (int)bx1, (int)by1 };
     return ok && rf_gradfill_linear((unsigned char *)b, W * 4, W, H, box, &inv, p[0], p[1], p[2],
-                                    p[3], st, n) && memcmp(a, b, sizeof a) == 0;
+                                    p[3], st, n, NULL) && memcmp(a, b, sizeof a) == 0;
 }
 
 static int usable;

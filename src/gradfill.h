@@ -37,16 +37,28 @@
  * once; when any pixel differs (another cairo or pixman, another FPU) the
  * renderer keeps drawing with cairo.
  *
- * Level 1: includes cairo.h only. Thread-safety: no state but the probe's
- * result, computed once (pthread_once). */
+ * A box of RF_GRADFILL_SPLIT pixels or more, given a helper (helper.h),
+ * has its rows from the middle down painted on the helper's thread while
+ * the caller paints the others: every row is computed from the box's
+ * shared, read-only tables alone, so the bytes are the same on one thread
+ * or two (tests/check_gradfill.c compares them).
+ *
+ * Level 1: includes cairo.h and helper.h (level 0). Thread-safety: no
+ * state but the probe's result, computed once (pthread_once); a call
+ * with a helper uses it (its owner's thread calls). */
 #ifndef RF_GRADFILL_H
 #define RF_GRADFILL_H
 
 #include <cairo.h>
 #include <stdint.h>
 
+#include "helper.h"
+
 /* The most stops painted here; a gradient with more is cairo's. */
 #define RF_GRADFILL_MAX_STOPS 32
+/* The fewest pixels of a box whose rows are shared with a helper (about
+ * 0.1 ms of rows on each thread: more than a post and a wait cost). */
+#define RF_GRADFILL_SPLIT 65536
 
 /* A stop as given to cairo_pattern_add_color_stop_rgba: offset, red,
  * green, blue, alpha (straight; clamped to [0, 1] as cairo clamps them),
@@ -64,16 +76,19 @@ typedef struct {
  * applies), as cairo_fill() of that box would paint it with operator
  * OVER. Returns 1 when it painted; 0, with nothing written, for a case it
  * does not reproduce (n of 0 or over RF_GRADFILL_MAX_STOPS, coordinates
- * beyond pixman's range, a singular matrix): the caller draws with cairo. */
+ * beyond pixman's range, a singular matrix): the caller draws with cairo.
+ * helper: NULL, or the second thread of a large box. */
 int rf_gradfill_linear(unsigned char *data, int stride, int width, int height, const int box[4],
                        const cairo_matrix_t *inv, double x0, double y0, double x1, double y1,
-                       const rf_gradfill_stop_t *stops, int n);
+                       const rf_gradfill_stop_t *stops, int n, rf_helper_t *helper);
 
 /* A coverage mask: 8-bit rows of stride bytes, w x h, its pixel (0, 0)
- * at device pixel (x, y). */
+ * at device pixel (x, y); helper (helper.h, may be NULL): the fill's
+ * second thread (below). */
 typedef struct {
     const uint8_t *a;
     int stride, x, y, w, h;
+    rf_helper_t *helper;
 } rf_gradfill_mask_t;
 
 /* Paints into data (ARGB32 rows of stride bytes, width x height) the

@@ -61,6 +61,17 @@ static canvas_t canvas_pixels(rf_renderer_t *r)
 }
 
 /* After painting the box (x, y, w, h) inside clip into the canvas. */
+/* The second thread of large fills when the frame may use two cores
+ * (rf_renderer_set_threads), made on first use; else NULL. */
+static rf_helper_t *render_helper(rf_renderer_t *r)
+{
+    if (r->threads < 2)
+        return NULL;
+    if (r->helper == NULL)
+        r->helper = rf_helper_create();
+    return r->helper;
+}
+
 static void painted(rf_renderer_t *r, const int clip[4], int x, int y, int w, int h)
 {
     int bx0 = x > clip[0] ? x : clip[0], by0 = y > clip[1] ? y : clip[1];
@@ -124,7 +135,7 @@ int render_fill_gradient_box(rf_renderer_t *r, const rf_layer_t *L, const rf_sha
     int ib[4] = { (int)box[0], (int)box[1], (int)box[2], (int)box[3] };
     canvas_t cv = canvas_pixels(r);
     if (!rf_gradfill_linear(cv.data, cv.stride, cv.width, cv.height, ib, &inv, x0, y0, x1, y1, st,
-                            (int)p->nstops))
+                            (int)p->nstops, render_helper(r)))
         return 0;
     painted(r, ib, ib[0], ib[1], ib[2] - ib[0], ib[3] - ib[1]);
     return 1;
@@ -162,7 +173,7 @@ int render_coverage_gradient(rf_renderer_t *r, const rf_paint_t *p, const cairo_
         return 0;
     rf_gradfill_inverse(cr, &inv);
     cairo_identity_matrix(cr);
-    const rf_gradfill_mask_t mk = { a, stride, x, y, w, h };
+    const rf_gradfill_mask_t mk = { a, stride, x, y, w, h, render_helper(r) };
     canvas_t cv = canvas_pixels(r);
     int n = (int)p->nstops;
     if (!(radial ? rf_gradfill_radial(cv.data, cv.stride, cv.width, cv.height, clip, &inv, x0, y0,
@@ -197,7 +208,7 @@ int render_coverage_solid_rects(rf_renderer_t *r, const rf_paint_t *p, double al
         const int32_t *b = rects[i];
         const rf_gradfill_mask_t mk = { cov->a + (size_t)b[1] * (size_t)cov->stride + (size_t)b[0],
                                         cov->stride, cov->ox + b[0], cov->oy + b[1],
-                                        b[2] - b[0], b[3] - b[1] };
+                                        b[2] - b[0], b[3] - b[1], NULL };
         rf_gradfill_solid_mask(cv.data, cv.stride, cv.width, cv.height, clip, c, &mk);
         painted(r, clip, mk.x, mk.y, mk.w, mk.h);
     }
@@ -223,7 +234,7 @@ int render_coverage_solid(rf_renderer_t *r, const rf_paint_t *p, double alpha, c
     int clip[4];
     if (!canvas_ready(r, 1, clip))
         return 0;
-    const rf_gradfill_mask_t mk = { a, stride, x, y, w, h };
+    const rf_gradfill_mask_t mk = { a, stride, x, y, w, h, NULL };
     canvas_t cv = canvas_pixels(r);
     rf_gradfill_solid_mask(cv.data, cv.stride, cv.width, cv.height, clip, c, &mk);
     painted(r, clip, x, y, w, h);

@@ -14,6 +14,7 @@
 
 #include "bigbuf.h"
 #include "glyphmask.h"
+#include "helper.h"
 #include "layer.h"
 #include "raster.h"
 #include "render.h"
@@ -93,6 +94,7 @@ struct rf_renderer {
     rf_raster_t *ras;          /* shapes' outlines (raster.h); NULL until used */
     rf_glyph_masks_t *glyph_masks; /* every text layer's (glyphmask.h); NULL until used */
     int threads;                   /* rf_renderer_set_threads */
+    rf_helper_t *helper;       /* large gradient fills' second thread (render_helper); NULL until used */
     rf_raster_t *ras_out;      /* strokes' outlines (offset.h); NULL until used */
     rf_raster_t *ras_piece;    /* an open stroke's outline a slab at a time; NULL until used */
     double *open_xy;           /* an open stroke's polyline, long edges cut (grown, kept) */

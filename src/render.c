@@ -935,6 +935,7 @@ void rf_renderer_destroy(rf_renderer_t *r)
     rf_bigbuf_free(&r->cov_buf);
     rf_raster_destroy(r->ras);
     rf_glyph_masks_destroy(r->glyph_masks);
+    rf_helper_destroy(r->helper);
     rf_raster_destroy(r->ras_out);
     rf_raster_destroy(r->ras_piece);
     free(r->open_xy);
@@ -1072,6 +1073,11 @@ const unsigned char *rf_renderer_pixels(rf_renderer_t *r, int *stride)
 unsigned rf_renderer_gradfills(const rf_renderer_t *r)
 {
     return r->gradfills;
+}
+
+unsigned rf_renderer_helper_jobs(const rf_renderer_t *r)
+{
+    return rf_helper_jobs(r->helper);
 }
 
 int rf_renderer_reused_prefix(const rf_renderer_t *r)

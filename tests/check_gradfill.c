@@ -21,6 +21,29 @@
 #include "scenetest.h"
 
 static uint64_t rs;
+/* The fills' second thread: NULL, or a helper in the "two threads" cases
+ * (their fixture makes it). */
+static rf_helper_t *helper;
+
+static void helper_setup(void)
+{
+    helper = rf_helper_create();
+    ck_assert_ptr_nonnull(helper);
+}
+
+static void helper_teardown(void)
+{
+    rf_helper_destroy(helper);
+    helper = NULL;
+}
+
+/* In a "two threads" case: the helper took a share (a box was large
+ * enough). */
+static void helper_was_used(void)
+{
+    if (helper != NULL)
+        ck_assert_msg(rf_helper_jobs(helper) > 0, "no fill shared its rows with the helper");
+}
 
 static double U(void)
 {
@@ -86,7 +109,7 @@ static int one_case(uint32_t *a, uint32_t *b, int w, int h, int *painted, char *
     if (box[0] >= box[2] || box[1] >= box[3])
         return 1;
     *painted = rf_gradfill_linear((unsigned char *)b, w * 4, w, h, box, &inv, p[0], p[1], p[2],
-                                  p[3], st, ns);
+                                  p[3], st, ns, helper);
     if (!*painted) { /* refused: untouched */
         for (int i = 0; i < w * h; i++)
             if (b[i] != bg)
@@ -126,6 +149,7 @@ START_TEST(test_random_against_cairo)
     ck_assert_msg(bad == 0, "%dx%d: %d of %d cases differ; first: %s", w, h, bad, cases, why);
     /* non-whole boxes and boxes off the canvas are about a third */
     ck_assert_msg(painted * 2 > eligible, "%dx%d: only %d of %d painted", w, h, painted, eligible);
+    helper_was_used();
     free(a);
     free(b);
 }
@@ -146,21 +170,21 @@ START_TEST(test_refuses)
     const rf_gradfill_stop_t two[2] = { { 0, 1, 0, 0, 1 }, { 1, 0, 0, 1, 1 } };
     unsigned char *d = (unsigned char *)px;
     /* one stop, or stops of one color: cairo paints a solid color */
-    ck_assert_int_eq(rf_gradfill_linear(d, 64, 16, 8, box, &id, 0, 0, 16, 0, one, 1), 0);
-    ck_assert_int_eq(rf_gradfill_linear(d, 64, 16, 8, box, &id, 0, 0, 16, 0, same, 3), 0);
+    ck_assert_int_eq(rf_gradfill_linear(d, 64, 16, 8, box, &id, 0, 0, 16, 0, one, 1, NULL), 0);
+    ck_assert_int_eq(rf_gradfill_linear(d, 64, 16, 8, box, &id, 0, 0, 16, 0, same, 3, NULL), 0);
     /* ends within DBL_EPSILON: cairo's average color */
-    ck_assert_int_eq(rf_gradfill_linear(d, 64, 16, 8, box, &id, 3, 3, 3, 3 + 1e-17, two, 2), 0);
+    ck_assert_int_eq(rf_gradfill_linear(d, 64, 16, 8, box, &id, 3, 3, 3, 3 + 1e-17, two, 2, NULL), 0);
     /* beyond pixman's range: cairo rescales the gradient */
-    ck_assert_int_eq(rf_gradfill_linear(d, 64, 16, 8, box, &id, 0, 0, 20000, 0, two, 2), 0);
+    ck_assert_int_eq(rf_gradfill_linear(d, 64, 16, 8, box, &id, 0, 0, 20000, 0, two, 2, NULL), 0);
     /* a box outside the image, or empty; no stops */
     int out[4] = { 10, 2, 17, 5 }, empty[4] = { 4, 4, 4, 6 };
-    ck_assert_int_eq(rf_gradfill_linear(d, 64, 16, 8, out, &id, 0, 0, 16, 0, two, 2), 0);
-    ck_assert_int_eq(rf_gradfill_linear(d, 64, 16, 8, empty, &id, 0, 0, 16, 0, two, 2), 0);
-    ck_assert_int_eq(rf_gradfill_linear(d, 64, 16, 8, box, &id, 0, 0, 16, 0, two, 0), 0);
+    ck_assert_int_eq(rf_gradfill_linear(d, 64, 16, 8, out, &id, 0, 0, 16, 0, two, 2, NULL), 0);
+    ck_assert_int_eq(rf_gradfill_linear(d, 64, 16, 8, empty, &id, 0, 0, 16, 0, two, 2, NULL), 0);
+    ck_assert_int_eq(rf_gradfill_linear(d, 64, 16, 8, box, &id, 0, 0, 16, 0, two, 0, NULL), 0);
     for (int i = 0; i < 16 * 8; i++)
         ck_assert_uint_eq(px[i], 0xff123456u);
     /* and the two-stop gradient itself is painted, only inside the box */
-    ck_assert_int_eq(rf_gradfill_linear(d, 64, 16, 8, box, &id, 0, 0, 16, 0, two, 2), 1);
+    ck_assert_int_eq(rf_gradfill_linear(d, 64, 16, 8, box, &id, 0, 0, 16, 0, two, 2, NULL), 1);
     for (int y = 0; y < 8; y++)
         for (int x = 0; x < 16; x++) {
             int in = x >= 2 && x < 14 && y >= 1 && y < 7;
@@ -284,7 +308,7 @@ static int mask_case(int kind, uint32_t *a, uint32_t *b, uint8_t *cov, int w, in
     uint32_t *keep = malloc((size_t)w * (size_t)h * 4);
     ck_assert_ptr_nonnull(keep);
     memcpy(keep, b, (size_t)w * (size_t)h * 4);
-    const rf_gradfill_mask_t mk = { cov, ms_stride, mx, my, mw, mh };
+    const rf_gradfill_mask_t mk = { cov, ms_stride, mx, my, mw, mh, helper };
     unsigned char *d = (unsigned char *)b;
     if (solid) {
         rf_gradfill_solid_mask(d, w * 4, w, h, clip, sc, &mk);
@@ -349,6 +373,7 @@ START_TEST(test_mask_random_against_cairo)
      * gradient of one stop (1 in 6), which cairo paints as a solid */
     ck_assert_msg(painted * 10 > cases * (kind == 1 ? 7 : 8), "%dx%d: only %d of %d painted", w,
                   h, painted, cases);
+    helper_was_used();
     free(a);
     free(b);
     free(cov);
@@ -369,7 +394,7 @@ START_TEST(test_radial_refuses)
     cairo_matrix_init_identity(&id);
     const rf_gradfill_stop_t two[2] = { { 0, 1, 0, 0, 1 }, { 1, 0, 0, 1, 0.5 } };
     const rf_gradfill_stop_t clear[2] = { { 0, 1, 0, 0, 0 }, { 1, 0, 0, 1, 0.003 } };
-    const rf_gradfill_mask_t all = { cov, 16, 0, 0, 16, 8 }, off = { cov, 16, 16, 0, 16, 8 };
+    const rf_gradfill_mask_t all = { cov, 16, 0, 0, 16, 8, NULL }, off = { cov, 16, 16, 0, 16, 8, NULL };
     unsigned char *d = (unsigned char *)px;
     /* a radius under 1/256, a center that is not a number or beyond
      * pixman's range, no stops */
@@ -507,6 +532,22 @@ static const struct {
       0 },
 };
 
+/* The rows of r's frame (w x h) unlike cairo's drawing of sc at t
+ * (RF_GRADFILL_OFF=1: cairo paints every gradient). */
+static int rows_unlike_cairo(rf_renderer_t *r, const rf_scene_t *sc, double t, int w, int h)
+{
+    setenv("RF_GRADFILL_OFF", "1", 1);
+    uint32_t *ref = rf_test_frame(sc, t, w, h);
+    unsetenv("RF_GRADFILL_OFF");
+    int stride;
+    const unsigned char *p = rf_renderer_pixels(r, &stride);
+    int diff = 0;
+    for (int y = 0; y < h; y++)
+        diff += memcmp(p + (size_t)y * (size_t)stride, ref + (size_t)y * w, (size_t)w * 4) != 0;
+    free(ref);
+    return diff;
+}
+
 START_TEST(test_renderer_same_bytes)
 {
     char json[4096];
@@ -519,23 +560,68 @@ START_TEST(test_renderer_same_bytes)
         ck_assert_ptr_nonnull(r);
         ck_assert_int_eq(rf_renderer_draw(r, t), 0);
         unsigned used = rf_renderer_gradfills(r);
-        setenv("RF_GRADFILL_OFF", "1", 1);
-        uint32_t *ref = rf_test_frame(sc, t, SW, SH);
-        unsetenv("RF_GRADFILL_OFF");
-        int stride;
-        const unsigned char *p = rf_renderer_pixels(r, &stride);
-        int diff = 0;
-        for (int y = 0; y < SH; y++)
-            diff += memcmp(p + (size_t)y * (size_t)stride, ref + (size_t)y * SW, SW * 4) != 0;
+        int diff = rows_unlike_cairo(r, sc, t, SW, SH);
         ck_assert_msg(diff == 0, "scene %d t=%g: %d rows differ", _i, t, diff);
         if (scenes[_i].fills >= 0)
             ck_assert_msg(used == (unsigned)scenes[_i].fills, "scene %d t=%g: %u fills, not %d",
                           _i, t, used, scenes[_i].fills);
         else
             ck_assert_msg(used >= 1, "scene %d t=%g: no fill painted", _i, t);
-        free(ref);
         rf_renderer_destroy(r);
     }
+    rf_scene_destroy(sc);
+}
+END_TEST
+
+/* A renderer that may use two cores (rf_renderer_set_threads 2: `seek`,
+ * a one-frame render) paints large fills' lower rows on its helper: a
+ * 1280x720 frame of a linear backdrop, a horizontal band, radial glows
+ * (one turned and scaled), a linear fill through an ellipse's coverage
+ * and a translucent horizontal one, the same bytes as cairo's (the fill
+ * off) at five times. */
+START_TEST(test_renderer_two_threads_same_bytes)
+{
+    static const char json[] =
+        "{\"runeframe\": 1, \"canvas\": {\"width\": 1280, \"height\": 720, \"background\": "
+        "\"#102030\"}, \"timeline\": {\"fps\": 10, \"duration\": 2}, \"values\": {\"r\": "
+        "{\"tween\": {\"from\": 150, \"to\": 420, \"duration\": 2}}}, \"layers\": ["
+        "{\"type\": \"rect\", \"x\": 640, \"y\": 360, \"width\": 1280, \"height\": 720, "
+        "\"fill\": {\"linear\": {\"from\": [-500, -300], \"to\": [600, 340], \"stops\": "
+        "[[0, \"#0b1020\"], [0.5, \"#3a2f6b\"], [1, \"#1d2b53\"]]}}},"
+        "{\"type\": \"rect\", \"x\": 640, \"y\": 600, \"width\": 1280, \"height\": 200, "
+        "\"fill\": {\"linear\": {\"from\": [-640, 0], \"to\": [640, 0], \"stops\": "
+        "[[0, \"#ff8000\"], [1, \"#0080ff\"]]}}},"
+        "{\"type\": \"circle\", \"x\": 400.5, \"y\": 300.25, \"r\": \"r\", \"fill\": "
+        "{\"radial\": {\"center\": [0, 0], \"radius\": \"r\", \"stops\": [[0, \"#ffd000e0\"], "
+        "[0.6, \"#ff206080\"], [1, \"#2040ff00\"]]}}},"
+        "{\"type\": \"ellipse\", \"x\": 900, \"y\": 380, \"rx\": 330, \"ry\": 220, "
+        "\"rotate\": 20, \"scale\": 1.2, \"fill\": {\"radial\": {\"center\": [40, -20], "
+        "\"radius\": 300, \"stops\": [[0, \"#ffffff\"], [0.4, \"#40c0ff90\"], [1, "
+        "\"#00000000\"]]}}},"
+        "{\"type\": \"ellipse\", \"x\": 640, \"y\": 360, \"rx\": 500, \"ry\": 260, "
+        "\"fill\": {\"linear\": {\"from\": [-500, -100], \"to\": [500, 200], \"stops\": "
+        "[[0, \"#ff000060\"], [1, \"#00ff00c0\"]]}}},"
+        "{\"type\": \"rect\", \"x\": 640, \"y\": 150, \"width\": 1000, \"height\": 200, "
+        "\"radius\": 30, \"fill\": {\"linear\": {\"from\": [-500, 0], \"to\": [500, 0], "
+        "\"stops\": [[0, \"#ffffff30\"], [1, \"#000000a0\"]]}}}]}";
+    enum { W = 1280, H = 720 };
+    rf_scene_t *sc = rf_test_scene("big.json", json);
+    rf_renderer_t *r = rf_renderer_create(sc, NULL, 0);
+    ck_assert_ptr_nonnull(r);
+    rf_renderer_set_threads(r, 2);
+    for (int f = 0; f <= 20; f += 5) {
+        double t = f / 10.0;
+        unsetenv("RF_GRADFILL_OFF");
+        unsigned before = rf_renderer_gradfills(r);
+        ck_assert_int_eq(rf_renderer_draw(r, t), 0);
+        ck_assert_msg(rf_renderer_gradfills(r) - before >= 4, "t=%g: %u fills", t,
+                      rf_renderer_gradfills(r) - before);
+        int diff = rows_unlike_cairo(r, sc, t, W, H);
+        ck_assert_msg(diff == 0, "t=%g: %d rows differ", t, diff);
+    }
+    ck_assert_msg(rf_renderer_helper_jobs(r) >= 5, "the helper painted %u fills' rows",
+                  rf_renderer_helper_jobs(r));
+    rf_renderer_destroy(r);
     rf_scene_destroy(sc);
 }
 END_TEST
@@ -553,6 +639,18 @@ static Suite *gradfill_suite(void)
     tcase_add_loop_test(tc, test_renderer_same_bytes, 0, (int)(sizeof scenes / sizeof scenes[0]));
     tcase_set_timeout(tc, 120); /* 1080p cases drawn by cairo, under valgrind too */
     suite_add_tcase(s, tc);
+    /* large boxes' rows shared with a helper thread: the 1080p linear
+     * cases, the 640x360 radial and linear ones through masks (index:
+     * width * 15 + kind * 5 + size), the same bytes as cairo's */
+    TCase *two = tcase_create("two threads");
+    tcase_add_checked_fixture(two, helper_setup, helper_teardown);
+    tcase_add_loop_test(two, test_random_against_cairo, 4, 5);
+    tcase_add_loop_test(two, test_mask_random_against_cairo, 4, 5);
+    tcase_add_loop_test(two, test_mask_random_against_cairo, 9, 10);
+    tcase_add_loop_test(two, test_mask_random_against_cairo, 19, 20);
+    tcase_add_test(two, test_renderer_two_threads_same_bytes);
+    tcase_set_timeout(two, 120);
+    suite_add_tcase(s, two);
     return s;
 }
 
