@@ -123,10 +123,10 @@ typedef enum rf_png_filter {
                                  128 of the row); or for the whole
                                  image NONE (level 1: when a sample of
                                  rows codes 3% smaller so, its matches
-                                 counted; other levels: NONE, SUB, UP or
-                                 PAETH when a sample of rows compresses
-                                 strictly smaller so than per row, the
-                                 smallest) */
+                                 counted; levels 2..9, 128 rows or more:
+                                 NONE, SUB, UP or PAETH when a sample of
+                                 rows compresses strictly smaller so than
+                                 per row, the smallest) */
 } rf_png_filter_t;
 
 typedef struct rf_png_options {
