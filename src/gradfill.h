@@ -38,7 +38,7 @@
  * renderer keeps drawing with cairo.
  *
  * A box of RF_GRADFILL_SPLIT pixels or more, given a helper (helper.h),
- * has its rows from the middle down painted on the helper's thread while
+ * has every other block of 16 rows painted on the helper's thread while
  * the caller paints the others: every row is computed from the box's
  * shared, read-only tables alone, so the bytes are the same on one thread
  * or two (tests/check_gradfill.c compares them).

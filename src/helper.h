@@ -9,10 +9,10 @@
  *
  * Users: the glyph masks (glyphmask.c: a batch's masks, shared out by
  * certificate slot) and the renderer's large gradient fills (gradfill.h:
- * the rows from the middle of a box down). A helper is made only where a
- * frame may use a second core (`seek`, a one-frame `render`, `preview`):
- * never by the workers of a many-frame render, which fill the cores
- * already.
+ * every other block of a box's rows). A helper is made only where a
+ * frame may use a second core (`seek`, a one-frame `render`): never by
+ * the workers of a many-frame render, which fill the cores already, nor
+ * by the preview server's.
  *
  * Use:
  *     rf_helper_t *h = rf_helper_create();

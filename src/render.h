@@ -132,9 +132,9 @@ void rf_renderer_destroy(rf_renderer_t *r);
 /* How many cores the renderer may use while it draws a frame: 1 (the
  * default) or more. With 2 or more, text layers make their glyph masks
  * on two threads (glyphmask.h: a second thread the renderer keeps until
- * rf_renderer_destroy) and large gradient fills paint their lower rows
- * on another (gradfill.h, helper.h: the same); what a frame looks like
- * does not change.
+ * rf_renderer_destroy) and large gradient fills paint every other block
+ * of their rows on another (gradfill.h, helper.h: the same); what a
+ * frame looks like does not change.
  * frames.c gives each worker of a run its share of --jobs (two or more
  * only when there are fewer frames than jobs), seek the CPUs it may run
  * on; the preview server's workers draw on one. */
@@ -197,7 +197,7 @@ int rf_renderer_swap_canvas(rf_renderer_t *r);
  * environment when the renderer is created leaves them all to cairo. */
 unsigned rf_renderer_gradfills(const rf_renderer_t *r);
 
-/* The large fills whose lower rows the renderer's second thread painted
+/* The large fills part of whose rows the renderer's second thread painted
  * (rf_renderer_set_threads 2 or more; gradfill.h), for tests. */
 unsigned rf_renderer_helper_jobs(const rf_renderer_t *r);
 
