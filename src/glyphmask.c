@@ -98,7 +98,9 @@ struct rf_glyph_masks {
     uint32_t ngroups;
     atomic_uint next_group;    /* the next group a thread takes */
     int threads;               /* rf_glyph_masks_set_threads: 1 or 2 */
-    rf_helper_t *helper;       /* the second thread (helper.h), NULL until a batch needs it */
+    rf_helper_t *helper;       /* the second thread (helper.h): lent, or its own made
+                                  when a batch needs it; NULL until then */
+    int helper_lent;           /* 1: helper is the caller's (rf_glyph_masks_set_helper) */
     rf_raster_t *helper_ras;   /* the helper's rasterizer, made on its thread */
     built_t helper_built;      /* what it holds */
     int helper_failed;         /* a job of the helper's ran out of memory */
@@ -118,7 +120,8 @@ void rf_glyph_masks_destroy(rf_glyph_masks_t *c)
 {
     if (c == NULL)
         return;
-    rf_helper_destroy(c->helper);
+    if (!c->helper_lent)
+        rf_helper_destroy(c->helper);
     rf_raster_destroy(c->helper_ras);
     free(c->jobs);
     free(c->order);
@@ -590,6 +593,14 @@ static int paint_groups(rf_glyph_masks_t *c, rf_raster_t *ras, built_t *b)
 void rf_glyph_masks_set_threads(rf_glyph_masks_t *c, int n)
 {
     c->threads = n >= 2 ? 2 : 1;
+}
+
+void rf_glyph_masks_set_helper(rf_glyph_masks_t *c, rf_helper_t *h)
+{
+    if (!c->helper_lent)
+        rf_helper_destroy(c->helper);
+    c->helper = h;
+    c->helper_lent = h != NULL;
 }
 
 int rf_glyph_masks_threads(const rf_glyph_masks_t *c)

@@ -39,6 +39,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "helper.h"
+
 #include "raster.h"
 
 /* Sub-pixel positions per pixel on each axis: a glyph's pen is rounded
@@ -108,14 +110,21 @@ int rf_glyph_masks_get(rf_glyph_masks_t *c, rf_raster_t *ras, uint32_t src, uint
  * other, so a caller that may use a second core (a single frame: `seek`,
  * a one-frame `render`) reserves the masks a layer needs, then paints
  * them at once: its own share on the calling thread and the rest on a
- * helper thread the cache starts on first use and joins in
- * rf_glyph_masks_destroy. What a mask holds stays a pure function of its
+ * helper thread (helper.h): one lent by the caller, or else one the cache
+ * starts on first use and joins in rf_glyph_masks_destroy. What a mask holds stays a pure function of its
  * key: the same bytes on one thread or two. */
 
 /* How many threads batches may use: 1 (the default: the caller's alone)
  * or 2. */
 void rf_glyph_masks_set_threads(rf_glyph_masks_t *c, int n);
 int rf_glyph_masks_threads(const rf_glyph_masks_t *c);
+
+/* Lends h (helper.h; borrowed: it must outlive c or be taken back with
+ * NULL) as the second thread of batches, instead of one the cache would
+ * start itself (its own, if it had started one, is stopped): the
+ * renderer's, which its large gradient fills use too. NULL: the cache
+ * starts its own again when a batch needs it. */
+void rf_glyph_masks_set_helper(rf_glyph_masks_t *c, rf_helper_t *h);
 
 /* Reserves the mask rf_glyph_masks_get would make for these arguments
  * (the outline borrowed until rf_glyph_masks_paint: unchanged, not

@@ -45,10 +45,11 @@ typedef struct {
 typedef void (*gradfill_rows_fn)(const void *ctx, int y0, int y1, uint32_t *scratch);
 
 /* fn over rows 0 .. bh-1 of a bw-wide box: on the calling thread alone,
- * or, given a helper and RF_GRADFILL_SPLIT pixels or more, in blocks of
- * rows, every other one on the helper's thread at the same time (fn must
- * write only its own rows, and compute each the same whatever rows it
- * was given with it). */
+ * or, given a helper, RF_GRADFILL_SPLIT pixels or more and more than 16
+ * rows, in blocks of 16 rows, every other one on the helper's thread at
+ * the same time (fn must write only its own rows, and compute each the
+ * same whatever rows it was given with it; callers whose rows write
+ * shared state pass no helper). */
 void gradfill_rows(rf_helper_t *helper, int bw, int bh, gradfill_rows_fn fn, const void *ctx);
 
 /* _cairo_fixed_16_16_from_double: d * 65536 rounded to nearest (even). */

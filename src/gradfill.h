@@ -37,11 +37,13 @@
  * once; when any pixel differs (another cairo or pixman, another FPU) the
  * renderer keeps drawing with cairo.
  *
- * A box of RF_GRADFILL_SPLIT pixels or more, given a helper (helper.h),
- * has every other block of 16 rows painted on the helper's thread while
- * the caller paints the others: every row is computed from the box's
- * shared, read-only tables alone, so the bytes are the same on one thread
- * or two (tests/check_gradfill.c compares them).
+ * A box of RF_GRADFILL_SPLIT pixels or more and more than 16 rows, given
+ * a helper (helper.h), has every other block of 16 rows painted on the
+ * helper's thread while the caller paints the others (a linear fill only
+ * when one list of color changes serves every row, and a box fill only
+ * when its rows are not copies of the first): every row is computed from
+ * the box's shared, read-only tables alone, so the bytes are the same on
+ * one thread or two (tests/check_gradfill.c compares them).
  *
  * Level 1: includes cairo.h and helper.h (level 0). Thread-safety: no
  * state but the probe's result, computed once (pthread_once); a call

@@ -7,12 +7,14 @@
  * gradient rows; waking a sleeping thread costs about 50 us on the
  * virtual machines measured), then sleeps until one comes.
  *
- * Users: the glyph masks (glyphmask.c: a batch's masks, shared out by
- * certificate slot) and the renderer's large gradient fills (gradfill.h:
- * every other block of a box's rows). A helper is made only where a
- * frame may use a second core (`seek`, a one-frame `render`): never by
- * the workers of a many-frame render, which fill the cores already, nor
- * by the preview server's.
+ * Users: a renderer that may use two cores (rf_renderer_set_threads 2
+ * or more: `seek`; a `render` of fewer frames than --jobs, each worker
+ * its share) makes one and lends it to its glyph masks (glyphmask.c: a
+ * batch's masks, shared out by certificate slot) and its large gradient
+ * fills (gradfill.h: every other block of a box's rows), one job at a
+ * time. The workers of a render of many frames fill the cores already
+ * and make none, nor do the preview server's. A glyph mask cache used
+ * alone starts its own.
  *
  * Use:
  *     rf_helper_t *h = rf_helper_create();

@@ -61,17 +61,6 @@ static canvas_t canvas_pixels(rf_renderer_t *r)
 }
 
 /* After painting the box (x, y, w, h) inside clip into the canvas. */
-/* The second thread of large fills when the frame may use two cores
- * (rf_renderer_set_threads), made on first use; else NULL. */
-static rf_helper_t *render_helper(rf_renderer_t *r)
-{
-    if (r->threads < 2)
-        return NULL;
-    if (r->helper == NULL)
-        r->helper = rf_helper_create();
-    return r->helper;
-}
-
 static void painted(rf_renderer_t *r, const int clip[4], int x, int y, int w, int h)
 {
     int bx0 = x > clip[0] ? x : clip[0], by0 = y > clip[1] ? y : clip[1];

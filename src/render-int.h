@@ -94,7 +94,8 @@ struct rf_renderer {
     rf_raster_t *ras;          /* shapes' outlines (raster.h); NULL until used */
     rf_glyph_masks_t *glyph_masks; /* every text layer's (glyphmask.h); NULL until used */
     int threads;                   /* rf_renderer_set_threads */
-    rf_helper_t *helper;       /* large gradient fills' second thread (render_helper); NULL until used */
+    rf_helper_t *helper;       /* the frame's second thread (render_helper): large gradient
+                                  fills' and the glyph masks' batches'; NULL until used */
     rf_raster_t *ras_out;      /* strokes' outlines (offset.h); NULL until used */
     rf_raster_t *ras_piece;    /* an open stroke's outline a slab at a time; NULL until used */
     double *open_xy;           /* an open stroke's polyline, long edges cut (grown, kept) */
@@ -233,6 +234,11 @@ int render_instance(rf_renderer_t *r, const rf_layer_t *L, uint32_t idx, uint32_
                     double *s0, double t0);
 /* Lays out the subtree of L at node idx; returns the index after it. */
 uint32_t render_layout(rf_renderer_t *r, const rf_layer_t *L, uint32_t idx);
+/* The frame's second thread (helper.h) when it may use two cores
+ * (rf_renderer_set_threads 2 or more), made on first use; else NULL. One
+ * serves the large gradient fills and the glyph masks' batches, used by
+ * one at a time. */
+rf_helper_t *render_helper(rf_renderer_t *r);
 /* L's own matrix (x, y, follow, rotate, scale around the anchor a = (ax,
  * ay); offset by a when canvas) into m; 0 when it or box b is not finite. */
 int render_local_matrix(const rf_layer_t *L, const double *s, const double b[4], double ax,

@@ -583,12 +583,29 @@ void rf_render_shape(rf_renderer_t *r, const rf_layer_t *L, uint32_t idx,
 
 /* ---- coverage (shape.h) ---- */
 
+rf_helper_t *render_helper(rf_renderer_t *r)
+{
+    if (r->threads < 2)
+        return NULL;
+    if (r->helper == NULL)
+        r->helper = rf_helper_create();
+    return r->helper;
+}
+
+/* The glyph masks' threads as the renderer's: two, on its helper, when it
+ * may use two cores. */
+static void glyph_masks_threads(rf_renderer_t *r)
+{
+    rf_glyph_masks_set_threads(r->glyph_masks, r->threads);
+    rf_glyph_masks_set_helper(r->glyph_masks, render_helper(r));
+}
+
 struct rf_glyph_masks *rf_render_glyph_masks(rf_renderer_t *r)
 {
     if (r->glyph_masks == NULL) {
         r->glyph_masks = rf_glyph_masks_create();
         if (r->glyph_masks != NULL)
-            rf_glyph_masks_set_threads(r->glyph_masks, r->threads);
+            glyph_masks_threads(r);
     }
     return r->glyph_masks;
 }
@@ -597,7 +614,7 @@ void rf_renderer_set_threads(rf_renderer_t *r, int n)
 {
     r->threads = n;
     if (r->glyph_masks != NULL)
-        rf_glyph_masks_set_threads(r->glyph_masks, n);
+        glyph_masks_threads(r);
 }
 
 struct rf_raster *rf_render_raster(rf_renderer_t *r)

@@ -131,10 +131,10 @@ void rf_renderer_destroy(rf_renderer_t *r);
 
 /* How many cores the renderer may use while it draws a frame: 1 (the
  * default) or more. With 2 or more, text layers make their glyph masks
- * on two threads (glyphmask.h: a second thread the renderer keeps until
- * rf_renderer_destroy) and large gradient fills paint every other block
- * of their rows on another (gradfill.h, helper.h: the same); what a
- * frame looks like does not change.
+ * on two threads (glyphmask.h) and large gradient fills paint every
+ * other block of their rows on the second (gradfill.h): one helper thread
+ * (helper.h) the renderer keeps until rf_renderer_destroy. What a frame
+ * looks like does not change.
  * frames.c gives each worker of a run its share of --jobs (two or more
  * only when there are fewer frames than jobs), seek the CPUs it may run
  * on; the preview server's workers draw on one. */

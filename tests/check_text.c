@@ -796,7 +796,9 @@ END_TEST
  * overlapping ones ('t', 'e', 'k', 'A': cairo's fill) among them, at all
  * 256 phases and five sizes, more than the table holds (12,288 masks:
  * the batch stops at "full", is painted, and the cache starts over in the
- * gets that follow). */
+ * gets that follow). The cache starts its own helper thread for the first
+ * sizes; from the third on it is lent one (the renderer's way: helper.h),
+ * which must take a share. */
 START_TEST(test_masks_batched)
 {
     rig_t g = rig_open("Inter-roman.var.ttf");
@@ -810,8 +812,12 @@ START_TEST(test_masks_batched)
     static const double em[] = { 9, 11, 13, 15, 17 };
     int fulls = 0;
     long compared = 0;
+    rf_helper_t *lent = rf_helper_create();
+    ck_assert_ptr_nonnull(lent);
     for (int s = 0; s < 5; s++) {
         double k = em[s] / rf_text_upem(g.e);
+        if (s == 2)
+            rf_glyph_masks_set_helper(two, lent);
         const uint8_t *cmd;
         const double *pts;
         uint32_t nc;
@@ -849,7 +855,9 @@ START_TEST(test_masks_batched)
     }
     ck_assert_int_ge(fulls, 1);
     ck_assert_int_eq(compared, 5 * n * 256);
+    ck_assert_uint_gt(rf_helper_jobs(lent), 0);
     rf_glyph_masks_destroy(two);
+    rf_helper_destroy(lent);   /* after the cache that borrowed it */
     rig_close(&g);
 }
 END_TEST
