@@ -1,0 +1,1 @@
+seek @ --time 0 -o OUT/f.png
