@@ -593,11 +593,14 @@ static int lin_box_init(lin_box_t *p, const int box[4], const cairo_matrix_t *in
     /* every row's setup first: nothing is written unless all are pixman's;
      * the positions the box reaches */
     int64_t xmin = INT64_MAX, xmax = INT64_MIN;
+    double inc0 = 0;
     for (int y = 0; y < (p->horizontal ? 1 : bh); y++) {
         int64_t t;
         double inc;
         if (!row_setup(g, p->sx, p->sy + y, &t, &inc) || !(fabs(inc) * bw < 4.0e18))
             return 0;
+        if (y == 0)
+            inc0 = inc;
         int64_t xe = t + (int64_t)(inc * (bw - 1));
         xmin = t < xmin ? t : xmin;
         xmin = xe < xmin ? xe : xmin;
@@ -609,24 +612,14 @@ static int lin_box_init(lin_box_t *p, const int box[4], const cairo_matrix_t *in
     /* one list of changes for every row, when it fits */
     p->nb = gradfill_color_breaks(&g->wk, xmin, xmax, p->bx, p->bc,
                                   gradfill_breaks_cap((int64_t)bw * bh, 16), &p->c0);
-    p->have_d = 0;
-    p->dinc = 0;
+    /* (int64_t)(inc * i) for the dense walk, inc the first row's: the
+     * same down the rows (affine: always; a row of another inc walks
+     * without); made here, so that the rows only read p */
+    p->have_d = bw <= RF_GRADFILL_DTAB && (int64_t)(inc0 * bw) != 0;
+    p->dinc = p->have_d ? inc0 : 0;
+    for (int i = 0; p->have_d && i < bw; i++)
+        p->dtab[i] = (int64_t)(inc0 * i);
     return 1;
-}
-
-/* (int64_t)(inc * i) for the dense walk, inc the first row's: the same
- * down the rows (affine: always; a row of another inc walks without). */
-static void lin_box_dtab(lin_box_t *p)
-{
-    int64_t t;
-    double inc;
-    row_setup(&p->g, p->sx, p->sy, &t, &inc);
-    if (p->bw <= RF_GRADFILL_DTAB && (int64_t)(inc * p->bw) != 0) {
-        for (int i = 0; i < p->bw; i++)
-            p->dtab[i] = (int64_t)(inc * i);
-        p->dinc = inc;
-        p->have_d = 1;
-    }
 }
 
 /* Row y of the box (y > 0 of a horizontal gradient: pixman repeats its
@@ -696,7 +689,6 @@ int rf_gradfill_linear(unsigned char *data, int stride, int width, int height, c
     lin_box_t p;
     if (!lin_box_init(&p, box, inv, x0, y0, x1, y1, stops, n, 0))
         return 0;
-    lin_box_dtab(&p);
     const lin_rows_t r = { &p, data, stride, box[0], box[1], NULL, 0 };
     /* two threads when the rows read p only: one list of changes, not
      * copies of the first row */
@@ -737,7 +729,6 @@ int rf_gradfill_linear_mask(unsigned char *data, int stride, int width, int heig
     lin_box_t p;
     if (!lin_box_init(&p, b, inv, x0, y0, x1, y1, stops, n, 1))
         return 0;
-    lin_box_dtab(&p);
     const lin_rows_t r = { &p, data, stride, b[0], b[1], mask, gradfill_simd() };
     gradfill_rows(p.nb >= 0 ? mask->helper : NULL, p.bw, p.bh, lin_mask_rows, &r);
     return 1;
