@@ -67,12 +67,19 @@ static const uint8_t len_extra[29] = {
     3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0
 };
 
-static int len_symbol(unsigned m)
+/* The symbol (0..28) of length m (3..258): v = m - 3 below 8 is its own
+ * symbol; above, 4 symbols a power of two, v's two bits after its top
+ * one telling which (RFC 1951 3.2.5's table in closed form: a search of
+ * len_base gives the same symbol for every m). */
+static inline int len_symbol(unsigned m)
 {
-    int s = 28;
-    while (len_base[s] > m)
-        s--;
-    return s;
+    unsigned v = m - 3;
+    if (v < 8)
+        return (int)v;
+    if (m == 258)
+        return 28;
+    unsigned l = 31u - (unsigned)__builtin_clz(v);
+    return (int)(4 * (l - 1) + ((v >> (l - 2)) & 3u));
 }
 
 /* Distance d (1 .. 32768): its symbol (RFC 1951 3.2.5), and the
@@ -286,25 +293,60 @@ static inline uint8_t *put_match(pngio_huff_t *h, size_t m, uint32_t d, uint8_t 
     return out;
 }
 
-/* The run at *i (at least 3 bytes equal to p[*i - 1]) as matches of up
- * to 258 at distance 1 and 0..2 literals. (Distance 4 for the pieces
- * after the first, tried in the eighth session, decoded faster in
- * libpng on that machine's CPU, but 20-30% slower on the current one,
- * and always slower in libdeflate, which copies a distance of 1 as a
- * byte broadcast: BENCHMARKS.md, "The reader's fast way".) */
+/* Literals q[0 .. k-1] coded, q[k .. k+2] readable: four at a time,
+ * then the last 0 to 3 in one go, the codes of lanes k and on masked to
+ * no bits (no branch on k's remainder: a filtered row's literals come in
+ * short stretches between runs, and branches on their lengths were
+ * mispredicted on most of them). */
 static inline __attribute__((always_inline)) uint8_t *
-put_run(pngio_huff_t *h, const uint8_t *p, size_t *i, size_t len, uint8_t *out, uint64_t *pbb,
-        unsigned *pbc, const int coding)
+put_literals_m(const pngio_huff_t *h, const uint8_t *q, size_t k, uint8_t *out, uint64_t *pbb,
+               unsigned *pbc)
 {
-    size_t r = run_length(p, *i, len);
-    uint8_t b = (p + *i)[-1];
-    *i += r;
+    const uint32_t *lit = h->lit;
+    uint64_t bb = *pbb;
+    unsigned bc = *pbc;
+    for (; k >= 4; k -= 4, q += 4) {
+        uint32_t a = lit[q[0]], b = lit[q[1]], c = lit[q[2]], d = lit[q[3]];
+        unsigned na = a >> 16, nc = c >> 16;
+        PUT((a & 0xffffu) | (b & 0xffffu) << na, na + (b >> 16));
+        PUT((c & 0xffffu) | (d & 0xffffu) << nc, nc + (d >> 16));
+        FLUSH();
+    }
+    uint32_t a = lit[q[0]] & (0u - (uint32_t)(k > 0)), b = lit[q[1]] & (0u - (uint32_t)(k > 1)),
+             c = lit[q[2]] & (0u - (uint32_t)(k > 2));
+    unsigned na = a >> 16, nb = b >> 16;
+    PUT((a & 0xffffu) | (b & 0xffffu) << na | (uint64_t)(c & 0xffffu) << (na + nb),
+        na + nb + (c >> 16));
+    FLUSH();
+    *pbb = bb;
+    *pbc = bc;
+    return out;
+}
+
+/* A run of r (at least 3) bytes equal to b as matches of up to 258 at
+ * distance 1 and 0..2 literals. (Distance 4 for the pieces after the
+ * first, tried in the eighth session, decoded faster in libpng on that
+ * machine's CPU, but 20-30% slower on the current one, and always
+ * slower in libdeflate, which copies a distance of 1 as a byte
+ * broadcast: BENCHMARKS.md, "The reader's fast way".) */
+static inline __attribute__((always_inline)) uint8_t *
+put_run_of(pngio_huff_t *h, uint8_t b, size_t r, uint8_t *out, uint64_t *pbb, unsigned *pbc,
+           const int coding)
+{
     if (!coding) {
         for (; r >= 3; r -= r < 258 ? r : 258)
             out = put_match(h, r < 258 ? r : 258, 1, out, pbb, pbc, coding);
     } else {
         uint64_t bb = *pbb;
         unsigned bc = *pbc;
+        if (r < 258) {   /* nearly every run: one match, no literal */
+            uint64_t m = h->run1[r];
+            PUT(m & 0xffffffffffffull, (unsigned)(m >> 48));
+            FLUSH();
+            *pbb = bb;
+            *pbc = bc;
+            return out;
+        }
         for (; r >= 3; r -= r < 258 ? r : 258) {
             uint64_t m = h->run1[r < 258 ? r : 258];
             PUT(m & 0xffffffffffffull, (unsigned)(m >> 48));
@@ -313,11 +355,122 @@ put_run(pngio_huff_t *h, const uint8_t *p, size_t *i, size_t len, uint8_t *out, 
         *pbb = bb;
         *pbc = bc;
     }
+    if (r == 0)
+        return out;
     uint8_t tail[2] = { b, b };
     return put_literals(h, tail, r, out, pbb, pbc, coding);
 }
 
-/* One row's tokens, counted (coding 0) or coded. 8 bytes at a time: t
+/* The run at *i (at least 3 bytes equal to p[*i - 1]), *i moved past it. */
+static inline __attribute__((always_inline)) uint8_t *
+put_run(pngio_huff_t *h, const uint8_t *p, size_t *i, size_t len, uint8_t *out, uint64_t *pbb,
+        unsigned *pbc, const int coding)
+{
+    size_t r = run_length(p, *i, len);
+    uint8_t b = (p + *i)[-1];
+    *i += r;
+    return put_run_of(h, b, r, out, pbb, pbc, coding);
+}
+
+/* Bit k (0..63) set where p[i + k] == p[i + k - 1] and i + k < len (bits
+ * at len and past it clear; i < len; reads p[i - 1 .. len - 1] only). */
+static inline uint64_t equal_prev64(const uint8_t *p, size_t i, size_t len)
+{
+    size_t n = len - i, c = 0;
+    uint64_t t = 0;
+    for (; c < 64 && c + 16 <= n; c += 16)
+        t |= (uint64_t)equal_prev16(p + i + c) << c;
+    for (; c < 64 && c < n; c++)
+        t |= (uint64_t)(p[i + c] == p[i + c - 1]) << c;
+    return t;
+}
+
+/* The equalities of a row 64 positions a word (word w: positions 64w ..
+ * 64w + 63, equal_prev64's bits), two words at hand: each word is
+ * computed once as the position moves on. */
+typedef struct eq_window {
+    uint64_t cur, next;   /* words w and w + 1 */
+    size_t w;
+} eq_window_t;
+
+static inline uint64_t eq_word(const uint8_t *p, size_t w, size_t len)
+{
+    return w << 6 < len ? equal_prev64(p, w << 6, len) : 0;
+}
+
+static inline void eq_window_init(eq_window_t *e, const uint8_t *p, size_t i, size_t len)
+{
+    e->w = i >> 6;
+    e->cur = eq_word(p, e->w, len);
+    e->next = eq_word(p, e->w + 1, len);
+}
+
+/* equal_prev64(p, i, len) from the window (i at or past its last). */
+static inline __attribute__((always_inline)) uint64_t eq_at(eq_window_t *e, const uint8_t *p,
+                                                           size_t i, size_t len)
+{
+    size_t w = i >> 6, s = i & 63;
+    if (w != e->w) {
+        e->cur = w == e->w + 1 ? e->next : eq_word(p, w, len);
+        e->next = eq_word(p, w + 1, len);
+        e->w = w;
+    }
+    return s != 0 ? e->cur >> s | e->next << (64 - s) : e->cur;
+}
+
+/* Filtered rows' tokens from i on (no matches): literals up to the first
+ * position where 3 bytes equal to the one before them start (the
+ * leftmost: what a byte at a time would find), then the run of all such
+ * bytes, and again. The equalities are bit masks (four SSE2 compares
+ * for 64 positions, each computed once), the next run's start and its
+ * end each a count of trailing bits. */
+static inline __attribute__((always_inline)) uint8_t *
+runs_and_literals(pngio_huff_t *h, const uint8_t *p, size_t i, size_t len, uint8_t *out,
+                  uint64_t *pbb, unsigned *pbc, const int coding)
+{
+    eq_window_t e;
+    if (i < len)
+        eq_window_init(&e, p, i, len);
+    while (i < len) {
+        uint64_t t = eq_at(&e, p, i, len);
+        /* bit j: a run starts at i + j (bits 62 and 63 clear: the mask
+         * does not show their third byte; the next one will) */
+        uint64_t r3 = t & (t >> 1) & (t >> 2);
+        if (r3 == 0) {
+            size_t k = len - i < 62 ? len - i : 62;
+            out = put_literals(h, p + i, k, out, pbb, pbc, coding);
+            i += k;
+            continue;
+        }
+        size_t j = (size_t)__builtin_ctzll(r3);
+        if (coding)   /* a run of 3 or more follows: q[j .. j+2] readable */
+            out = put_literals_m(h, p + i, j, out, pbb, pbc);
+        else if (j > 0)
+            out = put_literals(h, p + i, j, out, pbb, pbc, coding);
+        i += j;
+        uint8_t b = p[i - 1];
+        /* the run: the set bits from j on, and on while they are all set
+         * (clear from len on: it stops there) */
+        uint64_t u = ~(t >> j);   /* the top j bits set */
+        size_t r = u != 0 ? (size_t)__builtin_ctzll(u) : 64;
+        if (r == 64 - j) {
+            for (;;) {
+                uint64_t w = eq_at(&e, p, i + r, len);
+                if (w != ~0ull) {
+                    r += (size_t)__builtin_ctzll(~w);
+                    break;
+                }
+                r += 64;
+            }
+        }
+        out = put_run_of(h, b, r, out, pbb, pbc, coding);
+        i += r;
+    }
+    return out;
+}
+
+/* One row's tokens, counted (coding 0) or coded: without matches by
+ * runs_and_literals; with them 8 bytes at a time: t
  * marks the bytes equal to the byte before them, r3 the positions 0..5
  * where 3 such bytes start (a run); before it, where a pixel starts
  * (j = 1 mod bpp: the filter type byte is 0), the table may know a
@@ -337,17 +490,9 @@ tokens(pngio_huff_t *h, const uint8_t *p, size_t len, int first, uint8_t *out, c
             i = 1;
         }
     }
-    /* Without matches, 16 bytes at a time: r3 over the positions 0..13
-     * (each needs the two bytes after it), the same tokens as the loop
-     * below makes 6 at a time, fewer times round. */
-    while (!matching && i + 16 <= len) {
-        uint32_t t = equal_prev16(p + i);
-        uint32_t r3 = t & (t >> 1) & (t >> 2) & 0x3fffu;
-        size_t k = r3 != 0 ? (size_t)__builtin_ctz(r3) : 14;
-        out = put_literals(h, p + i, k, out, &bb, &bc, coding);
-        i += k;
-        if (r3 != 0)
-            out = put_run(h, p, &i, len, out, &bb, &bc, coding);
+    if (!matching) {
+        out = runs_and_literals(h, p, i, len, out, &bb, &bc, coding);
+        i = len;
     }
     while (i + 8 <= len) {
         uint64_t x = load64(p + i) ^ load64(p + i - 1);
