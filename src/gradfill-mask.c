@@ -390,6 +390,13 @@ static void keys_row(uint32_t *src, int n, int64_t *c, int64_t *dc, int64_t ddc,
     *dc = dd;
 }
 
+static inline uint64_t load_u64(const uint8_t *p)
+{
+    uint64_t v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
 /* A row through the color changes moved to C: the color of a pixel is
  * col[k] for the k with bnd[k] <= C < bnd[k + 1] (bnd[0] = INT64_MIN and
  * bnd[nb + 1] = INT64_MAX stand guard), k from the key table when there
@@ -400,10 +407,26 @@ static void row_by_breaks(uint32_t *out, const uint8_t *m, int w, row_t row, con
                           const uint32_t *col, int nb, const keys_t *keys, uint32_t *src,
                           int simd)
 {
-    int64_t c = row.c, dc = row.dc;
+    /* only from the first covered pixel to the last (a disk's rows near
+     * its top and bottom are mostly outside it): C and its difference
+     * moved there in closed form, the steps' sums (the same wrapping
+     * arithmetic: the same values) */
+    int x0 = 0, x1 = w;
+    while (x0 + 8 <= x1 && load_u64(m + x0) == 0)
+        x0 += 8;
+    while (x0 < x1 && m[x0] == 0)
+        x0++;
+    while (x1 - 8 >= x0 && load_u64(m + x1 - 8) == 0)
+        x1 -= 8;
+    while (x1 > x0 && m[x1 - 1] == 0)
+        x1--;
+    uint64_t s = (uint64_t)x0;
+    int64_t c = (int64_t)((uint64_t)row.c + s * (uint64_t)row.dc +
+                          s * (s - 1) / 2 * (uint64_t)row.ddc);
+    int64_t dc = (int64_t)((uint64_t)row.dc + s * (uint64_t)row.ddc);
     if (keys != NULL) {
-        for (int at = 0; at < w; at += RADIAL_CHUNK) {
-            int n = w - at < RADIAL_CHUNK ? w - at : RADIAL_CHUNK;
+        for (int at = x0; at < x1; at += RADIAL_CHUNK) {
+            int n = x1 - at < RADIAL_CHUNK ? x1 - at : RADIAL_CHUNK;
             keys_row(src, n, &c, &dc, row.ddc, bnd, col, keys);
             gradfill_over_row(out + at, src, m + at, n, simd);
         }
@@ -418,8 +441,8 @@ static void row_by_breaks(uint32_t *out, const uint8_t *m, int w, row_t row, con
             hi = mid - 1;
     }
     int k = lo;
-    for (int at = 0; at < w; at += RADIAL_CHUNK) {
-        int n = w - at < RADIAL_CHUNK ? w - at : RADIAL_CHUNK;
+    for (int at = x0; at < x1; at += RADIAL_CHUNK) {
+        int n = x1 - at < RADIAL_CHUNK ? x1 - at : RADIAL_CHUNK;
         const uint8_t *mm = m + at;
         for (int i = 0; i < n; i++, c = step(c, dc), dc = step(dc, row.ddc)) {
             if (mm[i] == 0)
