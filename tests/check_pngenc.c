@@ -22,7 +22,9 @@
  *     several IDATs when large, and starts a new block
  *     where the rows change character, and 120 random images (runs of every
  *     length, noise, every filter) round-trip through libpng (every 4th
- *     through pngtool.py too);
+ *     through pngtool.py too); its filtered rows' tokens, read by
+ *     pngtool.py's own inflater, are runs and literals exactly as a
+ *     byte-at-a-time rule makes them, runs at every offset and length;
  *   - repeats an LZ77 coder may match: a row repeated 3 rows later, a
  *     tile, repeats longer than a match (258 bytes) and overlapping
  *     ones, across row boundaries, at distance 32768 (the window's edge)
@@ -749,6 +751,93 @@ static void stream_copy(uint8_t *s, uint32_t w, size_t at, size_t d, size_t n)
             s[i] = s[i - d];
 }
 
+/* pngtool.py's check of a's tokens (`runs`): "ok TOKENS RUNS", or it
+ * fails the test with the first token that is not the promised one. */
+static void runs_as_promised(const rf_png_buffer_t *a, const char *what, long *runs)
+{
+    char path[512], cmd[1200], line[256];
+    snprintf(path, sizeof path, "%s/runs.png", tmpdir);
+    FILE *fp = fopen(path, "wb");
+    ck_assert_ptr_nonnull(fp);
+    ck_assert_uint_eq(fwrite(a->data, 1, a->len, fp), a->len);
+    ck_assert_int_eq(fclose(fp), 0);
+    snprintf(cmd, sizeof cmd, "python3 '%s/tests/pngtool.py' runs '%s'", top(), path);
+    FILE *p = popen(cmd, "r");
+    ck_assert_ptr_nonnull(p);
+    if (fgets(line, sizeof line, p) == NULL)
+        line[0] = '\0';
+    int rc = pclose(p);
+    line[strcspn(line, "\n")] = '\0';
+    long toks = 0;
+    ck_assert_msg(rc == 0 && sscanf(line, "ok %ld %ld", &toks, runs) == 2, "%s: %s", what, line);
+    unlink(path);
+}
+
+/* Filtered rows at level 1 are coded as runs and literals only, a byte
+ * at a time as the coder's comment promises: every stretch of 3 or more
+ * bytes equal to the byte before them within a row, and all of its
+ * bytes, is one match at distance 1 (or several of 258 and 0 to 2
+ * literals), everything else a literal; the coder finds them 64 at a
+ * time, so the rows here put runs and the literals between them at
+ * every offset and length: segments of one color 1 to 70 pixels long
+ * (SUB: the first pixel's 3 bytes, then zeros), random bytes of a
+ * two-value alphabet (runs of 3 at random), whole rows of one color
+ * (runs longer than 258 ending 0, 1 or 2 bytes after a match), widths
+ * 1, 3 and 17, RGB and RGBA, through SUB and PAETH. The tokens
+ * are read by pngtool.py's own inflater and checked against its own
+ * byte-at-a-time rule (one stream under 1 MiB: the halves' first rows
+ * start with a literal). */
+START_TEST(level1_runs_found_at_every_offset)
+{
+    static const uint32_t widths[] = { 1, 3, 17, 88, 89, 1000 };
+    static const rf_png_filter_t modes[] = { RF_PNG_FILTER_SUB, RF_PNG_FILTER_PAETH };
+    long total_runs = 0;
+    for (size_t wi = 0; wi < sizeof widths / sizeof widths[0]; wi++) {
+        for (int alpha = 0; alpha < 2; alpha++) {
+            uint32_t w = widths[wi], h = 9;
+            rf_png_frame_t f;
+            uint32_t *px = make_frame(w, h, 0, &f);
+            for (uint32_t y = 0; y < h; y++) {
+                uint32_t *row = (uint32_t *)(void *)((uint8_t *)px + y * f.stride);
+                uint32_t seg = 0, left = 0, color = 0;
+                for (uint32_t x = 0; x < w; x++) {
+                    uint32_t v;
+                    if (y % 3 == 0) {          /* segments of 1 .. 70 pixels */
+                        if (left == 0) {
+                            seg++;
+                            left = 1 + (seg * 13 + y) % 70;
+                            color = (seg * 37 + 1) << 16 | (seg * 91 + 2) << 8 | (seg * 53 + 3);
+                        }
+                        left--;
+                        v = color & 0xffffffu;
+                    } else if (y % 3 == 1) {   /* two values: runs of 3 and more at random */
+                        v = (next32() & 0x010101u) * 0x40u;
+                    } else {                   /* one color: a row-long run */
+                        v = 0x204060u + y;
+                    }
+                    uint32_t a = alpha ? 255 - (y % 3 == 1 ? (next32() & 1) : 0) : 255;
+                    row[x] = a << 24 | v;
+                }
+            }
+            for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++) {
+                rf_png_options_t o = { 1, modes[m], 0 };
+                rf_png_buffer_t a = { 0 };
+                char what[96];
+                long runs = 0;
+                snprintf(what, sizeof what, "%ux%u %s, filter %zu", w, h, alpha ? "RGBA" : "RGB",
+                         m);
+                encode(&f, &o, 0, &a);
+                runs_as_promised(&a, what, &runs);
+                total_runs += runs;
+                rf_png_buffer_destroy(&a);
+            }
+            free(px);
+        }
+    }
+    ck_assert_msg(total_runs > 500, "only %ld runs in all: the images have too few", total_runs);
+}
+END_TEST
+
 /* Round trips (libpng and pngtool.py, every pixel; scalar and vector
  * filters write the same bytes) of frames made of repeats an LZ77 coder
  * may match: at level 1 with filter NONE (the stream is the frame's
@@ -874,6 +963,7 @@ static Suite *pngenc_suite(void)
     tcase_add_test(g, level1_halves_same_bytes_on_any_threads);
     tcase_add_test(g, level1_new_block_where_rows_change);
     tcase_add_test(g, level1_random_images_round_trip);
+    tcase_add_test(g, level1_runs_found_at_every_offset);
     tcase_add_test(g, repeats_rows_tiles_and_long_matches);
     tcase_add_test(g, repeats_at_the_window_edge);
     tcase_add_test(g, full_disk_and_read_only_folder_leave_nothing);
