@@ -22,8 +22,8 @@
  *     several IDATs when large, and starts a new block
  *     where the rows change character, and 120 random images (runs of every
  *     length, noise, every filter) round-trip through libpng (every 4th
- *     through pngtool.py too); its filtered rows' tokens, read by
- *     pngtool.py's own inflater, are runs and literals exactly as a
+ *     through pngtool.py too); its filtered rows' symbols, read by
+ *     tests/deflate-tokens.py, are runs and literals exactly as a
  *     byte-at-a-time rule makes them, runs at every offset and length;
  *   - repeats an LZ77 coder may match: a row repeated 3 rows later, a
  *     tile, repeats longer than a match (258 bytes) and overlapping
@@ -377,23 +377,34 @@ START_TEST(per_row_filters_are_chosen)
 }
 END_TEST
 
-/* The filter type of each row of the PNG in a, as pngtool.py reads it
- * (one digit a row) into out (room for h + 2). */
-static void row_filters(const rf_png_buffer_t *a, char *out, size_t cap)
+/* The first line (into out, room for cap, no newline) that the python
+ * script tests/SCRIPT with the argument arg, then the file, prints about
+ * the PNG in a; its exit status. */
+static int tool_line(const rf_png_buffer_t *a, const char *script, const char *arg, char *out,
+                     size_t cap)
 {
     char path[512], cmd[1200];
-    snprintf(path, sizeof path, "%s/filters.png", tmpdir);
+    snprintf(path, sizeof path, "%s/tool.png", tmpdir);
     FILE *fp = fopen(path, "wb");
     ck_assert_ptr_nonnull(fp);
     ck_assert_uint_eq(fwrite(a->data, 1, a->len, fp), a->len);
     ck_assert_int_eq(fclose(fp), 0);
-    snprintf(cmd, sizeof cmd, "python3 '%s/tests/pngtool.py' filters '%s'", top(), path);
+    snprintf(cmd, sizeof cmd, "python3 '%s/tests/%s' %s '%s'", top(), script, arg, path);
     FILE *p = popen(cmd, "r");
     ck_assert_ptr_nonnull(p);
-    ck_assert_ptr_nonnull(fgets(out, (int)cap, p));
-    ck_assert_int_eq(pclose(p), 0);
+    if (fgets(out, (int)cap, p) == NULL)
+        out[0] = '\0';
+    int rc = pclose(p);
     out[strcspn(out, "\n")] = '\0';
     unlink(path);
+    return rc;
+}
+
+/* The filter type of each row of the PNG in a, as pngtool.py reads it
+ * (one digit a row) into out (room for h + 2). */
+static void row_filters(const rf_png_buffer_t *a, char *out, size_t cap)
+{
+    ck_assert_int_eq(tool_line(a, "pngtool.py", "filters", out, cap), 0);
 }
 
 /* At the levels libdeflate codes, the whole frame may take one filter
@@ -751,26 +762,15 @@ static void stream_copy(uint8_t *s, uint32_t w, size_t at, size_t d, size_t n)
             s[i] = s[i - d];
 }
 
-/* pngtool.py's check of a's tokens (`runs`): "ok TOKENS RUNS", or it
- * fails the test with the first token that is not the promised one. */
+/* deflate-tokens.py's check of a's symbols (--runs): "ok SYMBOLS RUNS",
+ * or it fails the test with the first symbol that is not the promised
+ * one; the runs into *runs. */
 static void runs_as_promised(const rf_png_buffer_t *a, const char *what, long *runs)
 {
-    char path[512], cmd[1200], line[256];
-    snprintf(path, sizeof path, "%s/runs.png", tmpdir);
-    FILE *fp = fopen(path, "wb");
-    ck_assert_ptr_nonnull(fp);
-    ck_assert_uint_eq(fwrite(a->data, 1, a->len, fp), a->len);
-    ck_assert_int_eq(fclose(fp), 0);
-    snprintf(cmd, sizeof cmd, "python3 '%s/tests/pngtool.py' runs '%s'", top(), path);
-    FILE *p = popen(cmd, "r");
-    ck_assert_ptr_nonnull(p);
-    if (fgets(line, sizeof line, p) == NULL)
-        line[0] = '\0';
-    int rc = pclose(p);
-    line[strcspn(line, "\n")] = '\0';
+    char line[256];
     long toks = 0;
+    int rc = tool_line(a, "deflate-tokens.py", "--runs", line, sizeof line);
     ck_assert_msg(rc == 0 && sscanf(line, "ok %ld %ld", &toks, runs) == 2, "%s: %s", what, line);
-    unlink(path);
 }
 
 /* Filtered rows at level 1 are coded as runs and literals only, a byte
@@ -784,9 +784,9 @@ static void runs_as_promised(const rf_png_buffer_t *a, const char *what, long *r
  * two-value alphabet (runs of 3 at random), whole rows of one color
  * (runs longer than 258 ending 0, 1 or 2 bytes after a match), widths
  * 1, 3 and 17, RGB and RGBA, through SUB and PAETH. The tokens
- * are read by pngtool.py's own inflater and checked against its own
- * byte-at-a-time rule (one stream under 1 MiB: the halves' first rows
- * start with a literal). */
+ * are read by deflate-tokens.py's own inflater and checked against its
+ * own byte-at-a-time rule (one stream under 1 MiB: the halves' first
+ * rows start with a literal). */
 START_TEST(level1_runs_found_at_every_offset)
 {
     static const uint32_t widths[] = { 1, 3, 17, 88, 89, 1000 };

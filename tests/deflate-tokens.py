@@ -17,6 +17,15 @@ Prints one JSON object:
   matches       length/distance pairs
   match_bytes   {"DISTANCE": bytes copied at that distance, ...}
   hdist         the number of distance codes of each dynamic block, in order
+
+       deflate-tokens.py --runs FILE.png
+Checks the symbols against what runeframe's level 1 promises for rows
+filtered as one stream (pngio-huff.c; an 8-bit RGB or RGBA image under
+1 MiB of filtered rows, which is coded in one piece): row by row, a byte
+at a time, a run where the next 3 bytes of the row equal the byte before
+them (not at the stream's first byte), all such bytes, as matches of up
+to 258 at distance 1 and 0 to 2 literals; every other byte a literal.
+Prints "ok SYMBOLS RUNS", or the first symbol that differs (exit 1).
 """
 import json
 import struct
@@ -41,20 +50,29 @@ class Bad(Exception):
 class Bits:
     def __init__(self, data):
         self.data = data
-        self.pos = 0        # bit position
+        self.at = 0         # the next byte to take
+        self.buf = 0        # bits taken, not used yet
+        self.cnt = 0
 
     def get(self, n):
-        v = 0
-        for i in range(n):
-            byte = self.pos >> 3
-            if byte >= len(self.data):
+        while self.cnt < n:
+            if self.at >= len(self.data):
                 raise Bad('the stream ends inside a block')
-            v |= ((self.data[byte] >> (self.pos & 7)) & 1) << i
-            self.pos += 1
+            self.buf |= self.data[self.at] << self.cnt
+            self.at += 1
+            self.cnt += 8
+        v = self.buf & ((1 << n) - 1)
+        self.buf >>= n
+        self.cnt -= n
         return v
 
     def align(self):
-        self.pos = (self.pos + 7) & ~7
+        """To the next byte; the byte position then."""
+        self.get(self.cnt & 7)
+        return self.at - (self.cnt >> 3)
+
+    def skip_to(self, at):
+        self.at, self.buf, self.cnt = at, 0, 0
 
 
 def table(lengths):
@@ -91,13 +109,13 @@ def inflate(data, report):
     while True:
         final, kind = bits.get(1), bits.get(2)
         if kind == 0:
-            bits.align()
-            at = bits.pos >> 3
+            at = bits.align()
             n, nn = struct.unpack('<HH', bits.data[at:at + 4])
             if n ^ nn != 0xffff:
                 raise Bad('a stored block with a bad length')
             out += bits.data[at + 4:at + 4 + n]
-            bits.pos += (4 + n) * 8
+            report['tokens'] += [('L', b) for b in bits.data[at + 4:at + 4 + n]]
+            bits.skip_to(at + 4 + n)
             report['blocks']['stored'] += 1
         elif kind in (1, 2):
             if kind == 1:
@@ -130,6 +148,7 @@ def inflate(data, report):
                 if s < 256:
                     out.append(s)
                     report['literals'] += 1
+                    report['tokens'].append(('L', s))
                     continue
                 if s == 256:
                     break
@@ -145,43 +164,86 @@ def inflate(data, report):
                 for _ in range(n):
                     out.append(out[-d])
                 report['matches'] += 1
+                report['tokens'].append(('M', n, d))
                 key = str(d)
                 report['match_bytes'][key] = report['match_bytes'].get(key, 0) + n
         else:
             raise Bad('block type 3')
         if final:
             break
-    bits.align()
-    at = bits.pos >> 3
+    at = bits.align()
     if struct.unpack('>I', bits.data[at:at + 4])[0] != zlib.adler32(bytes(out)):
         raise Bad('bad Adler-32')
     return bytes(out)
 
 
-def main(path):
+def runs_expected(raw, stride):
+    """The symbols the --runs rule (above) makes of the filtered rows."""
+    toks = []
+    for y in range(len(raw) // stride):
+        row = raw[y * stride:(y + 1) * stride]
+        i = 0
+        if y == 0:
+            toks.append(('L', row[0]))
+            i = 1
+        while i < stride:
+            prev = raw[y * stride + i - 1]
+            if i + 3 <= stride and row[i] == row[i + 1] == row[i + 2] == prev:
+                r = 3
+                while i + r < stride and row[i + r] == prev:
+                    r += 1
+                i += r
+                while r >= 3:
+                    toks.append(('M', min(r, 258), 1))
+                    r -= min(r, 258)
+                toks += [('L', prev)] * r
+            else:
+                toks.append(('L', row[i]))
+                i += 1
+    return toks
+
+
+def main(path, runs):
     data = open(path, 'rb').read()
     if data[:8] != b'\x89PNG\r\n\x1a\n':
         raise Bad('not a PNG')
-    pos, idat = 8, b''
+    pos, idat, ihdr = 8, b'', None
     while pos + 8 <= len(data):
         n, kind = struct.unpack('>I4s', data[pos:pos + 8])
         if kind == b'IDAT':
             idat += data[pos + 8:pos + 8 + n]
+        if kind == b'IHDR':
+            ihdr = struct.unpack('>IIBBBBB', data[pos + 8:pos + 21])
         pos += 12 + n
     report = {'blocks': {'stored': 0, 'fixed': 0, 'dynamic': 0}, 'literals': 0,
-              'matches': 0, 'match_bytes': {}, 'hdist': []}
+              'matches': 0, 'match_bytes': {}, 'hdist': [], 'tokens': []}
     ours = inflate(idat, report)
     if ours != zlib.decompress(idat):
         raise Bad('inflates to other bytes than zlib.decompress gives')
-    print(json.dumps(report, sort_keys=True))
+    toks = report.pop('tokens')
+    if not runs:
+        print(json.dumps(report, sort_keys=True))
+        return
+    if ihdr is None or ihdr[2] != 8 or ihdr[3] not in (2, 6) or ihdr[6]:
+        raise Bad('--runs: 8-bit RGB or RGBA, not interlaced')
+    want = runs_expected(ours, 1 + ihdr[0] * (3 if ihdr[3] == 2 else 4))
+    for k, (got, exp) in enumerate(zip(toks, want)):
+        if got != exp:
+            print('symbol %d: %r, expected %r' % (k, got, exp))
+            sys.exit(1)
+    if len(toks) != len(want):
+        print('%d symbols, expected %d' % (len(toks), len(want)))
+        sys.exit(1)
+    print('ok %d %d' % (len(toks), sum(1 for t in toks if t[0] == 'M')))
 
 
 if __name__ == '__main__':
-    if len(sys.argv) != 2:
-        sys.stderr.write('usage: deflate-tokens.py FILE.png\n')
+    args = [a for a in sys.argv[1:] if a != '--runs']
+    if len(args) != 1:
+        sys.stderr.write('usage: deflate-tokens.py [--runs] FILE.png\n')
         sys.exit(2)
     try:
-        main(sys.argv[1])
+        main(args[0], len(args) + 1 != len(sys.argv))
     except (Bad, OSError, zlib.error, struct.error) as e:
-        sys.stderr.write('deflate-tokens.py: %s: %s\n' % (sys.argv[1], e))
+        sys.stderr.write('deflate-tokens.py: %s: %s\n' % (args[0], e))
         sys.exit(1)

@@ -20,10 +20,6 @@ Commands (pixels are "x,y,r,g,b,a"; colors "r,g,b,a"):
   info IN                      print "W H depth colortype interlace"
   filters IN                   the filter type of each row, one digit a row
                                (8-bit RGB or RGBA, not interlaced)
-  runs IN                      check that the zlib stream codes every run
-                               as runeframe's level 1 promises (below);
-                               print "ok TOKENS RUNS" or the first mismatch
-                               (exit 1)
   recode IN OUT KIND [--lossy] re-encode IN's pixels as KIND (see KINDS);
                                without --lossy refuse unless exact
   poke IN OUT PIXEL...         set pixels (written as RGB/RGBA 8-bit)
@@ -63,156 +59,6 @@ SIG = b'\x89PNG\r\n\x1a\n'
 
 class PngError(Exception):
     pass
-
-
-# ------------------------------------------------------------------ tokens
-
-class _Bits:
-    """RFC 1951's bit reader: least significant bit first."""
-
-    def __init__(self, data):
-        self.data, self.i, self.buf, self.cnt = data, 0, 0, 0
-
-    def bits(self, n):
-        while self.cnt < n:
-            if self.i >= len(self.data):
-                raise PngError('zlib stream cut short')
-            self.buf |= self.data[self.i] << self.cnt
-            self.i += 1
-            self.cnt += 8
-        v = self.buf & ((1 << n) - 1)
-        self.buf >>= n
-        self.cnt -= n
-        return v
-
-    def align(self):
-        self.bits(self.cnt & 7)
-
-    def huff(self, table):
-        code, length = 0, 0
-        while True:
-            code = (code << 1) | self.bits(1)
-            length += 1
-            sym = table.get((length, code))
-            if sym is not None:
-                return sym
-            if length > 15:
-                raise PngError('bad Huffman code')
-
-
-def _canonical(lengths):
-    """{(length, code): symbol} of canonical codes (RFC 1951 3.2.2)."""
-    count = [0] * 16
-    for n in lengths:
-        count[n] += 1
-    count[0] = 0
-    nxt, code = [0] * 16, 0
-    for b in range(1, 16):
-        code = (code + count[b - 1]) << 1
-        nxt[b] = code
-    table = {}
-    for sym, n in enumerate(lengths):
-        if n:
-            table[(n, nxt[n])] = sym
-            nxt[n] += 1
-    return table
-
-
-_LBASE = [3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59,
-          67, 83, 99, 115, 131, 163, 195, 227, 258]
-_LEXTRA = [0] * 8 + [1] * 4 + [2] * 4 + [3] * 4 + [4] * 4 + [5] * 4 + [0]
-_DBASE = [1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513,
-          769, 1025, 1537, 2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577]
-_DEXTRA = [0, 0, 0, 0] + [k // 2 - 1 for k in range(4, 30)]
-
-
-def inflate_tokens(z):
-    """The tokens of a zlib stream: ('L', byte) and ('M', length, distance),
-    in order, and the bytes they make (an inflater written from RFC 1950
-    and 1951 that keeps what a decompressor throws away)."""
-    if len(z) < 2 or (z[0] * 256 + z[1]) % 31 or z[0] & 15 != 8:
-        raise PngError('not a zlib stream')
-    r, out, toks = _Bits(z[2:]), bytearray(), []
-    final = 0
-    while not final:
-        final, kind = r.bits(1), r.bits(2)
-        if kind == 0:
-            r.align()
-            n = r.bits(16)
-            r.bits(16)
-            for _ in range(n):
-                b = r.bits(8)
-                out.append(b)
-                toks.append(('L', b))
-            continue
-        if kind == 1:
-            lit = _canonical([8] * 144 + [9] * 112 + [7] * 24 + [8] * 8)
-            dist = _canonical([5] * 30)
-        elif kind == 2:
-            hlit, hdist, hclen = r.bits(5) + 257, r.bits(5) + 1, r.bits(4) + 4
-            order = [16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15]
-            cl = [0] * 19
-            for k in range(hclen):
-                cl[order[k]] = r.bits(3)
-            clt, lens = _canonical(cl), []
-            while len(lens) < hlit + hdist:
-                sym = r.huff(clt)
-                if sym < 16:
-                    lens.append(sym)
-                elif sym == 16:
-                    lens += [lens[-1]] * (3 + r.bits(2))
-                elif sym == 17:
-                    lens += [0] * (3 + r.bits(3))
-                else:
-                    lens += [0] * (11 + r.bits(7))
-            lit, dist = _canonical(lens[:hlit]), _canonical(lens[hlit:])
-        else:
-            raise PngError('reserved block type')
-        while True:
-            sym = r.huff(lit)
-            if sym < 256:
-                out.append(sym)
-                toks.append(('L', sym))
-            elif sym == 256:
-                break
-            else:
-                n = _LBASE[sym - 257] + r.bits(_LEXTRA[sym - 257])
-                ds = r.huff(dist)
-                d = _DBASE[ds] + r.bits(_DEXTRA[ds])
-                for _ in range(n):
-                    out.append(out[-d])
-                toks.append(('M', n, d))
-    return toks, bytes(out)
-
-
-def runs_expected(raw, stride):
-    """The tokens runeframe's level-1 coder promises for filtered rows
-    (pngio-huff.c): row by row, a byte at a time, a run where the next 3
-    bytes of the row equal the byte before them (the first byte of the
-    stream excepted), all such bytes, as matches of up to 258 at distance
-    1 and 0 to 2 literals; every other byte a literal."""
-    toks = []
-    for y in range(len(raw) // stride):
-        row = raw[y * stride:(y + 1) * stride]
-        i = 1 if y == 0 else 0
-        if y == 0:
-            toks.append(('L', row[0]))
-        while i < stride:
-            prev = raw[y * stride + i - 1]
-            if i + 3 <= stride and row[i] == row[i + 1] == row[i + 2] == prev:
-                r = 3
-                while i + r < stride and row[i + r] == prev:
-                    r += 1
-                i += r
-                while r >= 3:
-                    m = min(r, 258)
-                    toks.append(('M', m, 1))
-                    r -= m
-                toks += [('L', prev)] * r
-            else:
-                toks.append(('L', row[i]))
-                i += 1
-    return toks
 
 
 # ------------------------------------------------------------------ chunks
@@ -889,24 +735,6 @@ def main(argv):
         if len(raw) != stride * h:
             raise SystemExit('filters: %d bytes of image data, not %d' % (len(raw), stride * h))
         print(''.join(str(raw[y * stride]) for y in range(h)))
-    elif cmd == 'runs':
-        with open(a[0], 'rb') as f:
-            cs = read_chunks(f.read())
-        w, h, depth, ct, _, _, inter = struct.unpack('>IIBBBBB', cs[0][1])
-        if depth != 8 or ct not in (2, 6) or inter:
-            raise SystemExit('runs: 8-bit RGB or RGBA, not interlaced')
-        toks, raw = inflate_tokens(b''.join(b for k, b in cs if k == b'IDAT'))
-        if raw != zlib.decompress(b''.join(b for k, b in cs if k == b'IDAT')):
-            raise SystemExit('runs: the token reader disagrees with zlib')
-        want = runs_expected(raw, 1 + w * CHANNELS[ct])
-        for k, (got, exp) in enumerate(zip(toks, want)):
-            if got != exp:
-                print('token %d: %r, expected %r' % (k, got, exp))
-                sys.exit(1)
-        if len(toks) != len(want):
-            print('%d tokens, expected %d' % (len(toks), len(want)))
-            sys.exit(1)
-        print('ok %d %d' % (len(toks), sum(1 for t in toks if t[0] == 'M')))
     elif cmd == 'recode':
         lossy = '--lossy' in a
         a = [x for x in a if x != '--lossy']
