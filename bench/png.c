@@ -224,7 +224,8 @@ int main(int argc, char **argv)
         rf_png_frame_t frame = {
             (const uint32_t *)(const void *)cairo_image_surface_get_data(s),
             (uint32_t)cairo_image_surface_get_width(s), (uint32_t)cairo_image_surface_get_height(s),
-            (size_t)cairo_image_surface_get_stride(s)
+            (size_t)cairo_image_surface_get_stride(s),
+            rf_renderer_opaque(r)   /* what `render` tells the writer */
         };
         int opaque = rf_png_frame_is_opaque(&frame);
         rf_png_buffer_t cbuf = { 0 }, tbuf = { 0 };

@@ -683,7 +683,7 @@ static void encode(cairo_surface_t *s, rf_png_buffer_t *out)
     rf_png_frame_t f = { (const uint32_t *)(const void *)cairo_image_surface_get_data(s),
                          (uint32_t)cairo_image_surface_get_width(s),
                          (uint32_t)cairo_image_surface_get_height(s),
-                         (size_t)cairo_image_surface_get_stride(s) };
+                         (size_t)cairo_image_surface_get_stride(s), 0 };
     rf_png_error_t err;
     if (rf_png_write_mem(&f, &opt, out, &err) != RF_PNG_SUCCESS) {
         fprintf(stderr, "bench/render: encode: %s\n", err.message);

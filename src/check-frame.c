@@ -199,6 +199,7 @@ void check_frame(check_worker_t *w, size_t i)
     frame.width = W;
     frame.height = H;
     frame.stride = (size_t)stride;
+    frame.opaque = rf_renderer_opaque(w->r);
 
     /* golden first: the diff image is a faded copy of the golden, and
      * the alternative color marks pixels where the frame is darker */

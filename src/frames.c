@@ -467,7 +467,8 @@ int rf_frames_produce(rf_frames_producer_t *p, double t, const uint8_t **data, s
     switch (p->format) {
     case RF_FRAMES_PNG: {
         rf_png_frame_t f = { (const uint32_t *)(const void *)pix, (uint32_t)sc->width,
-                             (uint32_t)sc->height, (size_t)stride };
+                             (uint32_t)sc->height, (size_t)stride,
+                             rf_renderer_opaque(p->renderer) };
         rf_png_error_t pe;
         if (rf_png_write_mem(&f, &p->png, &p->bytes, &pe) != RF_PNG_SUCCESS) {
             snprintf(err, errlen, "frame at t=%.17g: PNG encoder: %s", t,

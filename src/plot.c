@@ -509,6 +509,7 @@ static int plot_write_png(cairo_surface_t *surface, const char *path, char *err,
     frame.width = (uint32_t)cairo_image_surface_get_width(surface);
     frame.height = (uint32_t)cairo_image_surface_get_height(surface);
     frame.stride = (size_t)cairo_image_surface_get_stride(surface);
+    frame.opaque = 0;
     if (strcmp(path, "-") == 0)
         st = rf_png_write_stream(&frame, &opt, stdout, &perr);
     else

@@ -479,7 +479,7 @@ static rf_png_status_t png_encode(const rf_png_frame_t *frame, const rf_png_rgba
 
     pngio_image_t img = { .width = width, .height = height };
     if (frame != NULL) {
-        img.alpha = !rf_png_frame_is_opaque(frame);
+        img.alpha = !(frame->opaque || rf_png_frame_is_opaque(frame));
         img.row = img.alpha ? row_frame_rgba : row_frame_rgb;
         img.src = frame;
     } else {

@@ -173,6 +173,13 @@ typedef struct rf_png_frame {
     uint32_t width;           /* 1 .. 2^31 - 1 */
     uint32_t height;          /* 1 .. 2^31 - 1 */
     size_t stride;            /* bytes from one row to the next */
+    int opaque;               /* 1: the caller knows every alpha is 255
+                                 (a renderer's frame over an opaque
+                                 background: rf_renderer_opaque), and
+                                 the writer stores RGB without looking
+                                 (a wrong 1 loses the alpha); 0 (what an
+                                 initializer leaving it out gives): the
+                                 writer looks (rf_png_frame_is_opaque) */
 } rf_png_frame_t;
 
 /* Growable output for rf_png_write_mem(); start it zeroed. */

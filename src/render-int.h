@@ -140,6 +140,8 @@ struct rf_renderer {
     int soft_off;              /* RF_CLIP_HARD: no clip waits (for tests) */
     int gradfill_off;          /* RF_GRADFILL_OFF: cairo paints every gradient (for tests) */
     unsigned gradfills;        /* fills painted by gradfill.h (rf_renderer_gradfills) */
+    int opaque;                /* the last frame drawn over an opaque background
+                                  (rf_renderer_opaque) */
     char err[RF_RENDER_ERR_LEN];
     int err_oom;               /* err says memory ran out (rf_render_fail_oom) */
 };

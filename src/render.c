@@ -1030,6 +1030,10 @@ int rf_renderer_draw(rf_renderer_t *r, double t)
     cairo_matrix_t id = r->root;
     cairo_new_path(cr);
     cairo_identity_matrix(cr);
+    /* an opaque background keeps every pixel opaque: every layer is
+     * composited onto the canvas by OVER or a blend mode, whose alpha
+     * (sa + da - sa * da, pixman's exact in 8 bits) is 255 where da is */
+    r->opaque = sc->background_value == NULL && (bg & 255) == 255;
     if (prefix_restore(r)) {
         cairo_set_operator(cr, CAIRO_OPERATOR_OVER);
         prefix_draw_rest(r);
@@ -1038,6 +1042,7 @@ int rf_renderer_draw(rf_renderer_t *r, double t)
         if (sc->background_value != NULL) {   /* a color value */
             const rf_colorp_t cp = { sc->background_slot, { 0, 0, 0, 0 } };
             rf_color_t c = rf_colorp_get(&cp, r->slots);
+            r->opaque = c.a >= 1.0;
             cairo_set_source_rgba(cr, c.r, c.g, c.b, c.a);
         } else {
             cairo_set_source_rgba(cr, (bg >> 24 & 255) / 255.0, (bg >> 16 & 255) / 255.0,
@@ -1085,6 +1090,11 @@ const unsigned char *rf_renderer_pixels(rf_renderer_t *r, int *stride)
     if (stride)
         *stride = cairo_image_surface_get_stride(r->surface);
     return cairo_image_surface_get_data(r->surface);
+}
+
+int rf_renderer_opaque(const rf_renderer_t *r)
+{
+    return r->opaque;
 }
 
 unsigned rf_renderer_gradfills(const rf_renderer_t *r)

@@ -181,6 +181,12 @@ cairo_surface_t *rf_renderer_surface(rf_renderer_t *r);
  * ARGB32 pixels (see above), *stride bytes apart (stride may be NULL). */
 const unsigned char *rf_renderer_pixels(rf_renderer_t *r, int *stride);
 
+/* 1 when every pixel of the frame last drawn is known opaque without
+ * looking (its background's alpha is 1: every layer is composited by
+ * OVER or a blend mode, which keep an opaque pixel opaque), else 0: a
+ * PNG writer's rf_png_frame_t.opaque. */
+int rf_renderer_opaque(const rf_renderer_t *r);
+
 /* Makes the renderer draw on its other canvas from now on (the first
  * call makes it, the size of the first: its pages fault in at its first
  * draw), leaving the current one, with its frame, to whoever reads it:

@@ -509,7 +509,7 @@ static void check_pipeline(const diff_case_t *c, const rf_diff_options_t *o,
         const uint8_t *q = b->pixels + i * 4;
         argb[i] = 0xff000000u | (uint32_t)q[0] << 16 | (uint32_t)q[1] << 8 | q[2];
     }
-    rf_png_frame_t frame = { argb, c->width, c->height, (size_t)c->width * 4 };
+    rf_png_frame_t frame = { argb, c->width, c->height, (size_t)c->width * 4, 0 };
     rf_diffstream_t ds;
     ck_assert_int_eq(rf_diffstream_file_frame(&ds, pa, &frame, golden, actual, o),
                      RF_DIFFSTREAM_COMPARED);

@@ -497,7 +497,7 @@ static rf_png_frame_t frame_of(cairo_surface_t *s)
         (const uint32_t *)(const void *)cairo_image_surface_get_data(s),
         (uint32_t)cairo_image_surface_get_width(s),
         (uint32_t)cairo_image_surface_get_height(s),
-        (size_t)cairo_image_surface_get_stride(s),
+        (size_t)cairo_image_surface_get_stride(s), 0
     };
     return f;
 }
@@ -700,7 +700,7 @@ START_TEST(opaque_scan_finds_any_pixel)
         for (uint32_t y = 0; y < h; y++)
             for (uint32_t x = 0; x < stride / 4; x++)
                 px[y * stride / 4 + x] = x < w ? argb(255, x & 255, y, 7) : 0;
-        rf_png_frame_t f = { px, w, h, stride };
+        rf_png_frame_t f = { px, w, h, stride, 0 };
         ck_assert_int_eq(rf_png_frame_is_opaque(&f), 1);
         for (uint32_t y = 0; y < h; y++)
             for (uint32_t x = 0; x < w; x++) {
@@ -841,7 +841,7 @@ END_TEST
 START_TEST(color_type_rgb_only_when_every_pixel_opaque)
 {
     uint32_t px[6 * 5];
-    rf_png_frame_t f = { px, 6, 5, 6 * 4 };
+    rf_png_frame_t f = { px, 6, 5, 6 * 4, 0 };
     rf_png_buffer_t out = { 0 };
     for (int i = 0; i < 30; i++)
         px[i] = argb(255, (uint32_t)i, 2, 3);
@@ -889,7 +889,7 @@ START_TEST(every_level_and_filter_round_trips)
             o[2] = cairo_unpremul(c / 2, a);
             o[3] = (uint8_t)a;
         }
-    rf_png_frame_t f = { px, w, h, stride };
+    rf_png_frame_t f = { px, w, h, stride, 0 };
     size_t size0 = 0, size9 = 0;
     for (int level = 0; level <= 9; level++)
         for (int filt = RF_PNG_FILTER_NONE; filt <= RF_PNG_FILTER_ALL; filt++) {
@@ -917,14 +917,15 @@ START_TEST(invalid_arguments)
     uint32_t px[4] = { 0 };
     rf_png_buffer_t out = { 0 };
     rf_png_error_t err;
-    rf_png_frame_t f = { px, 2, 2, 8 };
+    rf_png_frame_t f = { px, 2, 2, 8, 0 };
     rf_png_options_t bad_level = { 10, RF_PNG_FILTER_NONE, 0 }, neg = { -1, RF_PNG_FILTER_NONE, 0 };
     rf_png_options_t bad_filter = { 1, (rf_png_filter_t)6, 0 };
     ck_assert_int_eq(rf_png_write_mem(&f, &bad_level, &out, &err), RF_PNG_INVALID_ARGUMENT);
     ck_assert_ptr_nonnull(strstr(err.message, "level"));
     ck_assert_int_eq(rf_png_write_mem(&f, &neg, &out, &err), RF_PNG_INVALID_ARGUMENT);
     ck_assert_int_eq(rf_png_write_mem(&f, &bad_filter, &out, &err), RF_PNG_INVALID_ARGUMENT);
-    rf_png_frame_t narrow = { px, 2, 2, 7 }, unaligned = { px, 1, 2, 6 }, zero = { px, 0, 2, 8 };
+    rf_png_frame_t narrow = { px, 2, 2, 7, 0 }, unaligned = { px, 1, 2, 6, 0 },
+                   zero = { px, 0, 2, 8, 0 };
     ck_assert_int_eq(rf_png_write_mem(&narrow, NULL, &out, &err), RF_PNG_INVALID_ARGUMENT);
     ck_assert_int_eq(rf_png_write_mem(&unaligned, NULL, &out, &err), RF_PNG_INVALID_ARGUMENT);
     ck_assert_int_eq(rf_png_write_mem(&zero, NULL, &out, &err), RF_PNG_INVALID_ARGUMENT);
@@ -963,7 +964,7 @@ START_TEST(buffer_is_reused_and_len_exact)
     memcpy(copy, out.data, first);
     /* a second, smaller frame into the same buffer, then the first again */
     uint32_t one = argb(255, 1, 2, 3);
-    rf_png_frame_t tiny = { &one, 1, 1, 4 };
+    rf_png_frame_t tiny = { &one, 1, 1, 4, 0 };
     ck_assert_int_eq(rf_png_write_mem(&tiny, &gold, &out, NULL), RF_PNG_SUCCESS);
     ck_assert_uint_lt(out.len, first);
     ck_assert_uint_eq(out.cap, cap);
@@ -1017,7 +1018,7 @@ START_TEST(stream_to_dev_full_is_enospc)
     uint32_t px[64 * 64];
     for (int i = 0; i < 64 * 64; i++)
         px[i] = argb(255, (uint32_t)(i * 7) & 255, (uint32_t)i & 255, (uint32_t)(i >> 4) & 255);
-    rf_png_frame_t f = { px, 64, 64, 256 };
+    rf_png_frame_t f = { px, 64, 64, 256, 0 };
     FILE *fp = fopen("/dev/full", "wb");
     ck_assert_ptr_nonnull(fp);
     rf_png_error_t err;
@@ -1777,7 +1778,7 @@ static int ro_write(void *arg)
     char err[512];
     if (c->png) {
         uint32_t px = 0xff102030u;
-        rf_png_frame_t f = { &px, 1, 1, 4 };
+        rf_png_frame_t f = { &px, 1, 1, 4, 0 };
         rf_png_error_t e;
         if (rf_png_write_path(&f, NULL, c->path, 0, &e) == RF_PNG_SUCCESS)
             return 0;
@@ -1821,7 +1822,7 @@ START_TEST(atomic_dev_full_is_enospc_and_leaves_nothing)
     ck_assert_ptr_nonnull(strstr(err, strerror(ENOSPC)));
     uint32_t px[32 * 32];
     memset(px, 0x7f, sizeof px);
-    rf_png_frame_t f = { px, 32, 32, 128 };
+    rf_png_frame_t f = { px, 32, 32, 128, 0 };
     rf_png_error_t e;
     rf_png_options_t stored = { 0, RF_PNG_FILTER_NONE, 0 };
     ck_assert_int_eq(rf_png_write_path(&f, &stored, "/dev/full", 0, &e), RF_PNG_IO_ERROR);
@@ -1893,7 +1894,7 @@ static int tmpfs_write(void *arg)
         x ^= x << 5;
         px[i] = 0xff000000u | x;
     }
-    rf_png_frame_t f = { px, 256, 256, 1024 };
+    rf_png_frame_t f = { px, 256, 256, 1024, 0 };
     rf_png_error_t e;
     int rc = 0;
     for (int named = 0; named <= 1 && rc == 0; named++) {

@@ -219,29 +219,39 @@ static void check_frame(const rf_png_frame_t *f, const rf_png_options_t *opts, i
 static const char *const kinds[] = { "flat-ui", "showcase", "gradient", "photo",
                                      "translucent", "strokes", "text" };
 
+/* A renderer of the scene file at path (loaded into *sc). */
+static rf_renderer_t *renderer_of(const char *path, rf_scene_t **sc)
+{
+    rf_diag_t diag;
+    rf_diag_init(&diag, path);
+    *sc = rf_scene_load(path, &diag);
+    ck_assert_msg(*sc != NULL, "cannot load %s (set top_srcdir)", path);
+    char msg[256];
+    rf_renderer_t *r = rf_renderer_create(*sc, msg, sizeof msg);
+    ck_assert_msg(r != NULL, "%s", msg);
+    return r;
+}
+
 static void corpus_case(int k, int size)
 {
     char path[1024];
     snprintf(path, sizeof path, "%s/bench/scenes/%s%s-%d.json", top(),
              k == 1 ? "" : "corpus/", kinds[k], size);
-    rf_diag_t diag;
-    rf_diag_init(&diag, path);
-    rf_scene_t *sc = rf_scene_load(path, &diag);
-    ck_assert_msg(sc != NULL, "cannot load %s (set top_srcdir)", path);
-    char msg[256];
-    rf_renderer_t *r = rf_renderer_create(sc, msg, sizeof msg);
-    ck_assert_msg(r != NULL, "%s", msg);
+    rf_scene_t *sc;
+    rf_renderer_t *r = renderer_of(path, &sc);
     ck_assert_int_eq(rf_renderer_draw(r, 1.0), 0);
     cairo_surface_t *s = rf_renderer_surface(r);
     cairo_surface_flush(s);
     rf_png_frame_t f = {
         (const uint32_t *)(const void *)cairo_image_surface_get_data(s),
         (uint32_t)cairo_image_surface_get_width(s), (uint32_t)cairo_image_surface_get_height(s),
-        (size_t)cairo_image_surface_get_stride(s)
+        (size_t)cairo_image_surface_get_stride(s), 0
     };
     ck_assert_uint_eq(f.height, (uint32_t)size);
-    /* the translucent kind must really be RGBA, the others RGB */
+    /* the translucent kind must really be RGBA, the others RGB; the
+     * renderer knows which without looking */
     ck_assert_int_eq(rf_png_frame_is_opaque(&f), k != 4);
+    ck_assert_int_eq(rf_renderer_opaque(r), k != 4);
     /* 720p: both defaults, scalar and vector; 1080p: the render default
      * (the golden level costs up to a second per frame here) */
     const rf_png_options_t opts[] = { RF_PNG_OPTIONS_RENDER, RF_PNG_OPTIONS_GOLDEN };
@@ -249,6 +259,80 @@ static void corpus_case(int k, int size)
     rf_renderer_destroy(r);
     rf_scene_destroy(sc);
 }
+
+/* rf_renderer_opaque, the writer's hint (pngio.h rf_png_frame_t.opaque:
+ * RGB stored without looking), is never 1 for a frame with a pixel of
+ * alpha under 255: every scene in scenes/ (blend modes, groups with
+ * opacity and masks, blurs and shadows, images, text, clips) at its
+ * first, middle and last frames, looked at pixel by pixel; and 1 for at
+ * least some of them (the hint is used); 0 over a transparent, a
+ * translucent and a fading background. */
+START_TEST(renderer_opaque_only_when_every_pixel_is)
+{
+    static const char *const names[] = {
+        "assets", "bezier", "colors", "csscolors", "decay", "expr", "group", "icons",
+        "images", "keyframes", "layers", "list", "motion", "path", "physics", "sequence",
+        "showcase", "spring", "storyboard", "strokes", "text", "tween", "ui", "vectors"
+    };
+    int hinted = 0;
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/scenes/%s.json", top(), names[i]);
+        rf_scene_t *sc;
+        rf_renderer_t *r = renderer_of(path, &sc);
+        const long frames[3] = { 0, sc->nframes / 2, sc->nframes - 1 };
+        for (int j = 0; j < 3; j++) {
+            ck_assert_int_eq(rf_renderer_draw(r, rf_scene_frame_time(sc, frames[j])), 0);
+            int stride;
+            const unsigned char *px = rf_renderer_pixels(r, &stride);
+            rf_png_frame_t f = { (const uint32_t *)(const void *)px, (uint32_t)sc->width,
+                                 (uint32_t)sc->height, (size_t)stride, 0 };
+            int hint = rf_renderer_opaque(r);
+            ck_assert_msg(!hint || rf_png_frame_is_opaque(&f),
+                          "%s frame %ld: said opaque, has a pixel of alpha under 255", path,
+                          frames[j]);
+            hinted += hint;
+        }
+        rf_renderer_destroy(r);
+        rf_scene_destroy(sc);
+    }
+    ck_assert_msg(hinted > 0, "no frame of scenes/ was known opaque");
+
+    /* backgrounds that are not opaque: the default (transparent), a
+     * translucent color, a color value whose alpha falls from 1 (known
+     * opaque at t = 0 only), under an opaque rect and a blended circle */
+    static const char *const bgs[] = { "", ", \"background\": \"#10203080\"",
+                                       ", \"background\": {\"tween\": {\"from\": \"#102030\", "
+                                       "\"to\": \"#10203000\", \"duration\": 1}}" };
+    for (int i = 0; i < 3; i++) {
+        char json[1024];
+        snprintf(json, sizeof json,
+                 "{\"runeframe\": 1, \"canvas\": {\"width\": 64, \"height\": 48%s}, "
+                 "\"timeline\": {\"fps\": 10, \"duration\": 1}, \"layers\": ["
+                 "{\"type\": \"rect\", \"x\": 20, \"y\": 20, \"width\": 16, "
+                 "\"height\": 16, \"fill\": \"#ff0000\"}, {\"type\": \"circle\", "
+                 "\"x\": 30, \"y\": 24, \"r\": 12, \"fill\": \"#00ff0080\", "
+                 "\"blend\": \"multiply\"}]}",
+                 bgs[i]);
+        rf_diag_t diag;
+        rf_diag_init(&diag, "bg.json");
+        rf_scene_t *sc = rf_scene_load_buffer("bg.json", json, strlen(json), &diag);
+        ck_assert_msg(sc != NULL, "%s: %s", json, diag.count ? diag.msg[0] : "");
+        rf_renderer_t *r = rf_renderer_create(sc, NULL, 0);
+        ck_assert_ptr_nonnull(r);
+        for (int j = 0; j < 2; j++) {
+            ck_assert_int_eq(rf_renderer_draw(r, j * 0.5), 0);
+            int stride;
+            const unsigned char *px = rf_renderer_pixels(r, &stride);
+            rf_png_frame_t f = { (const uint32_t *)(const void *)px, 64, 48, (size_t)stride, 0 };
+            ck_assert_int_eq(rf_png_frame_is_opaque(&f), i == 2 && j == 0);
+            ck_assert_int_eq(rf_renderer_opaque(r), i == 2 && j == 0);
+        }
+        rf_renderer_destroy(r);
+        rf_scene_destroy(sc);
+    }
+}
+END_TEST
 
 START_TEST(corpus_frames_round_trip_720)
 {
@@ -298,7 +382,7 @@ static uint32_t *make_frame(uint32_t w, uint32_t h, int translucent, rf_png_fram
         }
         memset(row + w, 0xee, 8);   /* padding the writer must not read into the file */
     }
-    *f = (rf_png_frame_t){ px, w, h, stride };
+    *f = (rf_png_frame_t){ px, w, h, stride, 0 };
     return px;
 }
 
@@ -734,7 +818,7 @@ static uint32_t *stream_frame(const uint8_t *s, uint32_t w, uint32_t h, rf_png_f
             const uint8_t *b = s + (size_t)y * (1 + 3 * (size_t)w) + 1 + 3 * (size_t)x;
             px[(size_t)y * w + x] = 0xff000000u | (uint32_t)b[0] << 16 | (uint32_t)b[1] << 8 | b[2];
         }
-    *f = (rf_png_frame_t){ px, w, h, stride };
+    *f = (rf_png_frame_t){ px, w, h, stride, 0 };
     return px;
 }
 
@@ -964,6 +1048,7 @@ static Suite *pngenc_suite(void)
     tcase_add_test(g, level1_new_block_where_rows_change);
     tcase_add_test(g, level1_random_images_round_trip);
     tcase_add_test(g, level1_runs_found_at_every_offset);
+    tcase_add_test(g, renderer_opaque_only_when_every_pixel_is);
     tcase_add_test(g, repeats_rows_tiles_and_long_matches);
     tcase_add_test(g, repeats_at_the_window_edge);
     tcase_add_test(g, full_disk_and_read_only_folder_leave_nothing);

@@ -45,7 +45,7 @@ static void check_pixels(const uint8_t *pix, int stride, int w, int h)
 static void check_png(const uint8_t *pix, int stride, int w, int h, rf_png_buffer_t *out)
 {
     rf_png_frame_t f = { (const uint32_t *)(const void *)pix, (uint32_t)w, (uint32_t)h,
-                         (size_t)stride };
+                         (size_t)stride, 0 };
     rf_png_options_t opt = RF_PNG_OPTIONS_RENDER;
     rf_png_error_t err;
     rf_png_rgba_t img;
