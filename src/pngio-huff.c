@@ -381,7 +381,7 @@ static inline uint64_t equal_prev64(const uint8_t *p, size_t i, size_t len)
     for (; c < 64 && c + 16 <= n; c += 16)
         t |= (uint64_t)equal_prev16(p + i + c) << c;
     for (; c < 64 && c < n; c++)
-        t |= (uint64_t)(p[i + c] == p[i + c - 1]) << c;
+        t |= (uint64_t)(p[i + c] == (p + i + c)[-1]) << c;   /* i + c may be 0 */
     return t;
 }
 
@@ -448,7 +448,7 @@ runs_and_literals(pngio_huff_t *h, const uint8_t *p, size_t i, size_t len, uint8
         else if (j > 0)
             out = put_literals(h, p + i, j, out, pbb, pbc, coding);
         i += j;
-        uint8_t b = p[i - 1];
+        uint8_t b = (p + i)[-1];   /* i may be 0: p[-1] is the previous row's byte */
         /* the run: the set bits from j on, and on while they are all set
          * (clear from len on: it stops there) */
         uint64_t u = ~(t >> j);   /* the top j bits set */
