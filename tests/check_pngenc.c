@@ -56,6 +56,7 @@
 #include "pngio.h"
 #include "render.h"
 #include "scene.h"
+#include "scenetest.h"
 #include "testutil.h"
 
 static char tmpdir[256];
@@ -319,10 +320,7 @@ START_TEST(renderer_opaque_only_when_every_pixel_is)
                  "\"x\": 30, \"y\": 24, \"r\": 12, \"fill\": \"#00ff0080\", "
                  "\"blend\": \"multiply\"}]}",
                  bgs[i]);
-        rf_diag_t diag;
-        rf_diag_init(&diag, "bg.json");
-        rf_scene_t *sc = rf_scene_load_buffer("bg.json", json, strlen(json), &diag);
-        ck_assert_msg(sc != NULL, "%s: %s", json, diag.count ? diag.msg[0] : "");
+        rf_scene_t *sc = rf_test_scene("bg.json", json);
         rf_renderer_t *r = rf_renderer_create(sc, NULL, 0);
         ck_assert_ptr_nonnull(r);
         for (int j = 0; j < 2; j++) {
