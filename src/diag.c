@@ -167,7 +167,10 @@ size_t rf_pointer_push(char *ptr, size_t cap, const char *segment)
 
 size_t rf_pointer_push_index(char *ptr, size_t cap, size_t index)
 {
-    char buf[32];
-    snprintf(buf, sizeof buf, "%zu", index);
-    return rf_pointer_push(ptr, cap, buf);
+    char buf[32], *p = buf + sizeof buf; /* the digits by hand: snprintf was 3% of a load */
+    *--p = '\0';
+    do
+        *--p = (char)('0' + index % 10);
+    while ((index /= 10) != 0);
+    return rf_pointer_push(ptr, cap, p);
 }

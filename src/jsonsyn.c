@@ -109,6 +109,9 @@ static int scan_string(scan_t *sc, size_t *pi)
     size_t start = *pi, i = start + 1;
     char d[48];
     for (;;) {
+        /* printable ASCII but the quote and the backslash: most of a scene */
+        while (i < sc->len && s[i] >= 0x20 && s[i] < 0x7F && s[i] != '"' && s[i] != '\\')
+            i++;
         if (i >= sc->len)
             return fail(sc, start, "unterminated string");
         unsigned c = s[i];

@@ -198,14 +198,15 @@ static int build_expr(loader_t *L, const vsrc_t *s, rf_value_t *vals, rf_value_t
     build_ctx_t bc = { L, vals };
     rf_expr_t *e = NULL;
     rf_expr_error_t ee;
-    char ptr[sizeof L->ptr + 32];
-    snprintf(ptr, sizeof ptr, "%s/expr", s->ptr);
     if (rf_expr_compile(s->src, strlen(s->src), 0, T_MAX, resolve_built, &bc,
                         scene_arena_alloc_fn, L->arena, &e, &ee) != 0) {
         if (ee.oom)
             scene_err_oom(L);
-        else
+        else {
+            char ptr[sizeof L->ptr + 32];
+            snprintf(ptr, sizeof ptr, "%s/expr", s->ptr);
             scene_err_at(L, ptr, "internal error: col %d: %s", ee.col, ee.msg);
+        }
         return -1;
     }
     v->expr = e;

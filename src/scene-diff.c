@@ -14,6 +14,7 @@
 #include "diag.h"
 #include "jsonsyn.h"
 #include "scene-diff.h"
+#include "scene-int.h"
 #include "scene.h"
 
 #define DIFF_PTR_MAX 1024
@@ -212,6 +213,7 @@ static cJSON *diff_parse(const char *text, size_t len, const char *name, char *e
     }
     memcpy(buf, text + skip, len - skip);
     buf[len - skip] = '\0';
+    scene_json_hooks();
     cJSON *root = cJSON_ParseWithOpts(buf, NULL, 1);
     free(buf);
     if (root == NULL)

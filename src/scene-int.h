@@ -185,6 +185,19 @@ typedef struct { char s[112]; } qbuf_t;
 enum { F_BAD = -1, F_ABSENT = 0, F_OK = 1 };
 enum { R_ANY, R_GT0, R_GE0 };
 
+/* scene.c: cJSON's allocator. scene_json_hooks() must run before any
+ * cJSON call (every entry point of the loader, scene-diff.c and
+ * scene-schema.c calls it; once per process). From scene_json_begin() to
+ * the scene_json_end() given what it returned, cJSON's allocations on
+ * this thread come from an arena and its frees do nothing: a load drops
+ * its whole tree at once instead of freeing each of its nodes (a 505 KB
+ * scene's cJSON_Delete was 13% of loading it). Nothing cJSON makes in
+ * that span may be used or freed after it; elsewhere, and on every other
+ * thread, malloc and free. Spans nest (save and restore). */
+void scene_json_hooks(void);
+void *scene_json_begin(void);
+void scene_json_end(void *outer);
+
 /* scene-field.c */
 int scene_nerrors(const loader_t *L);
 size_t scene_push(loader_t *L, const char *seg);

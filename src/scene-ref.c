@@ -406,7 +406,9 @@ static void resolve_expr(loader_t *L, size_t k)
 {
     vsrc_t *v = &L->vals[k];
     char ptr[sizeof L->ptr + 32];
-    snprintf(ptr, sizeof ptr, "%s/expr", v->ptr);
+    size_t pl = strnlen(v->ptr, sizeof ptr - sizeof "/expr");   /* snprintf's "%s/expr" */
+    memcpy(ptr, v->ptr, pl);
+    memcpy(ptr + pl, "/expr", sizeof "/expr");
     if (L->scratch == NULL && (L->scratch = rf_arena_create()) == NULL) {
         scene_err_oom(L);
         return;

@@ -798,6 +798,7 @@ static cJSON *top_key(const char *k)
 
 char *rf_scene_schema(void)
 {
+    scene_json_hooks();
     cJSON *root = cJSON_CreateObject();
     str(root, "$schema", "http://json-schema.org/draft-07/schema#");
     str(root, "title", "runeframe scene, format version 1");

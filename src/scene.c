@@ -25,6 +25,7 @@
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -180,6 +181,93 @@ static void load_root(loader_t *L, const cJSON *root)
 }
 
 /* ------------------------------------------------------------------ */
+/* cJSON's allocator (scene-int.h)                                      */
+
+/* A span's memory: chunks of at least JSON_CHUNK bytes, bumped, not
+ * zeroed (cJSON clears its nodes itself), freed together. */
+#define JSON_CHUNK (1u << 20)
+typedef struct json_chunk {
+    struct json_chunk *next;
+    size_t used, size;
+    _Alignas(16) unsigned char data[];
+} json_chunk_t;
+
+static _Thread_local json_chunk_t *json_span; /* the span's newest chunk */
+static _Thread_local int json_on;             /* in a span: cJSON's frees do nothing */
+
+static void *json_alloc(size_t n)
+{
+    if (!json_on)
+        return malloc(n);
+    size_t need = (n + 15) & ~(size_t)15;
+    json_chunk_t *c = json_span;
+    if (c == NULL || c->size - c->used < need) {
+        size_t size = need > JSON_CHUNK ? need : JSON_CHUNK;
+        if (need < n || size > SIZE_MAX - sizeof *c || (c = malloc(sizeof *c + size)) == NULL)
+            return NULL;
+        c->next = json_span;
+        c->used = 0;
+        c->size = size;
+        json_span = c;
+    }
+    void *p = c->data + c->used;
+    c->used += need;
+    return p;
+}
+
+static void json_free(void *p)
+{
+    if (!json_on)
+        free(p);
+}
+
+static pthread_once_t json_once = PTHREAD_ONCE_INIT;
+
+static void json_install(void)
+{
+    cJSON_Hooks h = { json_alloc, json_free };
+    cJSON_InitHooks(&h);
+}
+
+void scene_json_hooks(void)
+{
+    pthread_once(&json_once, json_install);
+}
+
+/* What a span saves of the one it is inside. */
+typedef struct json_outer {
+    json_chunk_t *span;
+    int on;
+} json_outer_t;
+
+void *scene_json_begin(void)
+{
+    scene_json_hooks();
+    json_outer_t *o = malloc(sizeof *o);
+    if (o == NULL)
+        return NULL;   /* out of memory: malloc's, as before */
+    o->span = json_span;
+    o->on = json_on;
+    json_span = NULL;
+    json_on = 1;
+    return o;
+}
+
+void scene_json_end(void *outer)
+{
+    json_outer_t *o = outer;
+    if (o == NULL)
+        return;
+    for (json_chunk_t *c = json_span, *next; c != NULL; c = next) {
+        next = c->next;
+        free(c);
+    }
+    json_span = o->span;
+    json_on = o->on;
+    free(o);
+}
+
+/* ------------------------------------------------------------------ */
 /* Entry points                                                         */
 
 /* The folder of the scene file name, resolved: what asset paths are
@@ -224,9 +312,11 @@ rf_scene_t *rf_scene_load_buffer_with(const char *name, const char *buf, size_t 
     memcpy(text, buf + skip, len - skip);
     text[len - skip] = '\0';
     const char *end = NULL;
+    void *json = scene_json_begin();
     cJSON *root = cJSON_ParseWithOpts(text, &end, 1);
     if (root == NULL) {
         /* jsonsyn accepted it: cJSON can then only have run out of memory */
+        scene_json_end(json);
         diag->io_error = 1;
         rf_diag_file(diag, "out of memory while parsing");
         free(text);
@@ -243,6 +333,7 @@ rf_scene_t *rf_scene_load_buffer_with(const char *name, const char *buf, size_t 
         rf_diag_file(diag, "out of memory");
         rf_arena_destroy(L.arena);
         cJSON_Delete(root);
+        scene_json_end(json);
         free(text);
         return NULL;
     }
@@ -281,6 +372,7 @@ rf_scene_t *rf_scene_load_buffer_with(const char *name, const char *buf, size_t 
     scene_story_free(&L);
     rf_arena_destroy(L.scratch);
     cJSON_Delete(root);
+    scene_json_end(json);
     free(text);
     if (scene_nerrors(&L) > 0 || sc->file == NULL) {
         if (sc->file == NULL && scene_nerrors(&L) == 0) {
