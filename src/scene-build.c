@@ -196,10 +196,10 @@ static int build_expr(loader_t *L, const vsrc_t *s, rf_value_t *vals, rf_value_t
                       double *finals, const uint32_t *owner)
 {
     build_ctx_t bc = { L, vals };
-    rf_expr_t *e = NULL;
+    rf_expr_t *e = s->pre; /* one that reads no value: compiled by the first pass */
     rf_expr_error_t ee;
-    if (rf_expr_compile(s->src, strlen(s->src), 0, T_MAX, resolve_built, &bc,
-                        scene_arena_alloc_fn, L->arena, &e, &ee) != 0) {
+    if (e == NULL && rf_expr_compile(s->src, strlen(s->src), 0, T_MAX, resolve_built, &bc,
+                                     scene_arena_alloc_fn, L->arena, &e, &ee) != 0) {
         if (ee.oom)
             scene_err_oom(L);
         else {

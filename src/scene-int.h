@@ -61,6 +61,8 @@ typedef struct vsrc {
     const char *ptr;           /* arena: the value's JSON pointer, for later messages */
     /* expr */
     const char *src;           /* the expression (cJSON's string), NULL when invalid */
+    rf_expr_t *pre;            /* arena: src compiled whole when it reads no value (only t
+                                * and numbers), by the first pass; build_expr takes it */
     /* sample_path */
     const char *path_ref;      /* a name in `paths`, resolved once paths are known */
     const rf_path_t *path;     /* the measured path, once known */
