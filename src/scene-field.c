@@ -534,10 +534,9 @@ static int all_finite(const cJSON *it)
 /* cJSON turns an overflowing literal such as 1e999 into an infinity; the
  * contract says every number is finite, wherever it is: each one that is
  * not reported at its pointer. */
-void scene_check_finite(loader_t *L, const cJSON *it)
+/* Each number under it that is not finite, reported at its pointer. */
+static void finite_at(loader_t *L, const cJSON *it)
 {
-    if (all_finite(it))
-        return;
     if (cJSON_IsNumber(it) && !isfinite(it->valuedouble)) {
         scene_err(L, "number out of range: every number must be finite");
         return;
@@ -545,8 +544,14 @@ void scene_check_finite(loader_t *L, const cJSON *it)
     size_t i = 0;
     for (const cJSON *c = it->child; c != NULL; c = c->next, i++) {
         size_t m = cJSON_IsObject(it) ? scene_push(L, c->string) : scene_pushi(L, i);
-        scene_check_finite(L, c);
+        finite_at(L, c);
         scene_pop(L, m);
     }
+}
+
+void scene_check_finite(loader_t *L, const cJSON *it)
+{
+    if (!all_finite(it)) /* once: not again at every level (a review's 60-deep case) */
+        finite_at(L, it);
 }
 
