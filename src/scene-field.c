@@ -531,9 +531,6 @@ static int all_finite(const cJSON *it)
     return 1;
 }
 
-/* cJSON turns an overflowing literal such as 1e999 into an infinity; the
- * contract says every number is finite, wherever it is: each one that is
- * not reported at its pointer. */
 /* Each number under it that is not finite, reported at its pointer. */
 static void finite_at(loader_t *L, const cJSON *it)
 {
@@ -549,6 +546,8 @@ static void finite_at(loader_t *L, const cJSON *it)
     }
 }
 
+/* cJSON turns an overflowing literal such as 1e999 into an infinity; the
+ * contract says every number is finite, wherever it is. */
 void scene_check_finite(loader_t *L, const cJSON *it)
 {
     if (!all_finite(it)) /* once: not again at every level (a review's 60-deep case) */
