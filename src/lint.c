@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "diag.h"
 #include "layer.h"
 #include "numfmt.h"
 #include "render.h"
@@ -246,19 +247,13 @@ static void lint_layer(lint_t *l, const rf_layer_t *L, const char *ptr)
 static void lint_layers(lint_t *l, const rf_layer_t *layers, uint32_t n, const char *base)
 {
     char p[LINT_POINTER];
-    /* snprintf's "%.*s/%u" (base cut to LINT_POINTER - 16 bytes) by hand:
-     * it was a third of the lint of a scene of 3,000 layers */
+    /* base cut to LINT_POINTER - 16 bytes, then "/i" (snprintf's "%.*s/%u"
+     * was a third of the lint of a scene of 3,000 layers) */
     size_t bl = strnlen(base, LINT_POINTER - 16);
     memcpy(p, base, bl);
-    p[bl] = '/';
     for (uint32_t i = 0; i < n; i++) {
-        char d[16], *q = d + sizeof d;
-        uint32_t v = i;
-        do
-            *--q = (char)('0' + v % 10);
-        while ((v /= 10) != 0);
-        memcpy(p + bl + 1, q, (size_t)(d + sizeof d - q));
-        p[bl + 1 + (size_t)(d + sizeof d - q)] = '\0';
+        p[bl] = '\0';
+        rf_pointer_push_index(p, sizeof p, i);
         lint_layer(l, &layers[i], p);
     }
 }

@@ -190,7 +190,8 @@ enum { R_ANY, R_GT0, R_GE0 };
 /* scene.c: cJSON's allocator. scene_json_hooks() must run before any
  * cJSON call (every entry point of the loader, scene-diff.c and
  * scene-schema.c calls it; once per process). From scene_json_begin() to
- * the scene_json_end() given what it returned, cJSON's allocations on
+ * the scene_json_end() given what it returned (the span it is inside),
+ * cJSON's allocations on
  * this thread come from an arena and its frees do nothing: a load drops
  * its whole tree at once instead of freeing each of its nodes (a 505 KB
  * scene's cJSON_Delete was 13% of loading it). Nothing cJSON makes in
@@ -198,9 +199,13 @@ enum { R_ANY, R_GT0, R_GE0 };
  * thread, malloc and free. Spans nest (save and restore). Built with
  * AddressSanitizer there are no spans (malloc and free throughout), so
  * that it still sees a node used after its tree is gone, or leaked. */
+typedef struct scene_json {
+    void *span;   /* the span's newest chunk (scene.c) */
+    int on;
+} scene_json_t;
 void scene_json_hooks(void);
-void *scene_json_begin(void);
-void scene_json_end(void *outer);
+scene_json_t scene_json_begin(void);
+void scene_json_end(scene_json_t outer);
 
 /* scene-field.c */
 int scene_nerrors(const loader_t *L);

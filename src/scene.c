@@ -251,41 +251,26 @@ void scene_json_hooks(void)
     pthread_once(&json_once, json_install);
 }
 
-/* What a span saves of the one it is inside. */
-typedef struct json_outer {
-    json_chunk_t *span;
-    int on;
-} json_outer_t;
-
-void *scene_json_begin(void)
+scene_json_t scene_json_begin(void)
 {
     scene_json_hooks();
-#if RF_JSON_NO_SPANS
-    return NULL; /* malloc's: AddressSanitizer sees every node's use and leak */
-#else
-    json_outer_t *o = malloc(sizeof *o);
-    if (o == NULL)
-        return NULL;   /* out of memory: malloc's, as before */
-    o->span = json_span;
-    o->on = json_on;
+    scene_json_t outer = { json_span, json_on };
+#if !RF_JSON_NO_SPANS /* with ASan: malloc's, which sees every node's use and leak */
     json_span = NULL;
     json_on = 1;
-    return o;
 #endif
+    return outer;
 }
 
-void scene_json_end(void *outer)
+void scene_json_end(scene_json_t outer)
 {
-    json_outer_t *o = outer;
-    if (o == NULL)
-        return;
-    for (json_chunk_t *c = json_span, *next; c != NULL; c = next) {
-        next = c->next;
-        free(c);
-    }
-    json_span = o->span;
-    json_on = o->on;
-    free(o);
+    if (json_span != outer.span)   /* this span's chunks (none without spans) */
+        for (json_chunk_t *c = json_span, *next; c != NULL; c = next) {
+            next = c->next;
+            free(c);
+        }
+    json_span = outer.span;
+    json_on = outer.on;
 }
 
 /* ------------------------------------------------------------------ */
@@ -333,7 +318,7 @@ rf_scene_t *rf_scene_load_buffer_with(const char *name, const char *buf, size_t 
     memcpy(text, buf + skip, len - skip);
     text[len - skip] = '\0';
     const char *end = NULL;
-    void *json = scene_json_begin();
+    scene_json_t json = scene_json_begin();
     cJSON *root = cJSON_ParseWithOpts(text, &end, 1);
     if (root == NULL) {
         /* jsonsyn accepted it: cJSON can then only have run out of memory */
